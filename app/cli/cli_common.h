@@ -1,0 +1,53 @@
+#pragma once
+// What every subcommand shares: its parser set-up, data options, output in text or JSON,
+// and the mapping from errors to exit codes (SPEC "CLI": 0 ok, 2 usage, 3 bad input data,
+// 4 invalid privacy parameters, 5 bad bundle, 1 anything else).
+
+#include <QCommandLineParser>
+#include <QJsonObject>
+#include <QStringList>
+
+#include "core/data/dataset.h"
+#include "core/io/loader.h"
+#include "core/util/result.h"
+
+namespace dpstudio::cli {
+
+enum ExitCode { kOk = 0, kOther = 1, kUsage = 2, kBadData = 3, kBadPrivacy = 4, kBadBundle = 5 };
+
+int exitCodeFor(ErrorKind kind);
+
+// One subcommand's invocation: its parser and whether --json was asked for.
+class Command {
+ public:
+  Command(QString name, QString description, QString positionalSyntax);
+
+  QCommandLineParser& parser() { return parser_; }
+  // Adds --format, --labels, --label-column, --drop-missing, --features.
+  void addDataOptions();
+  // Parses args (args[0] is the program). Returns false when the caller should exit with
+  // *exitCode (help shown, or a usage error already reported).
+  bool parse(const QStringList& args, int* exitCode);
+
+  bool json() const { return json_; }
+  Result<LoadOptions> loadOptions() const;
+
+  // Writes the result: JSON object on stdout, or the text lines.
+  void printJson(const QJsonObject& object) const;
+  // Reports an error in the chosen style and returns its exit code.
+  int fail(const Error& error) const;
+  int usageError(const QString& message) const;
+
+ private:
+  QString name_;
+  QCommandLineParser parser_;
+  bool json_ = false;
+  bool hasDataOptions_ = false;
+};
+
+void printText(const QString& text);  // to stdout, with a newline
+
+int runDatasets(const QStringList& args);
+int runInfo(const QStringList& args);
+
+}  // namespace dpstudio::cli

@@ -1,0 +1,60 @@
+// dpstudio-cli: the headless front end. A thin dispatcher over core; each subcommand lives
+// in its own cmd_*.cpp.
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+#include <functional>
+#include <map>
+
+#include "app/cli/cli_common.h"
+
+namespace {
+
+const char* kUsage =
+    "Usage: dpstudio-cli <command> [options]\n"
+    "\n"
+    "Commands:\n"
+    "  datasets   list the built-in datasets and generators\n"
+    "  info DATA  shape, classes, class counts, max row norm, detected format\n"
+    "\n"
+    "Every command takes --help, and --json to print one JSON object on stdout.\n"
+    "DATA is a file (CSV, LIBSVM, IDX; gzip is detected) or builtin:NAME.\n"
+    "Exit codes: 0 ok, 1 other failure, 2 usage, 3 bad input data, 4 invalid privacy\n"
+    "parameters, 5 bad bundle.";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  QCoreApplication::setApplicationName("dpstudio-cli");
+  QCoreApplication::setApplicationVersion(DPSTUDIO_VERSION);
+  using dpstudio::cli::printText;
+
+  const QStringList args = QCoreApplication::arguments();
+  if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
+    printText(kUsage);
+    return args.size() < 2 ? dpstudio::cli::kUsage : dpstudio::cli::kOk;
+  }
+  if (args[1] == "--version" || args[1] == "-v") {
+    printText(QString("dpstudio-cli %1").arg(DPSTUDIO_VERSION));
+    return dpstudio::cli::kOk;
+  }
+
+  const std::map<QString, std::function<int(const QStringList&)>> commands = {
+      {"datasets", dpstudio::cli::runDatasets},
+      {"info", dpstudio::cli::runInfo},
+  };
+  const auto it = commands.find(args[1]);
+  if (it == commands.end()) {
+    const QByteArray message =
+        ("dpstudio-cli: error: unknown command '" + args[1] + "'\n\n" + kUsage + "\n").toUtf8();
+    std::fwrite(message.constData(), 1, static_cast<std::size_t>(message.size()), stderr);
+    return dpstudio::cli::kUsage;
+  }
+  // The subcommand's parser sees "dpstudio-cli <command>" as its program name.
+  QStringList rest = args.mid(2);
+  rest.prepend(args[0] + " " + args[1]);
+  return it->second(rest);
+}

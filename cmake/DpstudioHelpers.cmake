@@ -1,0 +1,42 @@
+# One helper per kind of target, so that every target gets the same warnings and
+# the dependency direction (core <- ui <- app) is stated where each target is made.
+
+function(dpstudio_set_warnings target)
+  target_compile_options(${target} PRIVATE
+    -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
+    -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+  if(DPSTUDIO_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# dpstudio_add_library(name SOURCES ... [PUBLIC_LINKS ...] [PRIVATE_LINKS ...])
+function(dpstudio_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_LINKS;PRIVATE_LINKS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC "${PROJECT_SOURCE_DIR}")
+  target_link_libraries(${name} PUBLIC ${ARG_PUBLIC_LINKS} PRIVATE ${ARG_PRIVATE_LINKS})
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  dpstudio_set_warnings(${name})
+endfunction()
+
+# dpstudio_add_test(name SOURCES ... LINKS ... [LABELS ...] [TIMEOUT seconds] [GUI])
+# One Qt Test executable per area, registered with CTest. GUI tests run offscreen.
+function(dpstudio_add_test name)
+  cmake_parse_arguments(ARG "GUI" "TIMEOUT" "SOURCES;LINKS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LINKS} Qt6::Test)
+  target_compile_definitions(${name} PRIVATE
+    DPSTUDIO_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures"
+    DPSTUDIO_CLI_PATH="$<TARGET_FILE:dpstudio-cli>")
+  dpstudio_set_warnings(${name})
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  set(env "QT_QPA_PLATFORM=offscreen")
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${env}")
+  if(ARG_LABELS)
+    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")
+  endif()
+endfunction()

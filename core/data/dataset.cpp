@@ -1,0 +1,68 @@
+#include "core/data/dataset.h"
+
+#include <cmath>
+
+namespace dpstudio {
+
+std::vector<Index> Dataset::classCounts() const {
+  std::vector<Index> counts(classNames.size(), 0);
+  for (Index i = 0; i < y.size(); ++i) {
+    const int label = y[i];
+    if (label >= 0 && static_cast<std::size_t>(label) < counts.size()) ++counts[label];
+  }
+  return counts;
+}
+
+double Dataset::maxRowNorm() const {
+  if (X.rows() == 0) return 0.0;
+  return X.rowwise().norm().maxCoeff();
+}
+
+Dataset Dataset::subset(const std::vector<Index>& rowIndices) const {
+  Dataset out;
+  const auto n = static_cast<Index>(rowIndices.size());
+  out.X.resize(n, X.cols());
+  out.y.resize(n);
+  for (Index k = 0; k < n; ++k) {
+    out.X.row(k) = X.row(rowIndices[k]);
+    out.y[k] = y[rowIndices[k]];
+  }
+  out.classNames = classNames;
+  out.featureNames = featureNames;
+  out.provenance = provenance;
+  return out;
+}
+
+Status validateForClassification(const Dataset& data) {
+  const std::string& src = data.provenance.source;
+  if (data.X.rows() != data.y.size())
+    return Error::badData("feature rows (" + std::to_string(data.X.rows()) +
+                              ") and labels (" + std::to_string(data.y.size()) + ") differ in number",
+                          src);
+  if (data.rows() == 0) return Error::badData("the dataset has no rows", src);
+  if (data.features() == 0) return Error::badData("the dataset has no feature columns", src);
+  if (static_cast<Index>(data.featureNames.size()) != data.features())
+    return Error::badData("feature names and feature columns differ in number", src);
+  for (Index i = 0; i < data.rows(); ++i) {
+    if (data.y[i] < 0 || data.y[i] >= data.classes())
+      return Error::badData("label index out of range", src, static_cast<long>(i + 1));
+  }
+  if (!data.X.allFinite()) {
+    for (Index i = 0; i < data.rows(); ++i)
+      for (Index j = 0; j < data.features(); ++j)
+        if (!std::isfinite(data.X(i, j)))
+          return Error::badData("value is not finite", src, static_cast<long>(i + 1),
+                                data.featureNames[static_cast<std::size_t>(j)]);
+  }
+  Index present = 0;
+  for (Index c : data.classCounts()) present += (c > 0);
+  if (present < 2) {
+    const std::string only = data.classNames.empty() ? std::string("?") : data.classNames[static_cast<std::size_t>(data.y[0])];
+    return Error::badData("only one class ('" + only +
+                              "') is present; classification needs at least two",
+                          src);
+  }
+  return Ok{};
+}
+
+}  // namespace dpstudio

@@ -1,0 +1,50 @@
+#pragma once
+// The in-memory classification dataset every loader produces and every model consumes.
+
+#include <Eigen/Core>
+
+#include <string>
+#include <vector>
+
+#include "core/util/result.h"
+
+namespace dpstudio {
+
+using Index = Eigen::Index;
+
+// Where a dataset came from and what was done to it. Anything fitted on the data itself
+// (PCA bases, means, min/max) is a release of private information: such steps are listed
+// in notPrivate so that every output built on this dataset can say so.
+struct Provenance {
+  std::string source;                   // path, or "builtin:NAME", or generator spec
+  std::string format;                   // "csv", "libsvm", "idx", "builtin", "generator"
+  bool gzip = false;                    // the file was gzip-compressed
+  std::vector<std::string> steps;       // preprocessing applied, in order, for people
+  std::vector<std::string> notPrivate;  // data-dependent steps that were applied
+
+  bool isPrivacySafe() const { return notPrivate.empty(); }
+};
+
+struct Dataset {
+  Eigen::MatrixXd X;                      // n × d features, one row per example
+  Eigen::VectorXi y;                      // n class indices in [0, C)
+  std::vector<std::string> classNames;    // C names; classNames[k] is class k's label
+  std::vector<std::string> featureNames;  // d names
+  Provenance provenance;
+
+  Index rows() const { return X.rows(); }
+  Index features() const { return X.cols(); }
+  Index classes() const { return static_cast<Index>(classNames.size()); }
+
+  std::vector<Index> classCounts() const;  // C counts, in class order
+  double maxRowNorm() const;               // max_i ‖x_i‖₂ (0 for an empty set)
+
+  // The rows at the given indices, in that order, with the same classes and features.
+  Dataset subset(const std::vector<Index>& rowIndices) const;
+};
+
+// Checks what every consumer relies on: shapes agree, labels are in range, every value is
+// finite, there is at least one row and at least two classes are present.
+Status validateForClassification(const Dataset& data);
+
+}  // namespace dpstudio

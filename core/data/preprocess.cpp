@@ -1,0 +1,144 @@
+#include "core/data/preprocess.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/data/pca.h"
+#include "core/random/rng.h"
+
+namespace dpstudio {
+namespace {
+
+Error invalid(std::string message, std::string field) {
+  return Error{ErrorKind::Usage, std::move(message), {}, 0, std::move(field)};
+}
+
+std::string number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+Status PreprocessSpec::validate() const {
+  for (const auto& range : publicRanges) {
+    if (!std::isfinite(range.lo) || !std::isfinite(range.hi) || !(range.hi > range.lo))
+      return invalid("each public feature range must be finite with hi > lo", "feature-range");
+  }
+  if (projectionDim && *projectionDim < 1)
+    return invalid("the projection dimension must be at least 1", "project");
+  if (pcaDim && *pcaDim < 1) return invalid("the PCA dimension must be at least 1", "pca");
+  if (normBound && !(std::isfinite(*normBound) && *normBound > 0))
+    return invalid("the norm bound must be finite and > 0", "norm-bound");
+  return Ok{};
+}
+
+void scaleRowsToUnitNorm(Eigen::MatrixXd& X) {
+  const Eigen::VectorXd norms = X.rowwise().norm();
+  for (Index i = 0; i < X.rows(); ++i)
+    if (norms[i] > 0) X.row(i) /= norms[i];
+}
+
+void applyNormBound(Eigen::MatrixXd& X, double bound) {
+  const Eigen::VectorXd norms = X.rowwise().norm();
+  for (Index i = 0; i < X.rows(); ++i) {
+    const double scale = norms[i] > bound ? 1.0 / norms[i] : 1.0 / bound;
+    X.row(i) *= scale;
+  }
+}
+
+Eigen::MatrixXd randomProjectionMatrix(Index inputDim, Index outputDim, std::uint64_t seed) {
+  Rng rng(seed);
+  Eigen::MatrixXd P(inputDim, outputDim);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(outputDim));
+  for (Index j = 0; j < outputDim; ++j)
+    for (Index i = 0; i < inputDim; ++i) P(i, j) = scale * rng.normal();
+  return P;
+}
+
+Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& train) {
+  if (auto status = spec.validate(); !status) return status.error();
+  const Index d = train.features();
+  if (spec.publicRanges.size() > 1 && static_cast<Index>(spec.publicRanges.size()) != d)
+    return invalid("give one public range for all features or one per feature (" +
+                       std::to_string(d) + ")",
+                   "feature-range");
+  Preprocessor pre;
+  pre.spec = spec;
+  pre.inputDim = d;
+  Index dim = d;
+  if (!spec.publicRanges.empty()) {
+    pre.steps.push_back(spec.publicRanges.size() == 1
+                            ? "public feature range [" + number(spec.publicRanges[0].lo) + ", " +
+                                  number(spec.publicRanges[0].hi) + "] mapped to [0, 1]"
+                            : "per-feature public ranges mapped to [0, 1]");
+  }
+  if (spec.projectionDim) {
+    pre.projection = randomProjectionMatrix(dim, *spec.projectionDim, spec.projectionSeed);
+    dim = *spec.projectionDim;
+    pre.steps.push_back("random Gaussian projection to " + std::to_string(dim) +
+                        " dimensions (seed " + std::to_string(spec.projectionSeed) + ")");
+  }
+  if (spec.pcaDim) {
+    if (*spec.pcaDim > dim)
+      return invalid("the PCA dimension exceeds the number of features", "pca");
+    Preprocessor upToHere = pre;  // ranges and projection only: PCA comes before the row steps
+    upToHere.spec.unitRows = false;
+    upToHere.spec.normBound.reset();
+    upToHere.outputDim = dim;
+    Eigen::MatrixXd Z = upToHere.transform(train.X);
+    pre.pcaMean = Z.colwise().mean();
+    Z.rowwise() -= pre.pcaMean;
+    pre.pcaBasis = principalAxes(Z, *spec.pcaDim);
+    dim = *spec.pcaDim;
+    const std::string step = "PCA to " + std::to_string(dim) + " dimensions, fitted on the training data";
+    pre.steps.push_back(step);
+    pre.notPrivate.push_back(step + ": the basis and mean are computed from private data");
+  }
+  if (spec.unitRows) pre.steps.push_back("every row scaled to unit norm");
+  if (spec.normBound)
+    pre.steps.push_back("public norm bound R = " + number(*spec.normBound) +
+                        ": rows clipped to norm R, then divided by R");
+  pre.outputDim = dim;
+  return pre;
+}
+
+Eigen::MatrixXd Preprocessor::transform(const Eigen::MatrixXd& X) const {
+  Eigen::MatrixXd Z = X;
+  if (spec.publicRanges.size() == 1) {
+    const auto& r = spec.publicRanges[0];
+    Z = ((Z.array() - r.lo) / (r.hi - r.lo)).cwiseMax(0.0).cwiseMin(1.0).matrix();
+  } else if (!spec.publicRanges.empty()) {
+    for (Index j = 0; j < Z.cols(); ++j) {
+      const auto& r = spec.publicRanges[static_cast<std::size_t>(j)];
+      Z.col(j) = ((Z.col(j).array() - r.lo) / (r.hi - r.lo)).cwiseMax(0.0).cwiseMin(1.0).matrix();
+    }
+  }
+  if (projection.size() > 0) Z = Z * projection;
+  if (pcaBasis.size() > 0) Z = (Z.rowwise() - pcaMean) * pcaBasis;
+  if (spec.unitRows) scaleRowsToUnitNorm(Z);
+  if (spec.normBound) applyNormBound(Z, *spec.normBound);
+  return Z;
+}
+
+Result<Dataset> Preprocessor::apply(const Dataset& data) const {
+  if (data.features() != inputDim)
+    return Error::badData("the data have " + std::to_string(data.features()) +
+                              " features but the preprocessing was fitted on " +
+                              std::to_string(inputDim),
+                          data.provenance.source);
+  Dataset out = data;
+  out.X = transform(data.X);
+  if (outputDim != inputDim || projection.size() > 0 || pcaBasis.size() > 0) {
+    out.featureNames.clear();
+    const std::string prefix = pcaBasis.size() > 0 ? "pc" : "proj";
+    for (Index j = 0; j < outputDim; ++j) out.featureNames.push_back(prefix + std::to_string(j + 1));
+  }
+  out.provenance.steps.insert(out.provenance.steps.end(), steps.begin(), steps.end());
+  out.provenance.notPrivate.insert(out.provenance.notPrivate.end(), notPrivate.begin(),
+                                   notPrivate.end());
+  return out;
+}
+
+}  // namespace dpstudio

@@ -1,0 +1,61 @@
+#pragma once
+// Preprocessing, fitted on the training part and applied identically to every other part
+// (test data, points queried later, the decision view's grid). ALGORITHMS §0: every privacy
+// proof assumes ‖x‖ ≤ 1, which the public norm bound R enforces. Steps run in this order:
+//   1. declared public feature ranges   [lo, hi] → [0, 1], values outside clipped
+//   2. random projection to D dims      data-independent: private for free
+//   3. PCA to k dims                    fitted on the data: marks the result NOT private
+//   4. scaling every row to norm 1      per-example: no privacy cost
+//   5. the public norm bound R          clip ‖x‖ to R, then divide by R, so ‖x‖ ≤ 1
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+
+namespace dpstudio {
+
+struct FeatureRange {
+  double lo = 0.0;
+  double hi = 1.0;
+};
+
+struct PreprocessSpec {
+  // Public ranges declared by the user (not read off the data): one range for every
+  // feature, or one per feature. Empty: no range scaling.
+  std::vector<FeatureRange> publicRanges;
+  std::optional<Index> projectionDim;  // random Gaussian projection to this many dims
+  std::uint64_t projectionSeed = 1;
+  std::optional<Index> pcaDim;         // PCA to this many dims (not private)
+  bool unitRows = false;
+  std::optional<double> normBound;     // R > 0
+
+  Status validate() const;
+};
+
+// A fitted pipeline; transform() applies it to any matrix with inputDim columns.
+struct Preprocessor {
+  PreprocessSpec spec;
+  Index inputDim = 0;
+  Index outputDim = 0;
+  Eigen::MatrixXd projection;  // inputDim × D, or empty
+  Eigen::RowVectorXd pcaMean;  // empty unless PCA
+  Eigen::MatrixXd pcaBasis;    // (dim after projection) × k, orthonormal columns, or empty
+  std::vector<std::string> steps;       // for people, in order
+  std::vector<std::string> notPrivate;  // data-dependent steps (PCA)
+
+  Eigen::MatrixXd transform(const Eigen::MatrixXd& X) const;
+  Result<Dataset> apply(const Dataset& data) const;
+};
+
+Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& train);
+
+// The individual transforms, each on the rows of X in place.
+void scaleRowsToUnitNorm(Eigen::MatrixXd& X);           // zero rows stay zero
+void applyNormBound(Eigen::MatrixXd& X, double bound);  // clip to ‖x‖ ≤ R, divide by R
+// A d × D matrix with N(0, 1/D) entries, drawn from Rng(seed) in column order.
+Eigen::MatrixXd randomProjectionMatrix(Index inputDim, Index outputDim, std::uint64_t seed);
+
+}  // namespace dpstudio

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what dpstudio needs to build, run and test on Debian 12, and nothing that is
+# already there: when every package is present this takes well under a second.
+# Usage: installer/deps.sh [--bench]   (--bench adds what bench/ compares against)
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-qpa-plugins
+  libgl-dev libvulkan-dev
+  libeigen3-dev liblbfgspp-dev libboost-math-dev libboost-random-dev
+  libquazip1-qt6-dev zlib1g-dev
+  fonts-dejavu-core
+)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(python3-sklearn python3-numpy)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+echo "dpstudio: installing ${missing[*]}"
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "dpstudio: need root or sudo to install packages" >&2; exit 1; }
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Quick start, command 2: install what is missing, build, and run every test through CTest.
+# Real-data tests (label "realdata") read DPSTUDIO_DATA_DIR and report themselves skipped
+# when it is unset.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+"$here/deps.sh"
+"$here/build.sh" release
+cd "$here/../build/release"
+export QT_QPA_PLATFORM=offscreen
+if [[ -n "${DPSTUDIO_DATA_DIR:-}" ]]; then
+  DPSTUDIO_DATA_DIR="$(cd "$DPSTUDIO_DATA_DIR" && pwd)"
+  export DPSTUDIO_DATA_DIR
+  echo "dpstudio: real-data tests read $DPSTUDIO_DATA_DIR"
+else
+  echo "dpstudio: DPSTUDIO_DATA_DIR is unset: real-data tests will be skipped"
+fi
+ctest --output-on-failure --parallel "$(nproc)" "$@"

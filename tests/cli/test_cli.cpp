@@ -1,0 +1,113 @@
+// The CLI contract of SPEC "CLI": subcommands, JSON keys and exit codes.
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "tests/cli/cli_runner.h"
+#include "tests/common/test_support.h"
+
+using dpstudio::test::runCli;
+
+class TestCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void versionAndHelp() {
+    auto run = runCli({"--version"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.startsWith("dpstudio-cli "));
+    run = runCli({"--help"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("datasets"));
+    QVERIFY(run.out.contains("info DATA"));
+    run = runCli({"info", "--help"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("--label-column"));
+  }
+
+  void usageErrorsExitWith2_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("no command") << QStringList{};
+    QTest::newRow("unknown command") << QStringList{"frobnicate"};
+    QTest::newRow("unknown option") << QStringList{"info", "--bogus", "builtin:iris"};
+    QTest::newRow("info without data") << QStringList{"info"};
+    QTest::newRow("bad format name") << QStringList{"info", "--format", "xls", "builtin:iris"};
+  }
+
+  void usageErrorsExitWith2() {
+    QFETCH(QStringList, args);
+    QCOMPARE(runCli(args).exitCode, 2);
+  }
+
+  void datasetsListsBuiltinsAndGenerators() {
+    auto run = runCli({"datasets"});
+    QCOMPARE(run.exitCode, 0);
+    for (const char* name : {"iris", "wine", "breast_cancer", "digits", "blobs", "moons", "xor"})
+      QVERIFY2(run.out.contains(name), name);
+    run = runCli({"datasets", "--json"});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.json()["datasets"].toArray().size(), 4);
+    QCOMPARE(run.json()["generators"].toArray().size(), 3);
+  }
+
+  void infoJsonKeys() {
+    const auto run = runCli({"info", "builtin:iris", "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject info = run.json();
+    QCOMPARE(info["format"].toString(), QString("builtin"));
+    QCOMPARE(info["rows"].toInt(), 150);
+    QCOMPARE(info["features"].toInt(), 4);
+    QCOMPARE(info["classes"].toInt(), 3);
+    QCOMPARE(info["class_counts"].toObject()["virginica"].toInt(), 50);
+    QVERIFY(info["max_row_norm"].toDouble() > 9.0 && info["max_row_norm"].toDouble() < 10.0);
+  }
+
+  void infoOnLibsvmSlice() {
+    const auto run =
+        runCli({"info", QString::fromStdString(dpstudio::test::fixture("a9a_head.libsvm")), "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject info = run.json();
+    QCOMPARE(info["format"].toString(), QString("libsvm"));
+    QCOMPARE(info["rows"].toInt(), 300);
+    const QJsonObject counts = info["class_counts"].toObject();
+    QCOMPARE(counts["-1"].toInt() + counts["+1"].toInt(), 300);
+  }
+
+  void infoTextOutput() {
+    const auto run = runCli({"info", "builtin:wine"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("rows          178"));
+    QVERIFY(run.out.contains("class_1"));
+  }
+
+  void badDataExitsWith3AndNamesTheLocation() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("ragged.csv");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("a,b,label\n1,2,0\n3,4,1\n5,6,7,1\n");
+    file.close();
+
+    auto run = runCli({"info", path});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.err.contains("ragged.csv:4"), qPrintable(run.err));
+
+    run = runCli({"info", path, "--json"});
+    QCOMPARE(run.exitCode, 3);
+    const QJsonObject error = run.json()["error"].toObject();
+    QCOMPARE(error["code"].toInt(), 3);
+    QVERIFY(error["message"].toString().contains(":4"));
+  }
+
+  void missingFileExitsWith3() {
+    const auto run = runCli({"info", "/nonexistent/data.csv", "--json"});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY(run.json()["error"].toObject()["message"].toString().contains("/nonexistent/data.csv"));
+  }
+
+  void badBuiltinExitsWith3() { QCOMPARE(runCli({"info", "builtin:nope"}).exitCode, 3); }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

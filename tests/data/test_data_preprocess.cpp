@@ -1,0 +1,184 @@
+// Splits, preprocessing and the 2-D view: determinism, stratification, the norm bound,
+// and which steps are marked not private.
+
+#include <QtTest>
+
+#include <set>
+
+#include "core/data/builtin.h"
+#include "core/data/preprocess.h"
+#include "core/data/source.h"
+#include "core/data/split.h"
+#include "core/data/view_projection.h"
+#include "tests/common/test_support.h"
+
+using namespace dpstudio;
+
+class TestDataPreprocess : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void splitIsDeterministicAndStratified() {
+    const Dataset data = openDataset("builtin:digits").value();
+    const auto a = stratifiedSplit(data.y, data.classes(), 0.25, 7).value();
+    const auto b = stratifiedSplit(data.y, data.classes(), 0.25, 7).value();
+    const auto c = stratifiedSplit(data.y, data.classes(), 0.25, 8).value();
+    QVERIFY(a.train == b.train && a.test == b.test);
+    QVERIFY(a.test != c.test);
+    QCOMPARE(static_cast<Index>(a.train.size() + a.test.size()), data.rows());
+    std::set<Index> all(a.train.begin(), a.train.end());
+    all.insert(a.test.begin(), a.test.end());
+    QCOMPARE(static_cast<Index>(all.size()), data.rows());  // a partition: nothing twice
+    // Every class keeps its share within one row of rounding.
+    const auto counts = data.classCounts();
+    std::vector<Index> testCounts(counts.size(), 0);
+    for (Index i : a.test) ++testCounts[static_cast<std::size_t>(data.y[i])];
+    for (std::size_t k = 0; k < counts.size(); ++k)
+      QVERIFY(std::abs(static_cast<double>(testCounts[k]) - 0.25 * static_cast<double>(counts[k])) <= 0.5 + 1e-9);
+  }
+
+  void splitKeepsOneTrainingRowPerClass() {
+    Eigen::VectorXi y(5);
+    y << 0, 0, 0, 0, 1;
+    const auto split = stratifiedSplit(y, 2, 0.9, 1).value();
+    QCOMPARE(split.train.size(), std::size_t(2));  // one of class 0, the only one of class 1
+    QVERIFY(std::find(split.train.begin(), split.train.end(), 4) != split.train.end());
+  }
+
+  void splitRejectsBadFractions_data() {
+    QTest::addColumn<double>("fraction");
+    QTest::newRow("zero") << 0.0;
+    QTest::newRow("one") << 1.0;
+    QTest::newRow("negative") << -0.2;
+    QTest::newRow("nan") << std::nan("");
+  }
+
+  void splitRejectsBadFractions() {
+    QFETCH(double, fraction);
+    Eigen::VectorXi y(4);
+    y << 0, 1, 0, 1;
+    auto split = stratifiedSplit(y, 2, fraction, 1);
+    QVERIFY(!split.ok());
+    QCOMPARE(QString::fromStdString(split.error().field), QString("test-fraction"));
+  }
+
+  void normBoundClipsThenDivides() {
+    Eigen::MatrixXd X(3, 2);
+    X << 3, 4,      // norm 5 > R: clipped to R, then / R → norm 1
+        0.6, 0.8,   // norm 1 < R: only divided → norm 0.5
+        0, 0;       // zero stays zero
+    applyNormBound(X, 2.0);
+    DPSTUDIO_COMPARE_REL(X.row(0).norm(), 1.0, 1e-15);
+    DPSTUDIO_COMPARE_REL(X(0, 0), 0.6, 1e-15);
+    DPSTUDIO_COMPARE_REL(X.row(1).norm(), 0.5, 1e-15);
+    QCOMPARE(X.row(2).norm(), 0.0);
+  }
+
+  void pipelineBoundsEveryRow() {
+    const Dataset data = openDataset("builtin:wine").value();
+    PreprocessSpec spec;
+    spec.normBound = 500.0;  // far below the largest wine row (proline reaches 1680)
+    const auto pre = fitPreprocessor(spec, data).value();
+    const Dataset out = pre.apply(data).value();
+    QVERIFY(out.maxRowNorm() <= 1.0 + 1e-12);
+    QVERIFY(out.provenance.isPrivacySafe());
+    QCOMPARE(out.provenance.steps.size(), std::size_t(1));
+  }
+
+  void publicRangeMapsAndClips() {
+    Dataset data = openDataset("builtin:digits").value();
+    PreprocessSpec spec;
+    spec.publicRanges = {{0.0, 16.0}};
+    spec.unitRows = true;
+    const Dataset out = fitPreprocessor(spec, data).value().apply(data).value();
+    QVERIFY(out.X.minCoeff() >= 0.0);
+    for (Index i = 0; i < out.rows(); ++i) DPSTUDIO_COMPARE_REL(out.X.row(i).norm(), 1.0, 1e-12);
+  }
+
+  void perFeatureRangesMustMatchDimension() {
+    const Dataset data = openDataset("builtin:iris").value();
+    PreprocessSpec spec;
+    spec.publicRanges = {{0, 1}, {0, 2}};
+    auto pre = fitPreprocessor(spec, data);
+    QVERIFY(!pre.ok());
+    QCOMPARE(QString::fromStdString(pre.error().field), QString("feature-range"));
+  }
+
+  void randomProjectionIsSeededAndPrivate() {
+    const Dataset data = openDataset("builtin:digits").value();
+    PreprocessSpec spec;
+    spec.projectionDim = 10;
+    spec.projectionSeed = 3;
+    const auto preA = fitPreprocessor(spec, data).value();
+    const auto preB = fitPreprocessor(spec, data.subset({0, 1, 2})).value();
+    QVERIFY(preA.projection == preB.projection);  // does not depend on the data
+    const Dataset out = preA.apply(data).value();
+    QCOMPARE(out.features(), Index(10));
+    QVERIFY(out.provenance.isPrivacySafe());
+    // Entries are N(0, 1/D): the sample variance of 640 entries is near 0.1.
+    const double variance = preA.projection.squaredNorm() / static_cast<double>(preA.projection.size());
+    QVERIFY2(variance > 0.08 && variance < 0.12, qPrintable(QString::number(variance)));
+  }
+
+  void pcaIsMarkedNotPrivate() {
+    const Dataset data = openDataset("builtin:iris").value();
+    PreprocessSpec spec;
+    spec.pcaDim = 2;
+    spec.normBound = 10.0;
+    const auto pre = fitPreprocessor(spec, data).value();
+    const Dataset out = pre.apply(data).value();
+    QCOMPARE(out.features(), Index(2));
+    QVERIFY(!out.provenance.isPrivacySafe());
+    QVERIFY(QString::fromStdString(out.provenance.notPrivate[0]).contains("private data"));
+    // PCA coordinates are uncorrelated, the first has the larger spread.
+    Eigen::MatrixXd Z = pre.transform(data.X) * 10.0;  // undo the bound (no row exceeds 10)
+    Z.rowwise() -= Z.colwise().mean();
+    const Eigen::Matrix2d cov = Z.transpose() * Z;
+    QVERIFY(std::abs(cov(0, 1)) < 1e-8 * cov(0, 0));
+    QVERIFY(cov(0, 0) > cov(1, 1));
+  }
+
+  void preprocessingRejectsWrongWidth() {
+    const Dataset iris = openDataset("builtin:iris").value();
+    const Dataset wine = openDataset("builtin:wine").value();
+    const auto pre = fitPreprocessor(PreprocessSpec{}, iris).value();
+    QVERIFY(!pre.apply(wine).ok());
+  }
+
+  void viewLiftsOntoThePlaneThroughTheMean_data() {
+    QTest::addColumn<int>("kind");
+    QTest::newRow("features") << static_cast<int>(ViewKind::Features);
+    QTest::newRow("random projection") << static_cast<int>(ViewKind::RandomProjection);
+    QTest::newRow("pca") << static_cast<int>(ViewKind::Pca);
+  }
+
+  void viewLiftsOntoThePlaneThroughTheMean() {
+    QFETCH(int, kind);
+    const Dataset data = openDataset("builtin:wine").value();
+    ViewSpec spec;
+    spec.kind = static_cast<ViewKind>(kind);
+    spec.featureA = 2;
+    spec.featureB = 5;
+    const auto view = makeViewProjection(data, spec).value();
+    const Eigen::Matrix2d gram = view.basis.transpose() * view.basis;
+    QVERIFY((gram - Eigen::Matrix2d::Identity()).norm() < 1e-12);
+    // Projecting a lifted point gives the point back; the mean lifts to itself.
+    Eigen::MatrixXd U(2, 2);
+    U << 0.3, -1.2, 14.0, 2.5;
+    const Eigen::MatrixXd lifted = view.lift(U);
+    QVERIFY((view.project(lifted) - U).norm() < 1e-9);
+    const Eigen::MatrixXd centre = view.lift(view.project(view.centre.transpose()));
+    QVERIFY((centre.transpose() - view.centre).norm() < 1e-9);
+    QCOMPARE(view.notPrivate, spec.kind == ViewKind::Pca);
+    if (spec.kind == ViewKind::Features) QCOMPARE(view.project(data.X).col(0), data.X.col(2));
+  }
+
+  void viewRejectsBadFeatures() {
+    const Dataset data = openDataset("builtin:iris").value();
+    QVERIFY(!makeViewProjection(data, {ViewKind::Features, 0, 4, 1}).ok());
+    QVERIFY(!makeViewProjection(data, {ViewKind::Features, 1, 1, 1}).ok());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestDataPreprocess)
+#include "test_data_preprocess.moc"
