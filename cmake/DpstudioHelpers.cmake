@@ -4,7 +4,7 @@
 function(dpstudio_set_warnings target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
-    -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+    -Woverloaded-virtual -Wimplicit-fallthrough)
   if(DPSTUDIO_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -48,6 +48,14 @@ void applyNormBound(Eigen::MatrixXd& X, double bound) {
   }
 }
 
+Eigen::MatrixXd appendIntercept(const Eigen::MatrixXd& X) {
+  const double r = std::sqrt(0.5);
+  Eigen::MatrixXd out(X.rows(), X.cols() + 1);
+  out.leftCols(X.cols()) = r * X;
+  out.col(X.cols()).setConstant(r);
+  return out;
+}
+
 Eigen::MatrixXd randomProjectionMatrix(Index inputDim, Index outputDim, std::uint64_t seed) {
   Rng rng(seed);
   Eigen::MatrixXd P(inputDim, outputDim);
@@ -100,6 +108,10 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
   if (spec.normBound)
     pre.steps.push_back("public norm bound R = " + number(*spec.normBound) +
                         ": rows clipped to norm R, then divided by R");
+  if (spec.intercept) {
+    pre.steps.push_back("intercept: rows scaled by 1/sqrt(2), constant 1/sqrt(2) appended");
+    ++dim;
+  }
   pre.outputDim = dim;
   return pre;
 }
@@ -119,6 +131,7 @@ Eigen::MatrixXd Preprocessor::transform(const Eigen::MatrixXd& X) const {
   if (pcaBasis.size() > 0) Z = (Z.rowwise() - pcaMean) * pcaBasis;
   if (spec.unitRows) scaleRowsToUnitNorm(Z);
   if (spec.normBound) applyNormBound(Z, *spec.normBound);
+  if (spec.intercept) Z = appendIntercept(Z);
   return Z;
 }
 
@@ -130,11 +143,13 @@ Result<Dataset> Preprocessor::apply(const Dataset& data) const {
                           data.provenance.source);
   Dataset out = data;
   out.X = transform(data.X);
-  if (outputDim != inputDim || projection.size() > 0 || pcaBasis.size() > 0) {
+  if (projection.size() > 0 || pcaBasis.size() > 0) {
     out.featureNames.clear();
     const std::string prefix = pcaBasis.size() > 0 ? "pc" : "proj";
-    for (Index j = 0; j < outputDim; ++j) out.featureNames.push_back(prefix + std::to_string(j + 1));
+    const Index transformed = outputDim - (spec.intercept ? 1 : 0);
+    for (Index j = 0; j < transformed; ++j) out.featureNames.push_back(prefix + std::to_string(j + 1));
   }
+  if (spec.intercept) out.featureNames.push_back("(intercept)");
   out.provenance.steps.insert(out.provenance.steps.end(), steps.begin(), steps.end());
   out.provenance.notPrivate.insert(out.provenance.notPrivate.end(), notPrivate.begin(),
                                    notPrivate.end());

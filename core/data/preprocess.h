@@ -7,6 +7,8 @@
 //   3. PCA to k dims                    fitted on the data: marks the result NOT private
 //   4. scaling every row to norm 1      per-example: no privacy cost
 //   5. the public norm bound R          clip ‖x‖ to R, then divide by R, so ‖x‖ ≤ 1
+//   6. an intercept feature             ALGORITHMS §2: rows scaled by 1/√2, then 1/√2
+//                                       appended, so a row of norm ≤ 1 keeps norm ≤ 1
 
 #include <cstdint>
 #include <optional>
@@ -31,6 +33,7 @@ struct PreprocessSpec {
   std::optional<Index> pcaDim;         // PCA to this many dims (not private)
   bool unitRows = false;
   std::optional<double> normBound;     // R > 0
+  bool intercept = false;
 
   Status validate() const;
 };
@@ -56,6 +59,8 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
 void scaleRowsToUnitNorm(Eigen::MatrixXd& X);           // zero rows stay zero
 void applyNormBound(Eigen::MatrixXd& X, double bound);  // clip to ‖x‖ ≤ R, divide by R
 // A d × D matrix with N(0, 1/D) entries, drawn from Rng(seed) in column order.
+// ALGORITHMS §2's intercept: [x/√2, 1/√2].
+Eigen::MatrixXd appendIntercept(const Eigen::MatrixXd& X);
 Eigen::MatrixXd randomProjectionMatrix(Index inputDim, Index outputDim, std::uint64_t seed);
 
 }  // namespace dpstudio

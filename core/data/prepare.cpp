@@ -1,0 +1,80 @@
+#include "core/data/prepare.h"
+
+#include <map>
+
+#include "core/data/source.h"
+#include "core/data/split.h"
+
+namespace dpstudio {
+
+Result<Dataset> alignToTraining(const Dataset& test, const Dataset& train) {
+  const std::string& src = test.provenance.source;
+  if (test.features() != train.features())
+    return Error::badData("the test data have " + std::to_string(test.features()) +
+                              " features but the training data have " +
+                              std::to_string(train.features()),
+                          src);
+  std::map<std::string, int> trainIndex;
+  for (std::size_t k = 0; k < train.classNames.size(); ++k) trainIndex[train.classNames[k]] = static_cast<int>(k);
+  std::vector<int> remap(test.classNames.size(), -1);
+  for (std::size_t k = 0; k < test.classNames.size(); ++k) {
+    const auto it = trainIndex.find(test.classNames[k]);
+    if (it != trainIndex.end()) remap[k] = it->second;
+  }
+  Dataset out = test;
+  out.classNames = train.classNames;
+  for (Index i = 0; i < out.y.size(); ++i) {
+    const int mapped = remap[static_cast<std::size_t>(test.y[i])];
+    if (mapped < 0)
+      return Error::badData("label '" + test.classNames[static_cast<std::size_t>(test.y[i])] +
+                                "' does not occur in the training data",
+                            src, static_cast<long>(i + 1), "label");
+    out.y[i] = mapped;
+  }
+  return out;
+}
+
+Result<PreparedData> prepareData(const DataRequest& request, const Progress& progress) {
+  const bool separateTest = !request.testSpec.empty();
+  const double loadShare = separateTest ? 0.5 : 1.0;
+  Progress trainProgress([&](double f) { progress.report(f * loadShare * 0.9); }, progress.stopToken());
+  auto loaded = openDataset(request.trainSpec, request.trainOptions, trainProgress);
+  if (!loaded) return loaded.error();
+  Dataset train = std::move(loaded).value();
+  Dataset test;
+
+  if (separateTest) {
+    LoadOptions testOptions = request.testOptions;
+    if (testOptions.libsvmFeatures == 0) testOptions.libsvmFeatures = train.features();
+    Progress testProgress([&](double f) { progress.report(0.45 + f * 0.45); }, progress.stopToken());
+    auto loadedTest = openDataset(request.testSpec, testOptions, testProgress);
+    if (!loadedTest) return loadedTest.error();
+    auto aligned = alignToTraining(loadedTest.value(), train);
+    if (!aligned) return aligned.error();
+    test = std::move(aligned).value();
+  } else if (request.testFraction > 0) {
+    auto split = splitDataset(train, request.testFraction, request.splitSeed);
+    if (!split) return split.error();
+    train = std::move(split.value().train);
+    test = std::move(split.value().test);
+  } else {
+    test = train.subset({});
+  }
+  if (progress.cancelled()) return Error::cancelled();
+
+  PreparedData out;
+  out.rawFeatures = static_cast<std::size_t>(train.features());
+  auto pre = fitPreprocessor(request.preprocess, train);
+  if (!pre) return pre.error();
+  out.preprocessor = std::move(pre).value();
+  auto trainOut = out.preprocessor.apply(train);
+  if (!trainOut) return trainOut.error();
+  auto testOut = out.preprocessor.apply(test);
+  if (!testOut) return testOut.error();
+  out.train = std::move(trainOut).value();
+  out.test = std::move(testOut).value();
+  progress.report(1.0);
+  return out;
+}
+
+}  // namespace dpstudio

@@ -1,0 +1,146 @@
+#include "core/learn/learner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/models/linear.h"
+#include "core/models/lmgc.h"
+#include "core/models/objective.h"
+#include "core/optim/projected_gradient.h"
+
+namespace dpstudio {
+namespace {
+
+Error invalidParameter(std::string message, std::string field) {
+  return Error{ErrorKind::InvalidPrivacy, std::move(message), {}, 0, std::move(field)};
+}
+
+// Progress as the fraction of the way, on a log scale, from the first gradient norm to the
+// tolerance: optimizers do not know their iteration count in advance.
+IterationCallback convergenceCallback(const Progress& progress, double tolerance, double offset,
+                                      double share) {
+  auto first = std::make_shared<double>(0.0);
+  return [=](const IterationInfo& info) {
+    if (progress.cancelled()) return false;
+    if (*first == 0.0) *first = std::max(info.gradientNorm, 1e-300);
+    const double target = std::log(*first / std::max(tolerance, 1e-300));
+    const double done = target > 0 ? std::log(*first / std::max(info.gradientNorm, 1e-300)) / target : 1.0;
+    progress.report(offset + share * std::clamp(done, 0.0, 1.0));
+    return true;
+  };
+}
+
+void mergeSummary(OptimizeSummary& total, const OptimizeSummary& part) {
+  total.iterations += part.iterations;
+  total.evaluations += part.evaluations;
+  total.objective += part.objective;
+  total.gradientNorm = std::max(total.gradientNorm, part.gradientNorm);
+  total.seconds += part.seconds;
+  if (static_cast<int>(part.termination) > static_cast<int>(total.termination)) {
+    total.termination = part.termination;
+    total.message = part.message;
+  }
+}
+
+Result<TrainedModel> finish(TrainedModel trained) {
+  if (trained.summary.termination == Termination::Cancelled) return Error::cancelled();
+  return trained;
+}
+
+OptimizeSummary minimizeSmooth(const Objective& objective, Eigen::VectorXd& theta,
+                               const TrainControl& control, double offset, double share) {
+  LbfgsOptions options;
+  options.relativeTolerance = control.tolerance;
+  options.absoluteTolerance = control.tolerance;
+  options.maxIterations = control.maxIterations;
+  return minimizeLbfgs(objective, theta, options,
+                       convergenceCallback(control.progress, control.tolerance, offset, share));
+}
+
+}  // namespace
+
+Status LearnerSpec::validate() const {
+  if (!std::isfinite(lambda) || !(lambda > 0))
+    return invalidParameter("lambda must be finite and > 0", "lambda");
+  if (!std::isfinite(huber) || !(huber > 0))
+    return invalidParameter("huber must be finite and > 0", "huber");
+  return Ok{};
+}
+
+std::optional<ModelKind> parseModelKind(const std::string& name) {
+  for (ModelKind kind : {ModelKind::LogisticRegression, ModelKind::HuberSvm, ModelKind::Softmax,
+                         ModelKind::Lmgc})
+    if (modelKindName(kind) == name) return kind;
+  if (name == "logistic") return ModelKind::LogisticRegression;
+  if (name == "huber-svm" || name == "svm") return ModelKind::HuberSvm;
+  return std::nullopt;
+}
+
+Result<std::shared_ptr<const Model>> makeModel(const LearnerSpec& spec, Index inputDim, Index classes) {
+  if (auto status = spec.validate(); !status) return status.error();
+  if (inputDim < 1) return invalidParameter("the model needs at least one feature", "features");
+  if (classes < 2) return invalidParameter("the model needs at least two classes", "classes");
+  const MarginLoss loss{spec.kind == ModelKind::HuberSvm ? BinaryLoss::Huber : BinaryLoss::Logistic,
+                        spec.huber};
+  switch (spec.kind) {
+    case ModelKind::LogisticRegression:
+    case ModelKind::HuberSvm:
+      if (classes == 2) return std::shared_ptr<const Model>(std::make_shared<BinaryLinearModel>(inputDim, loss));
+      return std::shared_ptr<const Model>(std::make_shared<OneVsRestModel>(inputDim, classes, loss));
+    case ModelKind::Softmax:
+      return std::shared_ptr<const Model>(std::make_shared<SoftmaxModel>(inputDim, classes));
+    case ModelKind::Lmgc:
+      return std::shared_ptr<const Model>(std::make_shared<LmgcModel>(inputDim, classes, spec.huber));
+  }
+  return invalidParameter("unknown model", "model");
+}
+
+Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& X,
+                                const Eigen::VectorXi& y, Index classes,
+                                const TrainControl& control) {
+  auto made = makeModel(spec, X.cols(), classes);
+  if (!made) return made.error();
+  TrainedModel trained;
+  trained.model = made.value();
+  const Model& model = *trained.model;
+  if (control.warmStart && control.warmStart->size() != model.parameterCount())
+    return invalidParameter("the warm start has the wrong number of parameters", "warm-start");
+  trained.theta = control.warmStart ? *control.warmStart : model.initialParameters(X, y);
+
+  if (const auto* ovr = dynamic_cast<const OneVsRestModel*>(&model)) {
+    // C independent binary problems; each is its own objective (and, for private
+    // mechanisms, its own release).
+    const BinaryLinearModel binary = ovr->binaryModel();
+    const Index d = model.inputDim();
+    trained.summary = OptimizeSummary{};
+    for (Index c = 0; c < classes; ++c) {
+      const Eigen::VectorXi yc = OneVsRestModel::binaryLabels(y, static_cast<int>(c));
+      const Objective objective(binary, X, yc, {LossScale::Mean, spec.lambda, {}});
+      Eigen::VectorXd w = trained.theta.segment(c * d, d);
+      const double share = 1.0 / static_cast<double>(classes);
+      mergeSummary(trained.summary,
+                   minimizeSmooth(objective, w, control, share * static_cast<double>(c), share));
+      trained.theta.segment(c * d, d) = w;
+      if (trained.summary.termination == Termination::Cancelled) break;
+    }
+    return finish(std::move(trained));
+  }
+
+  if (const auto* lmgc = dynamic_cast<const LmgcModel*>(&model)) {
+    const Objective objective(model, X, y, {LossScale::Sum, 0.0, lmgc->traceRegularizer(spec.lambda)});
+    ProjectedGradientOptions options;
+    options.relativeTolerance = control.tolerance;
+    options.absoluteTolerance = control.tolerance;
+    options.maxIterations = control.maxIterations;
+    trained.summary = minimizeProjectedGradient(
+        objective, [&model](Eigen::VectorXd& theta) { model.project(theta); }, trained.theta, options,
+        convergenceCallback(control.progress, control.tolerance, 0.0, 1.0));
+    return finish(std::move(trained));
+  }
+
+  const Objective objective(model, X, y, {LossScale::Mean, spec.lambda, {}});
+  trained.summary = minimizeSmooth(objective, trained.theta, control, 0.0, 1.0);
+  return finish(std::move(trained));
+}
+
+}  // namespace dpstudio

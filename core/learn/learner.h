@@ -1,0 +1,56 @@
+#pragma once
+// Non-private training of the four baselines: pick a model, build its regularized
+// objective, run the right optimizer, and return the parameters with the optimizer's
+// summary. Private mechanisms reuse makeModel() and the same optimizers on perturbed
+// objectives.
+//
+// Regularization, per model (ALGORITHMS §2, §3):
+//   logreg, huber, softmax  J(θ) = (1/n)Σℓ_i + (λ/2)‖θ‖²          (mean scale)
+//   lmgc                    J(Φ) = Σℓ_i + λ·Σ_c tr(Ψ_c), Φ_c ⪰ 0   (sum scale)
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/data/dataset.h"
+#include "core/models/model.h"
+#include "core/optim/lbfgs.h"
+#include "core/util/progress.h"
+
+namespace dpstudio {
+
+struct LearnerSpec {
+  ModelKind kind = ModelKind::LogisticRegression;
+  double lambda = 1e-4;  // regularization strength, > 0 (meaning per model: see above)
+  double huber = 0.5;    // h of the Huber hinge (Huber SVM, LMGC), > 0
+
+  // Names the offending parameter: "lambda must be finite and > 0".
+  Status validate() const;
+};
+
+std::optional<ModelKind> parseModelKind(const std::string& name);  // logreg|huber|softmax|lmgc
+
+// logreg/huber with C = 2 are one binary model; with C > 2, one-vs-rest.
+Result<std::shared_ptr<const Model>> makeModel(const LearnerSpec& spec, Index inputDim, Index classes);
+
+struct TrainedModel {
+  std::shared_ptr<const Model> model;
+  Eigen::VectorXd theta;
+  OptimizeSummary summary;  // one-vs-rest: iterations and evaluations summed, the worst
+                            // termination and the largest gradient norm of the C problems
+};
+
+struct TrainControl {
+  std::optional<Eigen::VectorXd> warmStart;  // a starting θ (e.g. the non-private solution)
+  double tolerance = 1e-8;                   // relative gradient tolerance
+  int maxIterations = 3000;
+  Progress progress;                          // reports convergence; cancellation → Cancelled
+};
+
+// Trains on the rows of X with labels in [0, classes). Fails only on invalid options or
+// when cancelled (ErrorKind::Cancelled); a non-converged run returns with its summary.
+Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& X,
+                                const Eigen::VectorXi& y, Index classes,
+                                const TrainControl& control = {});
+
+}  // namespace dpstudio

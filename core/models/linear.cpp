@@ -1,0 +1,212 @@
+#include "core/models/linear.h"
+
+#include <cmath>
+#include <vector>
+
+#include "core/models/huber.h"
+#include "core/util/parallel.h"
+
+namespace dpstudio {
+namespace {
+
+// ±1 labels: class 1 → +1, anything else → −1.
+Eigen::ArrayXd signedLabels(const Eigen::VectorXi& y, Index begin, Index size, int positive) {
+  return (y.segment(begin, size).array() == positive).cast<double>() * 2.0 - 1.0;
+}
+
+// log(1 + e^{−z}) without overflow for large |z|.
+double softplusNeg(double z) { return z > 0 ? std::log1p(std::exp(-z)) : -z + std::log1p(std::exp(z)); }
+
+Eigen::Map<const Eigen::MatrixXd> asMatrix(const Eigen::VectorXd& theta, Index rows, Index cols) {
+  return Eigen::Map<const Eigen::MatrixXd>(theta.data(), rows, cols);
+}
+
+// Σ_i ℓ(y_i·wᵀx_i) and its gradient for one binary problem (positive class `positive`),
+// over fixed row chunks so the sum does not depend on the thread count.
+double binaryLossSum(const MarginLoss& loss, const Eigen::Ref<const Eigen::VectorXd>& w,
+                     const Eigen::MatrixXd& X, const Eigen::VectorXi& y, int positive,
+                     Eigen::Ref<Eigen::VectorXd> grad, bool wantGradient) {
+  const RowChunks chunks{X.rows()};
+  std::vector<double> losses(static_cast<std::size_t>(chunks.count()), 0.0);
+  Eigen::MatrixXd partial = Eigen::MatrixXd::Zero(wantGradient ? X.cols() : 0, chunks.count());
+  parallelFor(chunks.count(), [&](Index c) {
+    const Index begin = chunks.begin(c), size = chunks.size(c);
+    const auto rows = X.middleRows(begin, size);
+    const Eigen::ArrayXd ys = signedLabels(y, begin, size, positive);
+    const Eigen::ArrayXd z = ys * (rows * w).array();
+    Eigen::ArrayXd dz(size);
+    double sum = 0;
+    for (Index i = 0; i < size; ++i) {
+      sum += loss.value(z[i]);
+      dz[i] = loss.derivative(z[i]) * ys[i];
+    }
+    losses[static_cast<std::size_t>(c)] = sum;
+    if (wantGradient) partial.col(c).noalias() = rows.transpose() * dz.matrix();
+  });
+  double total = 0;
+  for (double l : losses) total += l;
+  if (wantGradient) grad = partial.rowwise().sum();
+  return total;
+}
+
+}  // namespace
+
+double MarginLoss::value(double z) const {
+  return type == BinaryLoss::Logistic ? softplusNeg(z) : huber::loss(z, huber);
+}
+
+double MarginLoss::derivative(double z) const {
+  if (type == BinaryLoss::Huber) return huber::derivative(z, huber);
+  return -1.0 / (1.0 + std::exp(z));  // −σ(−z), exact for all z
+}
+
+double MarginLoss::curvatureBound() const {
+  return type == BinaryLoss::Logistic ? 0.25 : 1.0 / (2.0 * huber);
+}
+
+// ---- binary ----------------------------------------------------------------------------
+
+BinaryLinearModel::BinaryLinearModel(Index inputDim, MarginLoss loss)
+    : Model(inputDim, 2), loss_(loss) {}
+
+ModelKind BinaryLinearModel::kind() const {
+  return loss_.type == BinaryLoss::Logistic ? ModelKind::LogisticRegression : ModelKind::HuberSvm;
+}
+
+double BinaryLinearModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                  const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
+  Eigen::VectorXd scratch;
+  if (grad) grad->resize(theta.size());
+  return binaryLossSum(loss_, theta, X, y, 1, grad ? *grad : scratch, grad != nullptr);
+}
+
+Eigen::MatrixXd BinaryLinearModel::perExampleGradients(const Eigen::VectorXd& theta,
+                                                       const Eigen::MatrixXd& X,
+                                                       const Eigen::VectorXi& y) const {
+  const Eigen::ArrayXd ys = signedLabels(y, 0, y.size(), 1);
+  const Eigen::ArrayXd z = ys * (X * theta).array();
+  Eigen::VectorXd dz(X.rows());
+  for (Index i = 0; i < X.rows(); ++i) dz[i] = loss_.derivative(z[i]) * ys[i];
+  return dz.asDiagonal() * X;
+}
+
+Eigen::MatrixXd BinaryLinearModel::scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const {
+  Eigen::MatrixXd s(X.rows(), 2);
+  s.col(0).setZero();
+  s.col(1).noalias() = X * theta;
+  return s;
+}
+
+ModelConstants BinaryLinearModel::constants() const { return {1.0, loss_.curvatureBound(), 1}; }
+
+// ---- one-vs-rest -----------------------------------------------------------------------
+
+OneVsRestModel::OneVsRestModel(Index inputDim, Index classes, MarginLoss loss)
+    : Model(inputDim, classes), loss_(loss) {}
+
+ModelKind OneVsRestModel::kind() const {
+  return loss_.type == BinaryLoss::Logistic ? ModelKind::LogisticRegression : ModelKind::HuberSvm;
+}
+
+Eigen::VectorXi OneVsRestModel::binaryLabels(const Eigen::VectorXi& y, int c) {
+  return (y.array() == c).cast<int>();
+}
+
+double OneVsRestModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                               const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
+  const Index d = inputDim();
+  if (grad) grad->resize(theta.size());
+  Eigen::VectorXd scratch;
+  double total = 0;
+  for (Index c = 0; c < classes(); ++c) {
+    const auto w = theta.segment(c * d, d);
+    if (grad) {
+      total += binaryLossSum(loss_, w, X, y, static_cast<int>(c), grad->segment(c * d, d), true);
+    } else {
+      total += binaryLossSum(loss_, w, X, y, static_cast<int>(c), scratch, false);
+    }
+  }
+  return total;
+}
+
+Eigen::MatrixXd OneVsRestModel::perExampleGradients(const Eigen::VectorXd& theta,
+                                                    const Eigen::MatrixXd& X,
+                                                    const Eigen::VectorXi& y) const {
+  const Index d = inputDim();
+  Eigen::MatrixXd out(X.rows(), parameterCount());
+  const BinaryLinearModel binary = binaryModel();
+  for (Index c = 0; c < classes(); ++c)
+    out.middleCols(c * d, d) =
+        binary.perExampleGradients(theta.segment(c * d, d), X, binaryLabels(y, static_cast<int>(c)));
+  return out;
+}
+
+Eigen::MatrixXd OneVsRestModel::scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const {
+  return X * asMatrix(theta, inputDim(), classes());
+}
+
+ModelConstants OneVsRestModel::constants() const {
+  return {std::sqrt(static_cast<double>(classes())), loss_.curvatureBound(), classes()};
+}
+
+// ---- softmax ---------------------------------------------------------------------------
+
+SoftmaxModel::SoftmaxModel(Index inputDim, Index classes) : Model(inputDim, classes) {}
+
+double SoftmaxModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                             const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
+  const Index d = inputDim(), C = classes();
+  const auto W = asMatrix(theta, d, C);
+  const RowChunks chunks{X.rows()};
+  std::vector<double> losses(static_cast<std::size_t>(chunks.count()), 0.0);
+  std::vector<Eigen::MatrixXd> partial(grad ? static_cast<std::size_t>(chunks.count()) : 0);
+  parallelFor(chunks.count(), [&](Index c) {
+    const Index begin = chunks.begin(c), size = chunks.size(c);
+    const auto rows = X.middleRows(begin, size);
+    Eigen::MatrixXd A = rows * W;  // logits, size × C
+    double sum = 0;
+    for (Index i = 0; i < size; ++i) {
+      const double top = A.row(i).maxCoeff();
+      A.row(i).array() = (A.row(i).array() - top).exp();
+      const double norm = A.row(i).sum();
+      const int label = y[begin + i];
+      sum += std::log(norm) - std::log(A(i, label));
+      A.row(i) /= norm;   // softmax probabilities
+      A(i, label) -= 1.0;  // ∂ℓ/∂logits = p − e_y
+    }
+    losses[static_cast<std::size_t>(c)] = sum;
+    if (grad) partial[static_cast<std::size_t>(c)].noalias() = rows.transpose() * A;
+  });
+  double total = 0;
+  for (double l : losses) total += l;
+  if (grad) {
+    grad->setZero(d * C);
+    Eigen::Map<Eigen::MatrixXd> G(grad->data(), d, C);
+    for (const auto& p : partial) G += p;
+  }
+  return total;
+}
+
+Eigen::MatrixXd SoftmaxModel::perExampleGradients(const Eigen::VectorXd& theta,
+                                                  const Eigen::MatrixXd& X,
+                                                  const Eigen::VectorXi& y) const {
+  const Index d = inputDim(), C = classes();
+  Eigen::MatrixXd P = X * asMatrix(theta, d, C);
+  for (Index i = 0; i < P.rows(); ++i) {
+    P.row(i).array() = (P.row(i).array() - P.row(i).maxCoeff()).exp();
+    P.row(i) /= P.row(i).sum();
+    P(i, y[i]) -= 1.0;
+  }
+  // Row i of the result is vec(x_i (p_i − e_y)ᵀ), column-major like θ.
+  Eigen::MatrixXd out(X.rows(), d * C);
+  for (Index c = 0; c < C; ++c) out.middleCols(c * d, d) = P.col(c).asDiagonal() * X;
+  return out;
+}
+
+Eigen::MatrixXd SoftmaxModel::scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const {
+  return X * asMatrix(theta, inputDim(), classes());
+}
+
+ModelConstants SoftmaxModel::constants() const { return {std::sqrt(2.0), 0.5, classes()}; }
+
+}  // namespace dpstudio

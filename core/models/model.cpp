@@ -1,0 +1,34 @@
+#include "core/models/model.h"
+
+namespace dpstudio {
+
+std::string modelKindName(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::LogisticRegression: return "logreg";
+    case ModelKind::HuberSvm: return "huber";
+    case ModelKind::Softmax: return "softmax";
+    case ModelKind::Lmgc: return "lmgc";
+  }
+  return "unknown";
+}
+
+Eigen::VectorXi Model::predict(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const {
+  const Eigen::MatrixXd s = scores(theta, X);
+  Eigen::VectorXi labels(s.rows());
+  for (Index i = 0; i < s.rows(); ++i) s.row(i).maxCoeff(&labels[i]);
+  return labels;
+}
+
+Eigen::VectorXd Model::initialParameters(const Eigen::MatrixXd& /*X*/,
+                                         const Eigen::VectorXi& /*y*/) const {
+  return Eigen::VectorXd::Zero(parameterCount());
+}
+
+double accuracy(const Model& model, const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                const Eigen::VectorXi& y) {
+  if (y.size() == 0) return 0.0;
+  const Eigen::VectorXi predicted = model.predict(theta, X);
+  return static_cast<double>((predicted.array() == y.array()).count()) / static_cast<double>(y.size());
+}
+
+}  // namespace dpstudio

@@ -1,0 +1,78 @@
+#pragma once
+// The interface every learner offers to optimizers and privacy mechanisms. A model is a
+// parameterization plus a per-example loss; the trained parameters live outside it, as
+// one flat vector θ, so that a mechanism can perturb θ without knowing the model.
+//
+// Conventions (ALGORITHMS §0, §2): rows x satisfy ‖x‖₂ ≤ 1 wherever privacy constants are
+// used; labels are class indices 0..C−1; scores are "larger is more likely", so the
+// prediction is the row-wise argmax of scores() for every model.
+//
+// Thread-safety: const member functions may be called concurrently; a model holds no
+// mutable state.
+
+#include <memory>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "core/data/dataset.h"
+
+namespace dpstudio {
+
+enum class ModelKind { LogisticRegression, HuberSvm, Softmax, Lmgc };
+
+std::string modelKindName(ModelKind kind);  // "logreg", "huber", "softmax", "lmgc"
+
+// The constants a privacy calibration needs, for rows with ‖x‖ ≤ 1 (ALGORITHMS §2).
+struct ModelConstants {
+  double gradientBound = 0;  // K: ‖∇_θ ℓ(θ; x, y)‖ ≤ K
+  double hessianBound = 0;   // L: largest eigenvalue of ℓ's Hessian in the scores ≤ L
+  Index hessianRank = 0;     // r: rank of that Hessian ≤ r
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  virtual ModelKind kind() const = 0;
+  Index inputDim() const { return inputDim_; }
+  Index classes() const { return classes_; }
+  virtual Index parameterCount() const = 0;
+
+  // Σ_i ℓ(θ; x_i, y_i) over the rows of X (sum scale). If grad is non-null it is resized to
+  // parameterCount() and overwritten with the gradient of that sum.
+  virtual double lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                         const Eigen::VectorXi& y, Eigen::VectorXd* grad) const = 0;
+
+  // n × parameterCount(): row i is ∇_θ ℓ(θ; x_i, y_i). For DP-SGD on mini-batches.
+  virtual Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta,
+                                              const Eigen::MatrixXd& X,
+                                              const Eigen::VectorXi& y) const = 0;
+
+  // n × C class scores, larger = more likely.
+  virtual Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const = 0;
+  Eigen::VectorXi predict(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const;
+
+  virtual ModelConstants constants() const = 0;
+
+  // The feasible set: everything, unless overridden (LMGC: each Φ_c ⪰ 0). project() maps θ
+  // to the nearest feasible point (Euclidean); isConstrained() says whether it ever moves θ.
+  virtual bool isConstrained() const { return false; }
+  virtual void project(Eigen::VectorXd& /*theta*/) const {}
+
+  // The starting point of an optimization when no warm start is given.
+  virtual Eigen::VectorXd initialParameters(const Eigen::MatrixXd& X, const Eigen::VectorXi& y) const;
+
+ protected:
+  Model(Index inputDim, Index classes) : inputDim_(inputDim), classes_(classes) {}
+
+ private:
+  Index inputDim_;
+  Index classes_;
+};
+
+// Fraction of rows whose predicted class equals the label.
+double accuracy(const Model& model, const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                const Eigen::VectorXi& y);
+
+}  // namespace dpstudio
