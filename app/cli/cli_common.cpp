@@ -45,6 +45,98 @@ void Command::addDataOptions() {
   });
 }
 
+void Command::addTrainingDataOptions() {
+  addDataOptions();
+  parser_.addOptions({
+      {"train", "Training data: a file or builtin:NAME.", "DATA"},
+      {"test", "Separate test data (default: a stratified split of the training data).", "DATA"},
+      {"test-fraction", "Fraction of the training data held out for testing (default 0.25).", "F"},
+      {"test-labels", "IDX labels file for an IDX --test.", "FILE"},
+      {"split-seed", "Seed of the train/test split (default 1).", "S"},
+      {"unit-rows", "Scale every row to norm 1 (per example: no privacy cost)."},
+      {"norm-bound", "Public norm bound R: clip rows to norm R, then divide by R.", "R"},
+      {"feature-range", "Declared public range of every feature, mapped to [0, 1].", "LO,HI"},
+      {"project", "Seeded random projection to D dimensions (data-independent).", "D"},
+      {"pca", "PCA to K dimensions, fitted on the training data (NOT private).", "K"},
+      {"intercept", "Append an intercept feature (ALGORITHMS §2: rows scaled by 1/sqrt 2)."},
+  });
+}
+
+Result<double> Command::number(const QString& name, double fallback) const {
+  if (!parser_.isSet(name)) return fallback;
+  bool ok = false;
+  const double value = parser_.value(name).toDouble(&ok);
+  if (!ok) return Error{ErrorKind::Usage, "must be a number, found '" + parser_.value(name).toStdString() + "'",
+                        {}, 0, name.toStdString()};
+  return value;
+}
+
+Result<long long> Command::integer(const QString& name, long long fallback, long long min) const {
+  if (!parser_.isSet(name)) return fallback;
+  bool ok = false;
+  const long long value = parser_.value(name).toLongLong(&ok);
+  if (!ok || value < min)
+    return Error{ErrorKind::Usage,
+                 "must be a whole number >= " + std::to_string(min) + ", found '" +
+                     parser_.value(name).toStdString() + "'",
+                 {}, 0, name.toStdString()};
+  return value;
+}
+
+Result<DataRequest> Command::dataRequest() const {
+  DataRequest request;
+  request.trainSpec = parser_.value("train").toStdString();
+  if (request.trainSpec.empty())
+    return Error{ErrorKind::Usage, "--train DATA is required", {}, 0, "train"};
+  auto options = loadOptions();
+  if (!options) return options.error();
+  request.trainOptions = options.value();
+  request.testSpec = parser_.value("test").toStdString();
+  request.testOptions = options.value();
+  request.testOptions.labelsPath = parser_.value("test-labels").toStdString();
+  request.testOptions.libsvmFeatures = 0;  // taken from the training data
+  if (parser_.isSet("test") && parser_.isSet("test-fraction"))
+    return Error{ErrorKind::Usage, "give --test or --test-fraction, not both", {}, 0, "test-fraction"};
+  auto fraction = number("test-fraction", 0.25);
+  if (!fraction) return fraction.error();
+  if (!(fraction.value() >= 0 && fraction.value() < 1))
+    return Error{ErrorKind::Usage, "must be in [0, 1)", {}, 0, "test-fraction"};
+  request.testFraction = fraction.value();
+  auto splitSeed = integer("split-seed", 1, 0);
+  if (!splitSeed) return splitSeed.error();
+  request.splitSeed = static_cast<std::uint64_t>(splitSeed.value());
+
+  PreprocessSpec& pre = request.preprocess;
+  pre.unitRows = parser_.isSet("unit-rows");
+  pre.intercept = parser_.isSet("intercept");
+  if (parser_.isSet("norm-bound")) {
+    auto bound = number("norm-bound", 0);
+    if (!bound) return bound.error();
+    pre.normBound = bound.value();
+  }
+  if (parser_.isSet("feature-range")) {
+    const QStringList parts = parser_.value("feature-range").split(',');
+    bool okLo = false, okHi = false;
+    if (parts.size() == 2) {
+      pre.publicRanges = {{parts[0].toDouble(&okLo), parts[1].toDouble(&okHi)}};
+    }
+    if (!okLo || !okHi)
+      return Error{ErrorKind::Usage, "expected LO,HI", {}, 0, "feature-range"};
+  }
+  if (parser_.isSet("project")) {
+    auto dim = integer("project", 0, 1);
+    if (!dim) return dim.error();
+    pre.projectionDim = static_cast<Index>(dim.value());
+  }
+  if (parser_.isSet("pca")) {
+    auto dim = integer("pca", 0, 1);
+    if (!dim) return dim.error();
+    pre.pcaDim = static_cast<Index>(dim.value());
+  }
+  if (auto status = pre.validate(); !status) return status.error();
+  return request;
+}
+
 bool Command::parse(const QStringList& args, int* exitCode) {
   json_ = args.contains("--json");  // so that even a parse error is reported as JSON
   if (!parser_.parse(args)) {

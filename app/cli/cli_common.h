@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include "core/data/dataset.h"
+#include "core/data/prepare.h"
 #include "core/io/loader.h"
 #include "core/util/result.h"
 
@@ -29,8 +30,18 @@ class Command {
   // *exitCode (help shown, or a usage error already reported).
   bool parse(const QStringList& args, int* exitCode);
 
+  // Adds --train, --test, --test-fraction, --test-labels, --split-seed and the shared
+  // preprocessing options (--unit-rows, --norm-bound, --feature-range, --project, --pca,
+  // --intercept); implies addDataOptions().
+  void addTrainingDataOptions();
+
   bool json() const { return json_; }
   Result<LoadOptions> loadOptions() const;
+  Result<DataRequest> dataRequest() const;
+
+  // A numeric option, or `fallback` when it is absent; errors name the option.
+  Result<double> number(const QString& name, double fallback) const;
+  Result<long long> integer(const QString& name, long long fallback, long long min) const;
 
   // Writes the result: JSON object on stdout, or the text lines.
   void printJson(const QJsonObject& object) const;
@@ -49,5 +60,6 @@ void printText(const QString& text);  // to stdout, with a newline
 
 int runDatasets(const QStringList& args);
 int runInfo(const QStringList& args);
+int runTrain(const QStringList& args);
 
 }  // namespace dpstudio::cli

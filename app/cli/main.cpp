@@ -18,6 +18,7 @@ const char* kUsage =
     "Commands:\n"
     "  datasets   list the built-in datasets and generators\n"
     "  info DATA  shape, classes, class counts, max row norm, detected format\n"
+    "  train      train a model (--train DATA --model M [--mechanism none])\n"
     "\n"
     "Every command takes --help, and --json to print one JSON object on stdout.\n"
     "DATA is a file (CSV, LIBSVM, IDX; gzip is detected) or builtin:NAME.\n"
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   const std::map<QString, std::function<int(const QStringList&)>> commands = {
       {"datasets", dpstudio::cli::runDatasets},
       {"info", dpstudio::cli::runInfo},
+      {"train", dpstudio::cli::runTrain},
   };
   const auto it = commands.find(args[1]);
   if (it == commands.end()) {

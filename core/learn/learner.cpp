@@ -100,6 +100,7 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
                                 const TrainControl& control) {
   auto made = makeModel(spec, X.cols(), classes);
   if (!made) return made.error();
+  if (control.progress.cancelled()) return Error::cancelled();
   TrainedModel trained;
   trained.model = made.value();
   const Model& model = *trained.model;
