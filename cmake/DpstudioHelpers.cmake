@@ -4,7 +4,12 @@
 function(dpstudio_set_warnings target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
-    -Woverloaded-virtual -Wimplicit-fallthrough)
+    -Woverloaded-virtual -Wimplicit-fallthrough
+    # GCC 12 warns falsely on std::string concatenation (GCC bug 105651).
+    $<$<CXX_COMPILER_ID:GNU>:-Wno-restrict>)
+  if(DPSTUDIO_MARCH)
+    target_compile_options(${target} PRIVATE -march=${DPSTUDIO_MARCH})
+  endif()
   if(DPSTUDIO_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

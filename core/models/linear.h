@@ -38,6 +38,7 @@ class BinaryLinearModel : public Model {
   // [0, wᵀx]: the logits of the equivalent two-class softmax.
   Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const override;
   ModelConstants constants() const override;  // K = 1, L = c, r = 1
+  int scoreDegree() const override { return 1; }
 
   const MarginLoss& marginLoss() const { return loss_; }
 
@@ -60,6 +61,7 @@ class OneVsRestModel : public Model {
   // Of the whole stacked problem: K = √C, L = c, r = C. Private mechanisms instead treat
   // the C sub-problems separately (ALGORITHMS §2, one-vs-rest) with K = 1 each.
   ModelConstants constants() const override;
+  int scoreDegree() const override { return 1; }
 
   const MarginLoss& marginLoss() const { return loss_; }
   BinaryLinearModel binaryModel() const { return BinaryLinearModel(inputDim(), loss_); }
@@ -83,6 +85,7 @@ class SoftmaxModel : public Model {
                                       const Eigen::VectorXi& y) const override;
   Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const override;
   ModelConstants constants() const override;  // K = √2, L = 1/2, r = C
+  int scoreDegree() const override { return 1; }
 };
 
 }  // namespace dpstudio

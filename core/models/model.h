@@ -55,6 +55,10 @@ class Model {
 
   virtual ModelConstants constants() const = 0;
 
+  // The degree of the scores as polynomials in x (1: linear, 2: quadratic), or 0 when
+  // they are not polynomials of degree ≤ 2. Lets views restrict a model to a plane exactly.
+  virtual int scoreDegree() const { return 0; }
+
   // The feasible set: everything, unless overridden (LMGC: each Φ_c ⪰ 0). project() maps θ
   // to the nearest feasible point (Euclidean); isConstrained() says whether it ever moves θ.
   virtual bool isConstrained() const { return false; }

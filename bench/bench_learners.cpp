@@ -1,0 +1,84 @@
+// Fit time and accuracy of the non-private learners on the real data, on the same problem
+// scikit-learn solves in bench/sklearn_baseline.py (compare with bench/compare_sklearn.sh):
+//   a9a    logistic regression, λ = 1/n   (scikit-learn C = 1, fit_intercept = False)
+//   MNIST  softmax regression,  λ = 1e-5  (C = 1/(nλ)); rows scaled to [0,1], then norm 1
+// Tolerance: scikit-learn stops when max|∂J_sum/∂w_j| ≤ 1e-4 (J_sum = n·J_mean); we stop
+// when ‖∇J_mean‖₂ ≤ 1e-4/n, which implies it — our stopping rule is the stricter one.
+// Usage: DPSTUDIO_DATA_DIR=… bench_learners [a9a|mnist|all] [repeats]
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "core/data/prepare.h"
+#include "core/learn/learner.h"
+
+using namespace dpstudio;
+
+namespace {
+
+struct Case {
+  const char* name;
+  DataRequest request;
+  ModelKind kind;
+  double lambda;  // < 0: 1/n
+};
+
+void run(const Case& c, int repeats) {
+  auto prepared = prepareData(c.request);
+  if (!prepared) {
+    std::fprintf(stderr, "%s\n", prepared.error().toString().c_str());
+    std::exit(1);
+  }
+  const auto& data = prepared.value();
+  const double n = static_cast<double>(data.train.rows());
+  const double lambda = c.lambda < 0 ? 1.0 / n : c.lambda;
+  TrainControl control;
+  control.tolerance = 1e-4 / n;  // absolute and relative (see lbfgs.h)
+  double best = 1e300;
+  TrainedModel model;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    auto trained = trainModel({c.kind, lambda, 0.5}, data.train.X, data.train.y, data.train.classes(), control);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!trained) {
+      std::fprintf(stderr, "%s\n", trained.error().toString().c_str());
+      std::exit(1);
+    }
+    model = std::move(trained).value();
+    best = std::min(best, seconds);
+  }
+  const double acc = accuracy(*model.model, model.theta, data.test.X, data.test.y);
+  std::printf("dpstudio %-6s %-8s lambda=%.4g C=%.4g  test_accuracy=%.4f  fit_seconds=%.3f  iterations=%d  evaluations=%d  |grad|=%.2e\n",
+              c.name, modelKindName(c.kind).c_str(), lambda, 1.0 / (n * lambda), acc, best,
+              model.summary.iterations, model.summary.evaluations, model.summary.gradientNorm);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* dir = std::getenv("DPSTUDIO_DATA_DIR");
+  if (!dir) {
+    std::fprintf(stderr, "set DPSTUDIO_DATA_DIR to the folder with a9a and the MNIST files\n");
+    return 2;
+  }
+  const std::string which = argc > 1 ? argv[1] : "all";
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
+  const std::string base(dir);
+
+  DataRequest a9a;
+  a9a.trainSpec = base + "/a9a";
+  a9a.testSpec = base + "/a9a.t";
+  DataRequest mnist;
+  mnist.trainSpec = base + "/train-images-idx3-ubyte.gz";
+  mnist.trainOptions.labelsPath = base + "/train-labels-idx1-ubyte.gz";
+  mnist.testSpec = base + "/t10k-images-idx3-ubyte.gz";
+  mnist.testOptions.labelsPath = base + "/t10k-labels-idx1-ubyte.gz";
+  mnist.preprocess.publicRanges = {{0.0, 255.0}};
+  mnist.preprocess.unitRows = true;
+
+  if (which == "a9a" || which == "all") run({"a9a", a9a, ModelKind::LogisticRegression, -1}, repeats);
+  if (which == "mnist" || which == "all") run({"mnist", mnist, ModelKind::Softmax, 1e-5}, repeats);
+  return 0;
+}

@@ -1,0 +1,420 @@
+#include "core/io/csv_loader.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include "core/io/csv_tokenizer.h"
+#include "core/io/parse_util.h"
+
+// Two passes over the text at most. Pass 1 checks the shape, finds missing values,
+// interns labels and parses every feature cell into a row-major buffer while counting,
+// per column, numbers against text. Only then is it known which columns are numeric and
+// which are categorical; if some are categorical, pass 2 re-tokenizes the text to give
+// their values ids. Cells are views into the text throughout: no string per cell.
+
+namespace dpstudio {
+
+namespace {
+
+using io::CsvRecord;
+using io::CsvTokenizer;
+using io::NumberKind;
+
+using MaybeError = std::optional<Error>;
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// What pass 1 learns about one feature column.
+struct ColumnStats {
+  Index numbers = 0;  // cells that are numbers, finite or not
+  Index texts = 0;    // cells that are not numbers
+  long firstTextLine = 0;
+  std::string firstText;
+  long firstNonFiniteLine = 0;
+  std::string firstNonFinite;
+};
+
+bool isNumberLike(std::string_view text) {
+  double value = 0;
+  return io::parseNumber(text, value) != NumberKind::NotNumber;
+}
+
+bool isNumber(std::string_view text) {
+  double value = 0;
+  return io::parseNumber(text, value) == NumberKind::Number;
+}
+
+std::string delimiterName(char delimiter) {
+  switch (delimiter) {
+    case ',': return "comma";
+    case ';': return "semicolon";
+    case '\t': return "tab";
+    default: return std::string("'") + delimiter + "'";
+  }
+}
+
+class CsvParser {
+ public:
+  CsvParser(std::string_view text, const LoadOptions& options, const std::string& source,
+            const Progress& progress)
+      : text_(text), options_(options), source_(source), ticker_(progress) {}
+
+  Result<Dataset> run();
+
+ private:
+  Error fail(std::string message, long line = 0, std::string field = {}) const {
+    return Error::badData(std::move(message), source_, line, std::move(field));
+  }
+  Error syntaxError(const CsvTokenizer& tokenizer) const {
+    return fail(tokenizer.errorMessage(), tokenizer.errorLine(),
+                columnName(tokenizer.errorColumn()));
+  }
+  // For errors' field: the header name, else "column K" (1-based).
+  std::string columnName(std::size_t column) const {
+    if (column < names_.size() && !names_[column].empty()) return names_[column];
+    return "column " + std::to_string(column + 1);
+  }
+  // For messages: "'name'", else the 1-based number.
+  std::string columnPhrase(std::size_t column) const {
+    if (column < names_.size() && !names_[column].empty()) return "'" + names_[column] + "'";
+    return std::to_string(column + 1);
+  }
+  std::string featureBaseName(std::size_t k) const {
+    const std::size_t column = featureColumns_[k];
+    if (column < names_.size() && !names_[column].empty()) return names_[column];
+    return io::numberedName("x", static_cast<long long>(k + 1));
+  }
+
+  MaybeError readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvRecord& second,
+                        bool& haveSecond);
+  bool detectHeader(const CsvRecord& first, const CsvRecord* second) const;
+  MaybeError resolveLabelColumn();
+  const io::CsvCell* firstMissing(const CsvRecord& record) const;
+  MaybeError scanRecord(const CsvRecord& record);
+  MaybeError checkColumns();
+  bool encodeCategories();  // false when cancelled
+  Result<Dataset> assemble();
+
+  std::string_view text_;
+  const LoadOptions& options_;
+  const std::string& source_;
+  io::ProgressTicker ticker_;
+
+  char delimiter_ = ',';
+  bool header_ = false;
+  std::vector<std::string> names_;  // header cells; empty without a header
+  std::size_t columns_ = 0;
+  std::size_t label_ = 0;
+  std::vector<std::size_t> featureColumns_;  // the file column of each feature column
+
+  Index rows_ = 0;
+  Index dropped_ = 0;
+  std::vector<ColumnStats> stats_;
+  std::vector<double> values_;  // rows_ × featureColumns_.size(), row-major
+  io::LabelTable labels_;
+  std::vector<int> labelIds_;
+
+  std::vector<bool> categorical_;
+  std::vector<io::LabelTable> categories_;     // per feature column, used if categorical
+  std::vector<std::vector<int>> categoryIds_;  // per feature column: one id per row
+};
+
+Result<Dataset> CsvParser::run() {
+  if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) text_.remove_prefix(kUtf8Bom.size());
+  if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return fail("the file is empty");
+  delimiter_ = options_.delimiter != 0 ? options_.delimiter : io::detectDelimiter(text_);
+
+  CsvTokenizer tokenizer(text_, delimiter_);
+  CsvRecord first, second;
+  bool haveSecond = false;
+  if (MaybeError e = readLayout(tokenizer, first, second, haveSecond)) return *e;
+
+  // Every record needs a line, so the line count bounds the rows: one allocation.
+  const auto lineBound = static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) + 1;
+  values_.reserve(lineBound * featureColumns_.size());
+  labelIds_.reserve(lineBound);
+
+  if (!header_)
+    if (MaybeError e = scanRecord(first)) return *e;
+  if (haveSecond)
+    if (MaybeError e = scanRecord(second)) return *e;
+  CsvRecord record;
+  for (std::size_t count = 1; tokenizer.next(record); ++count) {
+    if (MaybeError e = scanRecord(record)) return *e;
+    if (count % 1024 == 0 &&
+        !ticker_.update(0.8 * static_cast<double>(tokenizer.position()) / text_.size()))
+      return Error::cancelled();
+  }
+  if (tokenizer.failed()) return syntaxError(tokenizer);
+  if (rows_ == 0)
+    return fail("every data row has a missing value: no rows are left after dropping them");
+
+  if (MaybeError e = checkColumns()) return *e;
+  if (!encodeCategories()) return Error::cancelled();
+  Result<Dataset> data = assemble();
+  ticker_.done();
+  return data;
+}
+
+MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvRecord& second,
+                                 bool& haveSecond) {
+  if (!tokenizer.next(first))
+    return tokenizer.failed() ? syntaxError(tokenizer) : fail("the file is empty");
+  haveSecond = tokenizer.next(second);
+  // A syntax error in the second record is reported below, once the header (if the
+  // first row is one) can name its column.
+  const bool secondFailed = tokenizer.failed();
+
+  columns_ = first.cells.size();
+  if (columns_ < 2)
+    return fail("the first row has a single column (delimiter: " + delimiterName(delimiter_) +
+                    "); a dataset needs feature columns and a label column",
+                first.line);
+  header_ = options_.hasHeader ? *options_.hasHeader
+                               : detectHeader(first, haveSecond ? &second : nullptr);
+  if (header_) {
+    names_.reserve(columns_);
+    for (const io::CsvCell& cell : first.cells) names_.emplace_back(cell.text);
+  }
+  if (secondFailed) return syntaxError(tokenizer);
+  if (header_ && !haveSecond) return fail("no data rows after the header", first.line);
+  if (MaybeError e = resolveLabelColumn()) return e;
+  for (std::size_t j = 0; j < columns_; ++j)
+    if (j != label_) featureColumns_.push_back(j);
+  stats_.resize(featureColumns_.size());
+  return std::nullopt;
+}
+
+bool CsvParser::detectHeader(const CsvRecord& first, const CsvRecord* second) const {
+  if (second) {
+    const std::size_t shared = std::min(first.cells.size(), second->cells.size());
+    for (std::size_t j = 0; j < shared; ++j) {
+      const std::string_view top = first.cells[j].text;
+      if (io::isMissingToken(top) || isNumberLike(top)) continue;
+      if (isNumber(second->cells[j].text)) return true;
+    }
+    return false;
+  }
+  // A lone row of nothing but text can only be a header.
+  return std::none_of(first.cells.begin(), first.cells.end(), [](const io::CsvCell& cell) {
+    return io::isMissingToken(cell.text) || isNumberLike(cell.text);
+  });
+}
+
+MaybeError CsvParser::resolveLabelColumn() {
+  const std::string& spec = options_.labelColumn;
+  if (spec.empty()) {
+    label_ = columns_ - 1;
+    return std::nullopt;
+  }
+  if (header_) {
+    const auto it = std::find(names_.begin(), names_.end(), spec);
+    if (it != names_.end()) {
+      label_ = static_cast<std::size_t>(it - names_.begin());
+      return std::nullopt;
+    }
+  }
+  long long index = 0;
+  if (io::parseInteger(io::trimSpaces(spec), index) == io::IntegerKind::Integer) {
+    const auto count = static_cast<long long>(columns_);
+    const long long resolved = index < 0 ? index + count : index;
+    if (resolved < 0 || resolved >= count)
+      return fail("label column index " + spec + " is out of range: the file has " +
+                  std::to_string(columns_) + " columns");
+    label_ = static_cast<std::size_t>(resolved);
+    return std::nullopt;
+  }
+  if (header_) return fail("no column named '" + spec + "' in the header");
+  return fail("label column '" + spec +
+              "' is not a column index, and the file has no header to find a name in");
+}
+
+const io::CsvCell* CsvParser::firstMissing(const CsvRecord& record) const {
+  for (const io::CsvCell& cell : record.cells)
+    if (io::isMissingToken(cell.text)) return &cell;
+  return nullptr;
+}
+
+MaybeError CsvParser::scanRecord(const CsvRecord& record) {
+  if (record.cells.size() != columns_)
+    return fail("expected " + std::to_string(columns_) + " cells (as in the " +
+                    (header_ ? "header" : "first row") + "), found " +
+                    std::to_string(record.cells.size()),
+                record.line);
+  if (const io::CsvCell* missing = firstMissing(record)) {
+    if (options_.missing == MissingPolicy::DropRows) {
+      ++dropped_;
+      return std::nullopt;
+    }
+    const auto column = static_cast<std::size_t>(missing - record.cells.data());
+    const std::string what =
+        missing->text.empty() ? "an empty cell" : io::quoteForMessage(missing->text);
+    return fail(
+        "missing value (" + what + "); rows with missing values can be dropped instead of rejected",
+        missing->line, columnName(column));
+  }
+  labelIds_.push_back(labels_.intern(record.cells[label_].text));
+
+  const std::size_t features = featureColumns_.size();
+  const std::size_t base = values_.size();
+  values_.resize(base + features);
+  double* out = values_.data() + base;
+  for (std::size_t k = 0; k < features; ++k) {
+    const io::CsvCell& cell = record.cells[featureColumns_[k]];
+    ColumnStats& stats = stats_[k];
+    switch (io::parseNumber(cell.text, out[k])) {
+      case NumberKind::Number: ++stats.numbers; break;
+      case NumberKind::NotFinite:
+        ++stats.numbers;
+        if (stats.firstNonFiniteLine == 0) {
+          stats.firstNonFiniteLine = cell.line;
+          stats.firstNonFinite = cell.text;
+        }
+        break;
+      case NumberKind::NotNumber:
+        ++stats.texts;
+        if (stats.firstTextLine == 0) {
+          stats.firstTextLine = cell.line;
+          stats.firstText = cell.text;
+        }
+        break;
+    }
+  }
+  ++rows_;
+  return std::nullopt;
+}
+
+MaybeError CsvParser::checkColumns() {
+  // The error reported is the earliest offending cell in the file, whichever column.
+  long bestLine = LONG_MAX;
+  MaybeError best;
+  categorical_.assign(featureColumns_.size(), false);
+  for (std::size_t k = 0; k < featureColumns_.size(); ++k) {
+    const ColumnStats& s = stats_[k];
+    // Mostly text: categorical, and any numbers in it are just more category values.
+    if (s.texts > 0 && s.texts >= s.numbers) {
+      categorical_[k] = true;
+      continue;
+    }
+    const std::size_t column = featureColumns_[k];
+    if (s.texts > 0 && s.firstTextLine < bestLine) {
+      bestLine = s.firstTextLine;
+      best = fail("non-numeric value " + io::quoteForMessage(s.firstText) + " in numeric column " +
+                      columnPhrase(column),
+                  bestLine, columnName(column));
+    }
+    if (s.firstNonFiniteLine > 0 && s.firstNonFiniteLine < bestLine) {
+      bestLine = s.firstNonFiniteLine;
+      best = fail("value is not finite: " + io::quoteForMessage(s.firstNonFinite), bestLine,
+                  columnName(column));
+    }
+  }
+  return best;
+}
+
+bool CsvParser::encodeCategories() {
+  if (std::none_of(categorical_.begin(), categorical_.end(), [](bool b) { return b; })) return true;
+  const std::size_t features = featureColumns_.size();
+  categories_.resize(features);
+  categoryIds_.resize(features);
+  for (std::size_t k = 0; k < features; ++k)
+    if (categorical_[k]) categoryIds_[k].resize(static_cast<std::size_t>(rows_));
+
+  // Pass 1 accepted this text, so re-reading it cannot fail.
+  CsvTokenizer tokenizer(text_, delimiter_);
+  CsvRecord record;
+  if (header_) tokenizer.next(record);
+  std::size_t row = 0;
+  while (tokenizer.next(record)) {
+    if (firstMissing(record)) continue;  // a dropped row
+    for (std::size_t k = 0; k < features; ++k)
+      if (categorical_[k])
+        categoryIds_[k][row] = categories_[k].intern(record.cells[featureColumns_[k]].text);
+    if (++row % 1024 == 0 &&
+        !ticker_.update(0.8 + 0.15 * static_cast<double>(tokenizer.position()) / text_.size()))
+      return false;
+  }
+  return true;
+}
+
+Result<Dataset> CsvParser::assemble() {
+  Dataset data;
+  const std::size_t features = featureColumns_.size();
+  std::vector<Index> offset(features);
+  std::vector<std::vector<std::string>> categoryNames(features);
+  std::vector<std::vector<int>> categoryRemap(features);
+  Index width = 0;
+  for (std::size_t k = 0; k < features; ++k) {
+    offset[k] = width;
+    if (categorical_[k]) {
+      categories_[k].finish(categoryNames[k], categoryRemap[k]);
+      width += static_cast<Index>(categoryNames[k].size());
+      for (const std::string& value : categoryNames[k])
+        data.featureNames.push_back(featureBaseName(k) + "=" + value);
+      data.provenance.steps.push_back("one-hot encoded column " + columnPhrase(featureColumns_[k]) +
+                                      " (" + std::to_string(categoryNames[k].size()) +
+                                      " categories)");
+      // ALGORITHMS §0: the category list was read off the data, so a model whose input
+      // layout depends on it is not private unless the categories are declared publicly.
+      data.provenance.notPrivate.push_back("the categories of column " +
+                                           columnPhrase(featureColumns_[k]) +
+                                           " were read from the data");
+    } else {
+      width += 1;
+      data.featureNames.push_back(featureBaseName(k));
+    }
+  }
+
+  // Categorical columns with very many values (an id column, say) explode here.
+  if (io::tooLargeForDense(static_cast<std::uint64_t>(rows_), static_cast<std::uint64_t>(width)))
+    return fail(std::to_string(rows_) + " rows × " + std::to_string(width) +
+                " features (after one-hot encoding) is too large for a dense feature matrix");
+  data.X.resize(rows_, width);
+  // Row-major buffer to column-major matrix, a block of rows at a time so that both
+  // sides stay in cache even for wide data.
+  constexpr Index kBlock = 64;
+  for (Index r0 = 0; r0 < rows_; r0 += kBlock) {
+    const Index r1 = std::min(rows_, r0 + kBlock);
+    for (std::size_t k = 0; k < features; ++k) {
+      if (categorical_[k]) continue;
+      double* column = data.X.col(offset[k]).data();
+      const double* in = values_.data() + static_cast<std::size_t>(r0) * features + k;
+      for (Index r = r0; r < r1; ++r, in += features) column[r] = *in;
+    }
+  }
+  std::vector<double>().swap(values_);
+  for (std::size_t k = 0; k < features; ++k) {
+    if (!categorical_[k]) continue;
+    const auto count = static_cast<Index>(categoryNames[k].size());
+    data.X.middleCols(offset[k], count).setZero();
+    for (Index r = 0; r < rows_; ++r)
+      data.X(r, offset[k] + categoryRemap[k][categoryIds_[k][static_cast<std::size_t>(r)]]) = 1.0;
+  }
+
+  std::vector<int> labelRemap;
+  labels_.finish(data.classNames, labelRemap);
+  data.y.resize(rows_);
+  for (Index r = 0; r < rows_; ++r)
+    data.y[r] = labelRemap[static_cast<std::size_t>(labelIds_[static_cast<std::size_t>(r)])];
+
+  data.provenance.source = source_;
+  data.provenance.format = "csv";
+  if (dropped_ > 0)
+    data.provenance.steps.insert(
+        data.provenance.steps.begin(),
+        "dropped " + std::to_string(dropped_) + " rows with missing values");
+  return data;
+}
+
+}  // namespace
+
+Result<Dataset> parseCsv(std::string_view text, const LoadOptions& options,
+                         const std::string& sourceName, const Progress& progress) {
+  return CsvParser(text, options, sourceName, progress).run();
+}
+
+}  // namespace dpstudio
