@@ -1,0 +1,171 @@
+#include "core/io/gzip.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+
+#include "core/io/parse_util.h"
+
+// zlib's inflate() is used directly rather than gzopen()/gzread(): gzread() passes
+// non-gzip bytes through unchanged, returns the readable prefix of a truncated file
+// as if it were the whole file, and reduces a corrupt stream to a generic gzerror()
+// text. A loader must never half-load silently, so it needs to tell "truncated" from
+// "corrupt" from "fine" exactly, and it already holds the bytes in memory anyway.
+
+namespace dpstudio {
+
+namespace {
+
+// Per inflate() call: small enough that progress and cancellation are seen every few
+// milliseconds, large enough that the call overhead does not matter.
+constexpr std::size_t kInputChunk = std::size_t{1} << 20;
+constexpr std::size_t kOutputChunk = std::size_t{8} << 20;
+
+std::string gibText(std::uint64_t bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f GiB", static_cast<double>(bytes) / (1u << 30));
+  return buffer;
+}
+
+Error tooLarge(const std::string& source, std::uint64_t maxBytes) {
+  return Error::badData("the data exceed " + gibText(maxBytes) +
+                            " (after decompression); files this large are refused",
+                        source);
+}
+
+// The gzip trailer's ISIZE (uncompressed size mod 2^32 of the last member) as a first
+// guess for the output size; for the usual single-member file below 4 GiB it is exact.
+std::size_t initialOutputSize(std::string_view in, std::uint64_t maxBytes) {
+  std::uint64_t guess = 0;
+  if (in.size() >= 18) {
+    const auto* p = reinterpret_cast<const unsigned char*>(in.data() + in.size() - 4);
+    guess = std::uint64_t{p[0]} | (std::uint64_t{p[1]} << 8) | (std::uint64_t{p[2]} << 16) |
+            (std::uint64_t{p[3]} << 24);
+  }
+  // A damaged trailer must not make us reserve gigabytes: deflate cannot expand data
+  // by more than about 1032:1.
+  const std::uint64_t ceiling = std::min<std::uint64_t>(maxBytes + 1, in.size() * 1032ull + 1024);
+  if (guess < in.size()) guess = std::max<std::uint64_t>(in.size() * 4ull, 1u << 16);
+  return static_cast<std::size_t>(std::min(guess + 64, ceiling));
+}
+
+struct InflateEnd {
+  void operator()(z_stream* stream) const { inflateEnd(stream); }
+};
+
+bool onlyZeros(std::string_view bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](char c) { return c == '\0'; });
+}
+
+}  // namespace
+
+bool isGzip(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+Result<std::string> inflateGzip(std::string_view in, const std::string& sourceName,
+                                std::uint64_t maxBytes, const Progress& progress) {
+  z_stream stream{};
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+    return Error{ErrorKind::Internal, "cannot initialise zlib", sourceName, 0, {}};
+  const std::unique_ptr<z_stream, InflateEnd> guard(&stream);
+
+  std::string out;
+  out.resize(initialOutputSize(in, maxBytes));
+  std::size_t consumed = 0;
+  std::size_t produced = 0;
+  io::ProgressTicker ticker(progress);
+
+  for (;;) {
+    if (produced == out.size()) {
+      // One byte beyond the limit is allowed so that a file of exactly maxBytes passes.
+      if (produced > maxBytes) return tooLarge(sourceName, maxBytes);
+      const std::uint64_t grown = std::min<std::uint64_t>(out.size() * 2ull + 4096, maxBytes + 1);
+      out.resize(static_cast<std::size_t>(grown));
+    }
+    const auto availIn = static_cast<uInt>(std::min(in.size() - consumed, kInputChunk));
+    const auto availOut = static_cast<uInt>(std::min(out.size() - produced, kOutputChunk));
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
+    stream.avail_in = availIn;
+    stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
+    stream.avail_out = availOut;
+    const int status = inflate(&stream, Z_NO_FLUSH);
+    consumed += availIn - stream.avail_in;
+    produced += availOut - stream.avail_out;
+    if (produced > maxBytes) return tooLarge(sourceName, maxBytes);
+
+    if (status == Z_STREAM_END) {
+      const std::string_view rest = in.substr(consumed);
+      if (rest.empty() || onlyZeros(rest)) break;
+      if (!isGzip(rest))
+        return Error::badData("corrupt gzip data (unexpected bytes after the end of the stream)",
+                              sourceName);
+      inflateReset(&stream);  // another member follows: gzip concatenates them
+    } else if (status == Z_OK || status == Z_BUF_ERROR) {
+      // With room left for output and no input left, zlib is waiting for bytes the
+      // file does not have.
+      if (consumed == in.size() && stream.avail_out > 0)
+        return Error::badData("gzip stream is truncated (the file ends inside compressed data)",
+                              sourceName);
+    } else if (status == Z_MEM_ERROR) {
+      return Error{ErrorKind::Internal, "out of memory while decompressing", sourceName, 0, {}};
+    } else {
+      const std::string detail = stream.msg ? stream.msg : "unreadable deflate stream";
+      return Error::badData("corrupt gzip data (" + detail + ")", sourceName);
+    }
+    if (!ticker.update(in.empty() ? 1.0 : static_cast<double>(consumed) / in.size()))
+      return Error::cancelled();
+  }
+  out.resize(produced);
+  return out;
+}
+
+Result<FileBytes> readFileBytes(const std::string& path, const Progress& progress,
+                                std::uint64_t maxBytes) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Error::badData("cannot open file: it is a directory", path);
+
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) return Error::badData(std::string("cannot open file: ") + std::strerror(errno), path);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file, &std::fclose);
+
+  // Reading in chunks also covers files whose size is not known in advance (pipes).
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  FileBytes result;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec) {
+    if (size > maxBytes) return tooLarge(path, maxBytes);
+    result.bytes.reserve(static_cast<std::size_t>(size) + kChunk);
+  }
+  std::size_t have = 0;
+  for (;;) {
+    result.bytes.resize(have + kChunk);
+    const std::size_t got = std::fread(result.bytes.data() + have, 1, kChunk, file);
+    have += got;
+    if (have > maxBytes) return tooLarge(path, maxBytes);
+    if (got < kChunk) break;
+    if (progress.cancelled()) return Error::cancelled();
+  }
+  result.bytes.resize(have);
+  if (std::ferror(file))
+    return Error::badData(std::string("cannot read file: ") + std::strerror(errno), path);
+
+  if (isGzip(result.bytes)) {
+    auto inflated = inflateGzip(result.bytes, path, maxBytes, progress);
+    if (!inflated) return inflated.error();
+    result.bytes = std::move(inflated).value();
+    result.gzip = true;
+  }
+  progress.report(1.0);
+  return result;
+}
+
+}  // namespace dpstudio

@@ -1,0 +1,145 @@
+#include "core/io/loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "core/io/csv_loader.h"
+#include "core/io/gzip.h"
+#include "core/io/idx_loader.h"
+#include "core/io/libsvm_loader.h"
+#include "core/io/parse_util.h"
+
+namespace dpstudio {
+
+namespace {
+
+std::string lowered(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+bool endsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// The first line that is neither blank nor a '#' comment, up to its end.
+std::string_view firstContentLine(std::string_view text, std::size_t skip = 0) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = io::trimSpaces(text.substr(pos, end - pos));
+    pos = end + 1;
+    if (line.empty() || line.front() == '#') continue;
+    if (skip-- == 0) return line;
+  }
+  return {};
+}
+
+// `label index:value ...`: a number, then at least one token of digits ':' something.
+// Lines of a label alone (all features zero) decide nothing, so a few lines are tried.
+bool looksLikeLibSvm(std::string_view text) {
+  for (std::size_t k = 0; k < 5; ++k) {
+    std::string_view line = firstContentLine(text, k);
+    if (line.empty()) return false;
+    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos)
+      line = io::trimSpaces(line.substr(0, hash));
+    const std::size_t space = line.find_first_of(" \t");
+    double label = 0;
+    if (io::parseNumber(line.substr(0, space), label) == io::NumberKind::NotNumber) return false;
+    if (space == std::string_view::npos) continue;
+    const std::string_view token = io::trimSpaces(line.substr(space));
+    const std::size_t colon = token.find(':');
+    if (colon == 0 || colon == std::string_view::npos) return false;
+    return std::all_of(token.begin(), token.begin() + static_cast<std::ptrdiff_t>(colon),
+                       [](char c) { return c >= '0' && c <= '9'; });
+  }
+  return false;
+}
+
+// From the file name, after a ".gz": Auto when the name says nothing.
+DataFormat formatFromName(const std::string& path, std::string_view content) {
+  std::string name = lowered(std::filesystem::path(path).filename().string());
+  if (endsWith(name, ".gz")) name.resize(name.size() - 3);
+  const std::size_t dot = name.rfind('.');
+  const std::string extension = dot == std::string::npos ? std::string() : name.substr(dot + 1);
+  if (extension == "csv" || extension == "tsv") return DataFormat::Csv;
+  if (extension == "svm" || extension == "libsvm" || extension == "svmlight")
+    return DataFormat::LibSvm;
+  if (extension.rfind("idx", 0) == 0 || endsWith(name, "-ubyte") || endsWith(name, ".ubyte"))
+    return DataFormat::Idx;
+  if (extension == "txt" && !looksLikeLibSvm(content) &&
+      firstContentLine(content).find(',') != std::string_view::npos)
+    return DataFormat::Csv;
+  return DataFormat::Auto;
+}
+
+DataFormat sniffFormat(std::string_view content) {
+  if (looksLikeIdx(content)) return DataFormat::Idx;
+  if (content.substr(0, 3) == "\xEF\xBB\xBF") content.remove_prefix(3);
+  if (looksLikeLibSvm(content)) return DataFormat::LibSvm;
+  return DataFormat::Csv;
+}
+
+}  // namespace
+
+std::optional<DataFormat> parseDataFormat(const std::string& name) {
+  const std::string key = lowered(std::string(io::trimSpaces(name)));
+  if (key == "auto") return DataFormat::Auto;
+  if (key == "csv" || key == "tsv") return DataFormat::Csv;
+  if (key == "libsvm" || key == "svmlight" || key == "svm") return DataFormat::LibSvm;
+  if (key == "idx") return DataFormat::Idx;
+  return std::nullopt;
+}
+
+std::string formatName(DataFormat format) {
+  switch (format) {
+    case DataFormat::Auto: return "auto";
+    case DataFormat::Csv: return "csv";
+    case DataFormat::LibSvm: return "libsvm";
+    case DataFormat::Idx: return "idx";
+  }
+  return "auto";
+}
+
+Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& options,
+                                const Progress& progress) {
+  // Small files are read and parsed between two progress checks: look before starting.
+  if (progress.cancelled()) return Error::cancelled();
+  // Reading (and inflating) is the cheaper part; parsing gets most of the bar.
+  Result<FileBytes> file = readFileBytes(path, io::subProgress(progress, 0.0, 0.3));
+  if (!file) return file.error();
+  std::string bytes = std::move(file.value().bytes);
+  const bool gzip = file.value().gzip;
+
+  DataFormat format = options.format;
+  if (format == DataFormat::Auto) format = formatFromName(path, bytes);
+  if (format == DataFormat::Auto) format = sniffFormat(bytes);
+
+  const Progress parseProgress = io::subProgress(progress, 0.3, 1.0);
+  Result<Dataset> parsed = Error::badData("unknown format", path);
+  switch (format) {
+    case DataFormat::Csv:
+    case DataFormat::Auto: parsed = parseCsv(bytes, options, path, parseProgress); break;
+    case DataFormat::LibSvm: parsed = parseLibSvm(bytes, options, path, parseProgress); break;
+    case DataFormat::Idx: {
+      if (options.labelsPath.empty())
+        return Error::badData("IDX images need a labels file (--labels)", path);
+      Result<FileBytes> labels = readFileBytes(options.labelsPath);
+      if (!labels) return labels.error();
+      parsed = parseIdx(bytes, path, labels.value().bytes, options.labelsPath, parseProgress);
+      break;
+    }
+  }
+  if (!parsed) return parsed.error();
+  std::string().swap(bytes);  // the dataset may be large too: free the text first
+  if (progress.cancelled()) return Error::cancelled();
+  Dataset data = std::move(parsed).value();
+  data.provenance.gzip = gzip;
+  if (Status valid = validateForClassification(data); !valid) return valid.error();
+  progress.report(1.0);
+  return data;
+}
+
+}  // namespace dpstudio
