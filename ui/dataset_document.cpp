@@ -1,0 +1,33 @@
+#include "ui/dataset_document.h"
+
+#include <QFileInfo>
+
+#include "core/data/source.h"
+
+namespace dpstudio::ui {
+
+DatasetDocument::DatasetDocument(QObject* parent) : QObject(parent) {}
+
+QString DatasetDocument::displayName() const {
+  if (!dataset_) return {};
+  const std::string spec = source_.spec.toStdString();
+  if (isBuiltinSpec(spec)) return source_.spec.section(QLatin1Char(':'), 1);
+  return QFileInfo(source_.spec).fileName();
+}
+
+void DatasetDocument::setDataset(DatasetSource source, std::shared_ptr<const Dataset> dataset,
+                                 ViewSpec spec, std::optional<DatasetView> view) {
+  source_ = std::move(source);
+  dataset_ = std::move(dataset);
+  viewSpec_ = spec;
+  view_ = std::move(view);
+  emit datasetChanged();
+}
+
+void DatasetDocument::setView(ViewSpec spec, std::optional<DatasetView> view) {
+  viewSpec_ = spec;
+  view_ = std::move(view);
+  emit viewChanged();
+}
+
+}  // namespace dpstudio::ui

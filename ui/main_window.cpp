@@ -1,0 +1,328 @@
+#include "ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+
+#include <algorithm>
+
+#include "core/data/source.h"
+#include "ui/dataset_controller.h"
+#include "ui/dataset_document.h"
+#include "ui/dataset_files.h"
+#include "ui/dataset_panel.h"
+#include "ui/job_status_widget.h"
+#include "ui/recent_files.h"
+#include "ui/scatter_view.h"
+
+namespace dpstudio::ui {
+namespace {
+
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kLastSpecKey = QStringLiteral("lastDataset/spec");
+const QString kLastLabelsKey = QStringLiteral("lastDataset/labels");
+const QString kOpenDirKey = QStringLiteral("dialogs/openDirectory");
+const QString kExportDirKey = QStringLiteral("dialogs/exportDirectory");
+
+QString viewDescription(const ViewSpec& spec) {
+  switch (spec.kind) {
+    case ViewKind::Features: return QObject::tr("two features");
+    case ViewKind::RandomProjection: return QObject::tr("random projection (seed %1)").arg(spec.seed);
+    case ViewKind::Pca: return QObject::tr("PCA");
+  }
+  return {};
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      document_(new DatasetDocument(this)),
+      controller_(new DatasetController(document_, this)),
+      scatter_(new ScatterView),
+      jobStatus_(new JobStatusWidget) {
+  setObjectName(QStringLiteral("MainWindow"));
+  setCentralWidget(scatter_);
+  setAcceptDrops(true);
+  statusBar()->addPermanentWidget(jobStatus_);
+  scatter_->showMessage(tr("No dataset yet"));
+
+  createActions();
+  createDock();
+  createMenus();
+
+  connect(controller_, &DatasetController::jobStarted, jobStatus_, &JobStatusWidget::track);
+  connect(controller_, &DatasetController::opened, this, &MainWindow::handleOpened);
+  connect(controller_, &DatasetController::openFailed, this, &MainWindow::handleOpenFailed);
+  connect(controller_, &DatasetController::openCancelled, this, [this](const QString& spec) {
+    statusBar()->showMessage(tr("Opening %1 was cancelled.").arg(spec), 5000);
+  });
+  connect(controller_, &DatasetController::viewFailed, panel_, &DatasetPanel::showViewError);
+  connect(controller_, &DatasetController::viewFailed, this, [this](const QString& message) {
+    statusBar()->showMessage(tr("The 2-D view could not be computed: %1").arg(message), 8000);
+  });
+  connect(document_, &DatasetDocument::datasetChanged, this, &MainWindow::showDocument);
+  connect(document_, &DatasetDocument::viewChanged, this, &MainWindow::showDocument);
+
+  setWindowTitle(QStringLiteral("dpstudio"));
+  restoreSettings();
+}
+
+MainWindow::~MainWindow() { controller_->cancel(); }
+
+QString MainWindow::lastDatasetSpec() { return QSettings().value(kLastSpecKey).toString(); }
+
+void MainWindow::createActions() {
+  openAction_ = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this);
+  openAction_->setShortcut(QKeySequence::Open);
+  openAction_->setToolTip(tr("Open a data file (CSV, LIBSVM, IDX; gzip is fine)"));
+  connect(openAction_, &QAction::triggered, this, &MainWindow::showOpenDialog);
+
+  exportAction_ = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton),
+                              tr("&Export View as PNG/SVG…"), this);
+  exportAction_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportAction_->setToolTip(tr("Save the scatter view as a PNG or SVG image"));
+  connect(exportAction_, &QAction::triggered, this, &MainWindow::showExportDialog);
+
+  quitAction_ = new QAction(tr("&Quit"), this);
+  quitAction_->setShortcut(QKeySequence::Quit);
+  quitAction_->setMenuRole(QAction::QuitRole);
+  connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+
+  resetZoomAction_ = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reset Zoom"), this);
+  resetZoomAction_->setShortcut(QKeySequence(tr("Ctrl+0")));
+  resetZoomAction_->setToolTip(tr("Show the whole dataset again (or double-click the plot)"));
+  connect(resetZoomAction_, &QAction::triggered, scatter_, &ScatterView::resetZoom);
+
+  aboutAction_ = new QAction(tr("&About dpstudio"), this);
+  aboutAction_->setMenuRole(QAction::AboutRole);
+  connect(aboutAction_, &QAction::triggered, this, &MainWindow::showAbout);
+  aboutQtAction_ = new QAction(tr("About &Qt"), this);
+  aboutQtAction_->setMenuRole(QAction::AboutQtRole);
+  connect(aboutQtAction_, &QAction::triggered, qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createDock() {
+  panel_ = new DatasetPanel(document_);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(panel_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(std::max(320, panel_->sizeHint().width() + 16));
+
+  datasetDock_ = new QDockWidget(tr("Dataset"), this);
+  datasetDock_->setObjectName(QStringLiteral("datasetDock"));
+  datasetDock_->setWidget(scroll);
+  addDockWidget(Qt::LeftDockWidgetArea, datasetDock_);
+
+  connect(panel_, &DatasetPanel::builtinRequested, this,
+          [this](const QString& spec) { openDataset(spec); });
+  connect(panel_, &DatasetPanel::openFileRequested, this, &MainWindow::showOpenDialog);
+  connect(panel_, &DatasetPanel::viewSpecRequested, controller_, &DatasetController::setViewSpec);
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(openAction_);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  recentFiles_ = new RecentFiles(recentMenu_, this);
+  connect(recentFiles_, &RecentFiles::fileRequested, this, &MainWindow::openFile);
+  file->addSeparator();
+  file->addAction(exportAction_);
+  file->addSeparator();
+  file->addAction(quitAction_);
+
+  auto* toolBar = addToolBar(tr("Toolbar"));
+  toolBar->setObjectName(QStringLiteral("mainToolBar"));
+  toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  toolBar->addAction(openAction_);
+  toolBar->addAction(exportAction_);
+  toolBar->addAction(resetZoomAction_);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* dockToggle = datasetDock_->toggleViewAction();
+  dockToggle->setText(tr("&Dataset Panel"));
+  dockToggle->setShortcut(QKeySequence(tr("Ctrl+1")));
+  view->addAction(dockToggle);
+  view->addAction(toolBar->toggleViewAction());
+  view->addSeparator();
+  view->addAction(resetZoomAction_);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(aboutAction_);
+  help->addAction(aboutQtAction_);
+}
+
+void MainWindow::openInitialDataset(const QString& spec) {
+  fallbackSpec_ = spec == defaultDatasetSpec() ? QString() : defaultDatasetSpec();
+  LoadOptions options;
+  QSettings settings;
+  if (spec == settings.value(kLastSpecKey).toString())
+    options.labelsPath = settings.value(kLastLabelsKey).toString().toStdString();
+  if (!isBuiltinSpec(spec.toStdString()) && options.labelsPath.empty() && looksLikeIdxImages(spec))
+    options.labelsPath = guessIdxLabelsPath(spec).toStdString();
+  openDataset(spec, options);
+}
+
+void MainWindow::openDataset(const QString& spec, const LoadOptions& options) {
+  // The status bar's job widget shows the progress; drop any stale message.
+  statusBar()->clearMessage();
+  controller_->open(spec, options);
+}
+
+void MainWindow::openFile(const QString& path) {
+  LoadOptions options;
+  if (looksLikeIdxImages(path)) {
+    QString labels = guessIdxLabelsPath(path);
+    if (labels.isEmpty() && errorDialogs_) {
+      labels = QFileDialog::getOpenFileName(
+          this, tr("Choose the labels file for %1").arg(QFileInfo(path).fileName()),
+          QFileInfo(path).absolutePath(), dataFileDialogFilters());
+      if (labels.isEmpty()) return;
+    }
+    options.labelsPath = labels.toStdString();
+  }
+  openDataset(path, options);
+}
+
+void MainWindow::showOpenDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Dataset"), settings.value(kOpenDirKey, QDir::homePath()).toString(),
+      dataFileDialogFilters());
+  if (path.isEmpty()) return;
+  settings.setValue(kOpenDirKey, QFileInfo(path).absolutePath());
+  openFile(path);
+}
+
+void MainWindow::showExportDialog() {
+  QSettings settings;
+  const QString base = document_->hasDataset() ? document_->displayName() : QStringLiteral("view");
+  const QString suggested =
+      QDir(settings.value(kExportDirKey, QDir::homePath()).toString()).filePath(base + QStringLiteral("-view.png"));
+  QString selectedFilter;
+  QString path = QFileDialog::getSaveFileName(this, tr("Export View"), suggested,
+                                              tr("PNG image (*.png);;SVG image (*.svg)"), &selectedFilter);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty())
+    path += selectedFilter.contains(QLatin1String("svg")) ? QStringLiteral(".svg") : QStringLiteral(".png");
+  settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  QString error;
+  if (scatter_->exportImage(path, &error))
+    statusBar()->showMessage(tr("Exported the view to %1").arg(QDir::toNativeSeparators(path)), 5000);
+  else
+    QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::showDocument() {
+  if (!document_->hasDataset()) return;
+  const QString name = document_->displayName();
+  setWindowTitle(tr("%1 \u2014 dpstudio").arg(name));
+  if (const auto& view = document_->view()) {
+    scatter_->showData(*document_->dataset(), *view,
+                       tr("%1 \u2014 %2").arg(name, viewDescription(view->spec)));
+  } else {
+    scatter_->showMessage(tr("%1: no 2-D view could be computed").arg(name));
+  }
+  emit datasetShown();
+}
+
+void MainWindow::handleOpened(const QString& spec) {
+  const Dataset& dataset = *document_->dataset();
+  const QLocale locale;
+  statusBar()->showMessage(tr("Opened %1: %2 rows, %3 features, %4 classes.")
+                               .arg(document_->displayName(),
+                                    locale.toString(static_cast<qlonglong>(dataset.rows())),
+                                    locale.toString(static_cast<qlonglong>(dataset.features())),
+                                    locale.toString(static_cast<qlonglong>(dataset.classes()))),
+                           6000);
+  fallbackSpec_.clear();
+  QSettings settings;
+  settings.setValue(kLastSpecKey, spec);
+  settings.setValue(kLastLabelsKey, QString::fromStdString(document_->source().options.labelsPath));
+  if (!isBuiltinSpec(spec.toStdString())) recentFiles_->add(spec);
+}
+
+void MainWindow::handleOpenFailed(const QString& spec, const QString& message) {
+  statusBar()->showMessage(tr("Could not open %1.").arg(spec), 8000);
+  emit loadFailed(message);
+  QString consequence;
+  if (document_->hasDataset()) {
+    consequence = tr("%1 is still shown.").arg(document_->displayName());
+  } else if (!fallbackSpec_.isEmpty()) {
+    // At start-up: show something useful rather than an empty window.
+    consequence = tr("Opening %1 instead.").arg(fallbackSpec_);
+    openDataset(fallbackSpec_);
+  }
+  fallbackSpec_.clear();
+  if (!errorDialogs_) return;
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open dataset"),
+                              tr("<b>The dataset could not be opened.</b>"), QMessageBox::Ok, this);
+  box->setInformativeText(consequence.isEmpty() ? message : message + QStringLiteral("\n\n") + consequence);
+  box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(
+      this, tr("About dpstudio"),
+      tr("<h3>dpstudio %1</h3>"
+         "<p>A desktop workbench for differentially private classification: load a dataset, "
+         "train private models, and see what the noise does to them.</p>"
+         "<p>Built with Qt %2 and Eigen %3.%4.%5.</p>")
+          .arg(QStringLiteral(DPSTUDIO_VERSION), QStringLiteral(QT_VERSION_STR))
+          .arg(EIGEN_WORLD_VERSION)
+          .arg(EIGEN_MAJOR_VERSION)
+          .arg(EIGEN_MINOR_VERSION));
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1240, 800);
+  restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::saveSettings() const {
+  QSettings settings;
+  settings.setValue(kGeometryKey, saveGeometry());
+  settings.setValue(kStateKey, saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  controller_->cancel();
+  saveSettings();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QMimeData* mime = event->mimeData();
+  if (mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().first().isLocalFile())
+    event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+  event->acceptProposedAction();
+  openFile(urls.first().toLocalFile());
+}
+
+}  // namespace dpstudio::ui

@@ -1,0 +1,100 @@
+#pragma once
+// dpstudio's main window: the scatter view in the centre, the Dataset dock on the left, a
+// status bar with the running job's progress and Cancel, and the File / View / Help menus.
+//
+// Every dataset request (built-in list, Open…, Open Recent, drag-and-drop, command line)
+// goes through openDataset(), which loads off the GUI thread. A failed load is reported by
+// loadFailed() and, unless error dialogs are disabled (tests), a message box; the dataset
+// shown before stays.
+
+#include <QMainWindow>
+#include <QString>
+
+#include "core/io/loader.h"
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QDockWidget;
+class QMenu;
+QT_END_NAMESPACE
+
+namespace dpstudio::ui {
+
+class DatasetController;
+class DatasetDocument;
+class DatasetPanel;
+class JobStatusWidget;
+class RecentFiles;
+class ScatterView;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens spec at start-up; if that fails (a last file that was moved away), falls back to
+  // defaultDatasetSpec() so the window never starts empty.
+  void openInitialDataset(const QString& spec);
+  static QString defaultDatasetSpec() { return QStringLiteral("builtin:iris"); }
+  // The dataset opened last time (QSettings), or an empty string.
+  static QString lastDatasetSpec();
+
+  // Message boxes for failed loads; tests turn them off and watch loadFailed().
+  void setErrorDialogsEnabled(bool enabled) { errorDialogs_ = enabled; }
+
+  DatasetDocument* document() const { return document_; }
+  DatasetController* controller() const { return controller_; }
+  DatasetPanel* datasetPanel() const { return panel_; }
+  ScatterView* scatterView() const { return scatter_; }
+  JobStatusWidget* jobStatus() const { return jobStatus_; }
+
+ public slots:
+  void openDataset(const QString& spec, const dpstudio::LoadOptions& options = {});
+  // A data file: works out what core needs to know (an IDX labels file) and opens it.
+  void openFile(const QString& path);
+  void showOpenDialog();
+  void showExportDialog();
+
+ signals:
+  void loadFailed(const QString& message);
+  void datasetShown();  // after the scatter shows a new dataset or view
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void createActions();
+  void createMenus();
+  void createDock();
+  void restoreSettings();
+  void saveSettings() const;
+  void showDocument();
+  void handleOpened(const QString& spec);
+  void handleOpenFailed(const QString& spec, const QString& message);
+  void showAbout();
+
+  DatasetDocument* document_;
+  DatasetController* controller_;
+  ScatterView* scatter_;
+  DatasetPanel* panel_ = nullptr;
+  QDockWidget* datasetDock_ = nullptr;
+  JobStatusWidget* jobStatus_;
+  RecentFiles* recentFiles_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+
+  QAction* openAction_ = nullptr;
+  QAction* exportAction_ = nullptr;
+  QAction* quitAction_ = nullptr;
+  QAction* resetZoomAction_ = nullptr;
+  QAction* aboutAction_ = nullptr;
+  QAction* aboutQtAction_ = nullptr;
+
+  bool errorDialogs_ = true;
+  QString fallbackSpec_;  // opened instead if the initial dataset fails
+};
+
+}  // namespace dpstudio::ui
