@@ -41,30 +41,42 @@ Result<PreparedData> prepareData(const DataRequest& request, const Progress& pro
   auto loaded = openDataset(request.trainSpec, request.trainOptions, trainProgress);
   if (!loaded) return loaded.error();
   Dataset train = std::move(loaded).value();
-  Dataset test;
 
+  std::optional<Dataset> test;
   if (separateTest) {
     LoadOptions testOptions = request.testOptions;
     if (testOptions.libsvmFeatures == 0) testOptions.libsvmFeatures = train.features();
     Progress testProgress([&](double f) { progress.report(0.45 + f * 0.45); }, progress.stopToken());
     auto loadedTest = openDataset(request.testSpec, testOptions, testProgress);
     if (!loadedTest) return loadedTest.error();
-    auto aligned = alignToTraining(loadedTest.value(), train);
+    test = std::move(loadedTest).value();
+  }
+  if (progress.cancelled()) return Error::cancelled();
+  auto prepared = prepareLoaded(std::move(train), std::move(test),
+                                {request.testFraction, request.splitSeed, request.preprocess});
+  progress.report(1.0);
+  return prepared;
+}
+
+Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separateTest,
+                                   const SplitAndPreprocess& settings) {
+  Dataset test;
+  if (separateTest) {
+    auto aligned = alignToTraining(*separateTest, train);
     if (!aligned) return aligned.error();
     test = std::move(aligned).value();
-  } else if (request.testFraction > 0) {
-    auto split = splitDataset(train, request.testFraction, request.splitSeed);
+  } else if (settings.testFraction > 0) {
+    auto split = splitDataset(train, settings.testFraction, settings.splitSeed);
     if (!split) return split.error();
     train = std::move(split.value().train);
     test = std::move(split.value().test);
   } else {
     test = train.subset({});
   }
-  if (progress.cancelled()) return Error::cancelled();
 
   PreparedData out;
   out.rawFeatures = static_cast<std::size_t>(train.features());
-  auto pre = fitPreprocessor(request.preprocess, train);
+  auto pre = fitPreprocessor(settings.preprocess, train);
   if (!pre) return pre.error();
   out.preprocessor = std::move(pre).value();
   auto trainOut = out.preprocessor.apply(train);
@@ -73,7 +85,6 @@ Result<PreparedData> prepareData(const DataRequest& request, const Progress& pro
   if (!testOut) return testOut.error();
   out.train = std::move(trainOut).value();
   out.test = std::move(testOut).value();
-  progress.report(1.0);
   return out;
 }
 

@@ -5,6 +5,7 @@
 // it to both. Shared by the CLI and the GUI so both mean the same thing by the same options.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/data/preprocess.h"
@@ -30,6 +31,17 @@ struct PreparedData {
 };
 
 Result<PreparedData> prepareData(const DataRequest& request, const Progress& progress = {});
+
+// The same from data already in memory (the GUI's current dataset): split off
+// testFraction (seeded, stratified) unless a separate test set is given, then fit the
+// preprocessing on the training part and apply it to both.
+struct SplitAndPreprocess {
+  double testFraction = 0.25;  // 0 = no test part
+  std::uint64_t splitSeed = 1;
+  PreprocessSpec preprocess;
+};
+Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separateTest,
+                                   const SplitAndPreprocess& settings);
 
 // Re-expresses `test` in the training data's classes (by class name) and checks that the
 // feature counts agree; a test label the training data never saw is a BadData error.
