@@ -31,6 +31,7 @@ function(dpstudio_add_test name)
   cmake_parse_arguments(ARG "GUI" "TIMEOUT" "SOURCES;LINKS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LINKS} Qt6::Test)
+  target_include_directories(${name} PRIVATE "${PROJECT_SOURCE_DIR}")
   target_compile_definitions(${name} PRIVATE
     DPSTUDIO_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures"
     DPSTUDIO_CLI_PATH="$<TARGET_FILE:dpstudio-cli>")

@@ -61,5 +61,6 @@ void printText(const QString& text);  // to stdout, with a newline
 int runDatasets(const QStringList& args);
 int runInfo(const QStringList& args);
 int runTrain(const QStringList& args);
+int runAccountant(const QStringList& args);
 
 }  // namespace dpstudio::cli

@@ -19,6 +19,7 @@ const char* kUsage =
     "  datasets   list the built-in datasets and generators\n"
     "  info DATA  shape, classes, class counts, max row norm, detected format\n"
     "  train      train a model (--train DATA --model M [--mechanism none])\n"
+    "  accountant epsilon of DP-SGD runs (--q Q --sigma S --steps T ... --delta D)\n"
     "\n"
     "Every command takes --help, and --json to print one JSON object on stdout.\n"
     "DATA is a file (CSV, LIBSVM, IDX; gzip is detected) or builtin:NAME.\n"
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
       {"datasets", dpstudio::cli::runDatasets},
       {"info", dpstudio::cli::runInfo},
       {"train", dpstudio::cli::runTrain},
+      {"accountant", dpstudio::cli::runAccountant},
   };
   const auto it = commands.find(args[1]);
   if (it == commands.end()) {

@@ -95,28 +95,52 @@ Result<std::shared_ptr<const Model>> makeModel(const LearnerSpec& spec, Index in
   return invalidParameter("unknown model", "model");
 }
 
+Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const Eigen::MatrixXd& X,
+                                       const Eigen::VectorXi& y, const ObjectiveTerms& terms,
+                                       const TrainControl& control) {
+  if (control.progress.cancelled()) return Error::cancelled();
+  if (control.warmStart && control.warmStart->size() != model->parameterCount())
+    return invalidParameter("the warm start has the wrong number of parameters", "warm-start");
+  TrainedModel trained;
+  trained.model = std::move(model);
+  const Model& m = *trained.model;
+  trained.theta = control.warmStart ? *control.warmStart : m.initialParameters(X, y);
+  const Objective objective(m, X, y, terms);
+  if (m.isConstrained()) {
+    ProjectedGradientOptions options;
+    options.relativeTolerance = control.tolerance;
+    options.absoluteTolerance = control.tolerance;
+    options.maxIterations = control.maxIterations;
+    trained.summary = minimizeProjectedGradient(
+        objective, [&m](Eigen::VectorXd& theta) { m.project(theta); }, trained.theta, options,
+        convergenceCallback(control.progress, control.tolerance, 0.0, 1.0));
+  } else {
+    trained.summary = minimizeSmooth(objective, trained.theta, control, 0.0, 1.0);
+  }
+  return finish(std::move(trained));
+}
+
 Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& X,
                                 const Eigen::VectorXi& y, Index classes,
                                 const TrainControl& control) {
   auto made = makeModel(spec, X.cols(), classes);
   if (!made) return made.error();
   if (control.progress.cancelled()) return Error::cancelled();
-  TrainedModel trained;
-  trained.model = made.value();
-  const Model& model = *trained.model;
-  if (control.warmStart && control.warmStart->size() != model.parameterCount())
-    return invalidParameter("the warm start has the wrong number of parameters", "warm-start");
-  trained.theta = control.warmStart ? *control.warmStart : model.initialParameters(X, y);
+  const std::shared_ptr<const Model> model = made.value();
 
-  if (const auto* ovr = dynamic_cast<const OneVsRestModel*>(&model)) {
+  if (const auto* ovr = dynamic_cast<const OneVsRestModel*>(model.get())) {
     // C independent binary problems; each is its own objective (and, for private
     // mechanisms, its own release).
-    const BinaryLinearModel binary = ovr->binaryModel();
-    const Index d = model.inputDim();
-    trained.summary = OptimizeSummary{};
+    const auto binary = std::make_shared<const BinaryLinearModel>(ovr->binaryModel());
+    const Index d = model->inputDim();
+    TrainedModel trained;
+    trained.model = model;
+    trained.theta = control.warmStart ? *control.warmStart : model->initialParameters(X, y);
+    if (trained.theta.size() != model->parameterCount())
+      return invalidParameter("the warm start has the wrong number of parameters", "warm-start");
     for (Index c = 0; c < classes; ++c) {
       const Eigen::VectorXi yc = OneVsRestModel::binaryLabels(y, static_cast<int>(c));
-      const Objective objective(binary, X, yc, {LossScale::Mean, spec.lambda, {}});
+      const Objective objective(*binary, X, yc, {LossScale::Mean, spec.lambda, {}});
       Eigen::VectorXd w = trained.theta.segment(c * d, d);
       const double share = 1.0 / static_cast<double>(classes);
       mergeSummary(trained.summary,
@@ -127,21 +151,9 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
     return finish(std::move(trained));
   }
 
-  if (const auto* lmgc = dynamic_cast<const LmgcModel*>(&model)) {
-    const Objective objective(model, X, y, {LossScale::Sum, 0.0, lmgc->traceRegularizer(spec.lambda)});
-    ProjectedGradientOptions options;
-    options.relativeTolerance = control.tolerance;
-    options.absoluteTolerance = control.tolerance;
-    options.maxIterations = control.maxIterations;
-    trained.summary = minimizeProjectedGradient(
-        objective, [&model](Eigen::VectorXd& theta) { model.project(theta); }, trained.theta, options,
-        convergenceCallback(control.progress, control.tolerance, 0.0, 1.0));
-    return finish(std::move(trained));
-  }
-
-  const Objective objective(model, X, y, {LossScale::Mean, spec.lambda, {}});
-  trained.summary = minimizeSmooth(objective, trained.theta, control, 0.0, 1.0);
-  return finish(std::move(trained));
+  if (const auto* lmgc = dynamic_cast<const LmgcModel*>(model.get()))
+    return minimizeObjective(model, X, y, {LossScale::Sum, 0.0, lmgc->traceRegularizer(spec.lambda)}, control);
+  return minimizeObjective(model, X, y, {LossScale::Mean, spec.lambda, {}}, control);
 }
 
 }  // namespace dpstudio

@@ -14,6 +14,7 @@
 
 #include "core/data/dataset.h"
 #include "core/models/model.h"
+#include "core/models/objective.h"
 #include "core/optim/lbfgs.h"
 #include "core/util/progress.h"
 
@@ -46,6 +47,14 @@ struct TrainControl {
   int maxIterations = 3000;
   Progress progress;                          // reports convergence; cancellation → Cancelled
 };
+
+// Minimizes J(θ) = w·Σℓ + (q/2)‖θ‖² + cᵀθ over the model's feasible set (L-BFGS when it is
+// unconstrained, accelerated projected gradient otherwise), from control.warmStart or the
+// model's initial parameters. The building block of trainModel and of the private
+// mechanisms, which perturb `terms`.
+Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const Eigen::MatrixXd& X,
+                                       const Eigen::VectorXi& y, const ObjectiveTerms& terms,
+                                       const TrainControl& control = {});
 
 // Trains on the rows of X with labels in [0, classes). Fails only on invalid options or
 // when cancelled (ErrorKind::Cancelled); a non-converged run returns with its summary.

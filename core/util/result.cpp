@@ -11,7 +11,8 @@ std::string Error::toString() const {
   } else if (line > 0) {
     out += "line " + std::to_string(line) + ": ";
   }
-  if (!field.empty()) out += "column '" + field + "': ";
+  // Data errors name the column; parameter errors already name their parameter.
+  if (!field.empty() && kind == ErrorKind::BadData) out += "column '" + field + "': ";
   out += message;
   return out;
 }
