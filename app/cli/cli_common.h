@@ -24,6 +24,7 @@ class Command {
   Command(QString name, QString description, QString positionalSyntax);
 
   QCommandLineParser& parser() { return parser_; }
+  const QCommandLineParser& parser() const { return parser_; }
   // Adds --format, --labels, --label-column, --drop-missing, --features.
   void addDataOptions();
   // Parses args (args[0] is the program). Returns false when the caller should exit with
@@ -61,6 +62,7 @@ void printText(const QString& text);  // to stdout, with a newline
 int runDatasets(const QStringList& args);
 int runInfo(const QStringList& args);
 int runTrain(const QStringList& args);
+int runCalibrate(const QStringList& args);
 int runAccountant(const QStringList& args);
 
 }  // namespace dpstudio::cli

@@ -3,7 +3,8 @@
 #include <chrono>
 
 #include "app/cli/cli_common.h"
-#include "core/learn/learner.h"
+#include "app/cli/mechanism_options.h"
+#include "core/mechanisms/report_json.h"
 
 namespace dpstudio::cli {
 namespace {
@@ -14,18 +15,26 @@ QJsonArray toJsonArray(const std::vector<std::string>& items) {
   return out;
 }
 
+void printReport(const mech::MechanismReport& report) {
+  printText(QString("mechanism       %1 (%2 calibration), noise %3")
+                .arg(QString::fromStdString(report.mechanism), QString::fromStdString(report.calibration),
+                     QString::fromStdString(report.noise)));
+  if (!report.noiseSource.empty()) printText("noise source    " + QString::fromStdString(report.noiseSource));
+  for (const auto& d : report.derived)
+    printText(QString("  %1 = %2   [%3]").arg(QString::fromStdString(d.key), -20).arg(d.value, 0, 'g', 8)
+                  .arg(QString::fromStdString(d.formula)));
+  for (double norm : report.noiseNorms) printText(QString("noise drawn     ||b|| = %1").arg(norm, 0, 'g', 6));
+  if (!report.warning.empty()) printText("WARNING         " + QString::fromStdString(report.warning));
+}
+
 }  // namespace
 
 int runTrain(const QStringList& args) {
-  Command command("train",
-                  "Train a model, with or without a privacy mechanism, and report its accuracy.",
-                  "");
+  Command command("train", "Train a model, with or without a privacy mechanism, and report its accuracy.", "");
   command.addTrainingDataOptions();
+  addMechanismOptions(command.parser());
+  addNoiseOptions(command.parser());
   command.parser().addOptions({
-      {"model", "Model: logreg, huber, softmax or lmgc.", "M"},
-      {"mechanism", "Privacy mechanism: none (the non-private baseline).", "X", "none"},
-      {"lambda", "Regularization strength (default 1e-4; LMGC: weight of the trace term).", "L"},
-      {"huber", "Huber hinge width h for huber and lmgc (default 0.5).", "H"},
       {"tolerance", "Relative gradient tolerance of the optimizer (default 1e-8).", "TOL"},
       {"max-iterations", "Iteration limit of the optimizer (default 3000).", "N"},
   });
@@ -34,25 +43,14 @@ int runTrain(const QStringList& args) {
   if (!command.parser().positionalArguments().isEmpty())
     return command.usageError("train takes no positional arguments (use --train DATA)");
 
-  const auto& parser = command.parser();
-  const auto kind = parseModelKind(parser.value("model").toStdString());
-  if (!kind) return command.fail({ErrorKind::Usage, "choose logreg, huber, softmax or lmgc", {}, 0, "model"});
-  const QString mechanism = parser.value("mechanism");
-  if (mechanism != "none")
-    return command.fail({ErrorKind::Usage, "unknown mechanism '" + mechanism.toStdString() + "'", {}, 0, "mechanism"});
-
-  LearnerSpec spec;
-  spec.kind = *kind;
-  auto lambda = command.number("lambda", spec.lambda);
-  auto huber = command.number("huber", spec.huber);
+  auto options = mechanismOptions(command);
+  if (!options) return command.fail(options.error());
+  auto noiseSpec = noiseChoice(command);
+  if (!noiseSpec) return command.fail(noiseSpec.error());
   auto tolerance = command.number("tolerance", 1e-8);
+  if (!tolerance) return command.fail(tolerance.error());
   auto maxIterations = command.integer("max-iterations", 3000, 1);
-  for (const auto* r : {&lambda, &huber, &tolerance})
-    if (!*r) return command.fail(r->error());
   if (!maxIterations) return command.fail(maxIterations.error());
-  spec.lambda = lambda.value();
-  spec.huber = huber.value();
-  if (auto status = spec.validate(); !status) return command.fail(status.error());
 
   auto request = command.dataRequest();
   if (!request) return command.fail(request.error());
@@ -61,28 +59,31 @@ int runTrain(const QStringList& args) {
   const Dataset& train = prepared.value().train;
   const Dataset& test = prepared.value().test;
 
+  auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
+  if (!noise) return command.fail(noise.error());
   TrainControl control;
   control.tolerance = tolerance.value();
   control.maxIterations = static_cast<int>(maxIterations.value());
   const auto start = std::chrono::steady_clock::now();
-  auto trained = trainModel(spec, train.X, train.y, train.classes(), control);
+  auto result = mech::trainPrivately(options.value(), train, *noise.value(), control);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!trained) return command.fail(trained.error());
-  const TrainedModel& model = trained.value();
+  if (!result) return command.fail(result.error());
+  const TrainedModel& model = result.value().trained;
+  const mech::MechanismReport& report = result.value().report;
   const double trainAccuracy = accuracy(*model.model, model.theta, train.X, train.y);
   const bool hasTest = test.rows() > 0;
   const double testAccuracy = hasTest ? accuracy(*model.model, model.theta, test.X, test.y) : 0.0;
   const OptimizeSummary& summary = model.summary;
-  const std::string statement = "not private: trained without a privacy mechanism";
+  const bool isPrivate = options.value().kind != mech::MechanismKind::None;
 
   if (command.json()) {
     QJsonObject out{
-        {"model", QString::fromStdString(modelKindName(spec.kind))},
-        {"mechanism", "none"},
-        {"calibration", "none"},
-        {"epsilon", QJsonValue::Null},
-        {"delta", QJsonValue::Null},
-        {"lambda", spec.lambda},
+        {"model", QString::fromStdString(report.model)},
+        {"mechanism", QString::fromStdString(report.mechanism)},
+        {"calibration", QString::fromStdString(report.calibration)},
+        {"epsilon", isPrivate ? QJsonValue(report.epsilon) : QJsonValue::Null},
+        {"delta", isPrivate ? QJsonValue(report.delta) : QJsonValue::Null},
+        {"lambda", options.value().learner.lambda},
         {"train_accuracy", trainAccuracy},
         {"test_accuracy", hasTest ? QJsonValue(testAccuracy) : QJsonValue::Null},
         {"train_rows", static_cast<qint64>(train.rows())},
@@ -96,24 +97,28 @@ int runTrain(const QStringList& args) {
         {"termination", QString::fromStdString(terminationName(summary.termination))},
         {"preprocessing", toJsonArray(train.provenance.steps)},
         {"not_private", toJsonArray(train.provenance.notPrivate)},
-        {"report", QJsonObject{{"noise", "none"}, {"statement", QString::fromStdString(statement)}}},
+        {"report", mech::reportToJson(report)},
     };
-    if (spec.kind == ModelKind::HuberSvm || spec.kind == ModelKind::Lmgc) out["huber"] = spec.huber;
+    if (options.value().learner.kind == ModelKind::HuberSvm || options.value().learner.kind == ModelKind::Lmgc)
+      out["huber"] = options.value().learner.huber;
     command.printJson(out);
     return kOk;
   }
-  printText(QString("model           %1 (lambda %2)").arg(QString::fromStdString(modelKindName(spec.kind))).arg(spec.lambda));
+  printText(QString("model           %1 (lambda %2)").arg(QString::fromStdString(report.model)).arg(options.value().learner.lambda));
   printText(QString("data            %1 train rows, %2 test rows, %3 features, %4 classes")
                 .arg(train.rows()).arg(test.rows()).arg(train.features()).arg(train.classes()));
   for (const auto& step : train.provenance.steps) printText("preprocessing   " + QString::fromStdString(step));
   for (const auto& note : train.provenance.notPrivate) printText("NOT PRIVATE     " + QString::fromStdString(note));
+  if (isPrivate) printReport(report);
   printText(QString("optimizer       %1 after %2 iterations, objective %3, gradient norm %4")
                 .arg(QString::fromStdString(terminationName(summary.termination)))
                 .arg(summary.iterations).arg(summary.objective, 0, 'g', 10).arg(summary.gradientNorm, 0, 'g', 3));
   printText(QString("train accuracy  %1").arg(trainAccuracy, 0, 'f', 4));
   if (hasTest) printText(QString("test accuracy   %1").arg(testAccuracy, 0, 'f', 4));
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
-  printText("privacy         " + QString::fromStdString(statement));
+  printText("privacy         " + QString::fromStdString(report.statement));
+  if (!train.provenance.notPrivate.empty() && isPrivate)
+    printText("privacy         but the preprocessing was fitted on the data: the result is NOT private");
   return kOk;
 }
 

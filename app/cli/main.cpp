@@ -18,7 +18,8 @@ const char* kUsage =
     "Commands:\n"
     "  datasets   list the built-in datasets and generators\n"
     "  info DATA  shape, classes, class counts, max row norm, detected format\n"
-    "  train      train a model (--train DATA --model M [--mechanism none])\n"
+    "  train      train a model, privately or not (--train DATA --model M --mechanism X)\n"
+    "  calibrate  the noise parameters a mechanism would use, without data\n"
     "  accountant epsilon of DP-SGD runs (--q Q --sigma S --steps T ... --delta D)\n"
     "\n"
     "Every command takes --help, and --json to print one JSON object on stdout.\n"
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
       {"datasets", dpstudio::cli::runDatasets},
       {"info", dpstudio::cli::runInfo},
       {"train", dpstudio::cli::runTrain},
+      {"calibrate", dpstudio::cli::runCalibrate},
       {"accountant", dpstudio::cli::runAccountant},
   };
   const auto it = commands.find(args[1]);

@@ -1,0 +1,85 @@
+#include "app/cli/mechanism_options.h"
+
+namespace dpstudio::cli {
+
+void addMechanismOptions(QCommandLineParser& parser) {
+  parser.addOptions({
+      {"model", "Model: logreg, huber, softmax or lmgc.", "M"},
+      {"mechanism", "none, output, objective, loss, dplmgc or dpsgd (default none).", "X", "none"},
+      {"epsilon", "Total privacy budget epsilon (default 1).", "E"},
+      {"delta", "Total delta (default 0; Gaussian noise and DP-SGD need delta > 0).", "D"},
+      {"lambda", "Regularization strength (default 1e-4; LMGC: weight of the trace term).", "L"},
+      {"huber", "Huber hinge width h for huber and lmgc (default 0.5).", "H"},
+      {"lambda2", "Output perturbation of LMGC: strong-convexity weight (default 0.01).", "L2"},
+      {"distribution", "Noise family where a mechanism offers both: l2-laplace or gaussian.", "F", "l2-laplace"},
+      {"calibration", "corrected (default) or published (dplmgc: the paper's formula, NOT private).", "MODE",
+       "corrected"},
+      {"batch-size", "DP-SGD: expected batch size (default 256).", "B"},
+      {"clip-norm", "DP-SGD: per-example gradient clip norm (default 1).", "NU"},
+      {"epochs", "DP-SGD: epochs (default 10).", "N"},
+      {"learning-rate", "DP-SGD: step size (default 0.5).", "ETA"},
+      {"noise-multiplier", "DP-SGD: sigma; default: calibrated for (epsilon, delta).", "SIGMA"},
+  });
+}
+
+void addNoiseOptions(QCommandLineParser& parser) {
+  parser.addOptions({
+      {"noise", "Randomness: experiment (seeded, replayable) or release (OS CSPRNG).", "SRC", "experiment"},
+      {"seed", "Seed of experiment mode (default 1).", "S"},
+  });
+}
+
+Result<mech::MechanismOptions> mechanismOptions(const Command& command) {
+  const auto& parser = command.parser();
+  mech::MechanismOptions o;
+  const auto kind = parseModelKind(parser.value("model").toStdString());
+  if (!kind) return Error{ErrorKind::Usage, "choose --model logreg, huber, softmax or lmgc", {}, 0, "model"};
+  o.learner.kind = *kind;
+  const auto mechanism = mech::parseMechanism(parser.value("mechanism").toStdString());
+  if (!mechanism)
+    return Error{ErrorKind::Usage, "unknown mechanism '" + parser.value("mechanism").toStdString() +
+                                       "' (none, output, objective, loss, dplmgc, dpsgd)", {}, 0, "mechanism"};
+  o.kind = *mechanism;
+  const auto family = mech::parseNoiseFamily(parser.value("distribution").toStdString());
+  if (!family) return Error{ErrorKind::Usage, "use l2-laplace or gaussian", {}, 0, "distribution"};
+  o.family = *family;
+  const auto calibration = mech::parseCalibration(parser.value("calibration").toStdString());
+  if (!calibration) return Error{ErrorKind::Usage, "use corrected or published", {}, 0, "calibration"};
+  o.calibration = *calibration;
+
+  struct NumberOption {
+    const char* name;
+    double* target;
+  };
+  double batch = static_cast<double>(o.sgd.batchSize);
+  for (const NumberOption& option : {NumberOption{"epsilon", &o.epsilon}, {"delta", &o.delta},
+                                     {"lambda", &o.learner.lambda}, {"huber", &o.learner.huber},
+                                     {"lambda2", &o.lmgcStrongConvexity}, {"batch-size", &batch},
+                                     {"clip-norm", &o.sgd.clipNorm}, {"epochs", &o.sgd.epochs},
+                                     {"learning-rate", &o.sgd.learningRate}}) {
+    auto value = command.number(option.name, *option.target);
+    if (!value) return value.error();
+    *option.target = value.value();
+  }
+  o.sgd.batchSize = static_cast<Index>(batch);
+  if (parser.isSet("noise-multiplier")) {
+    auto sigma = command.number("noise-multiplier", 0);
+    if (!sigma) return sigma.error();
+    o.sgd.noiseMultiplier = sigma.value();
+  }
+  if (auto status = o.validate(); !status) return status.error();
+  return o;
+}
+
+Result<NoiseChoice> noiseChoice(const Command& command) {
+  NoiseChoice choice;
+  const auto kind = privacy::parseNoiseKind(command.parser().value("noise").toStdString());
+  if (!kind) return Error{ErrorKind::Usage, "use experiment or release", {}, 0, "noise"};
+  choice.kind = *kind;
+  auto seed = command.integer("seed", 1, 0);
+  if (!seed) return seed.error();
+  choice.seed = static_cast<std::uint64_t>(seed.value());
+  return choice;
+}
+
+}  // namespace dpstudio::cli

@@ -1,0 +1,9 @@
+# Private training mechanisms (ALGORITHMS §3 A–E, H).
+target_sources(dpstudio_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/mechanism.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/output_perturbation.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/objective_perturbation.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loss_perturbation.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dp_lmgc.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dp_sgd.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_json.cpp)

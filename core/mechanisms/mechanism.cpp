@@ -1,0 +1,210 @@
+#include "core/mechanisms/mechanism.h"
+
+#include <cmath>
+
+#include "core/mechanisms/mechanism_internal.h"
+#include "core/privacy/release_granularity.h"
+#include "core/privacy/validation.h"
+
+namespace dpstudio::mech {
+namespace {
+
+Error invalid(const std::string& message, const std::string& field) {
+  return Error{ErrorKind::InvalidPrivacy, message, {}, 0, field};
+}
+
+bool isBinaryLinear(ModelKind kind) {
+  return kind == ModelKind::LogisticRegression || kind == ModelKind::HuberSvm;
+}
+
+}  // namespace
+
+std::string mechanismName(MechanismKind kind) {
+  switch (kind) {
+    case MechanismKind::None: return "none";
+    case MechanismKind::Output: return "output";
+    case MechanismKind::Objective: return "objective";
+    case MechanismKind::Loss: return "loss";
+    case MechanismKind::DpLmgc: return "dplmgc";
+    case MechanismKind::DpSgd: return "dpsgd";
+  }
+  return "unknown";
+}
+
+std::optional<MechanismKind> parseMechanism(const std::string& name) {
+  for (MechanismKind kind : {MechanismKind::None, MechanismKind::Output, MechanismKind::Objective,
+                             MechanismKind::Loss, MechanismKind::DpLmgc, MechanismKind::DpSgd})
+    if (mechanismName(kind) == name) return kind;
+  return std::nullopt;
+}
+
+std::string calibrationName(Calibration calibration) {
+  return calibration == Calibration::Corrected ? "corrected" : "published";
+}
+
+std::optional<Calibration> parseCalibration(const std::string& name) {
+  if (name == "corrected") return Calibration::Corrected;
+  if (name == "published" || name == "as-published") return Calibration::Published;
+  return std::nullopt;
+}
+
+std::string noiseFamilyName(NoiseFamily family) {
+  return family == NoiseFamily::L2Laplace ? "l2-laplace" : "gaussian";
+}
+
+std::optional<NoiseFamily> parseNoiseFamily(const std::string& name) {
+  if (name == "l2-laplace" || name == "laplace") return NoiseFamily::L2Laplace;
+  if (name == "gaussian") return NoiseFamily::Gaussian;
+  return std::nullopt;
+}
+
+std::optional<double> MechanismReport::value(const std::string& key) const {
+  for (const auto& d : derived)
+    if (d.key == key) return d.value;
+  return std::nullopt;
+}
+
+void MechanismReport::set(const std::string& key, double value, const std::string& formula) {
+  for (auto& d : derived)
+    if (d.key == key) {
+      d.value = value;
+      d.formula = formula;
+      return;
+    }
+  derived.push_back({key, value, formula});
+}
+
+Status MechanismOptions::validate() const {
+  if (auto status = learner.validate(); !status) return status.error();
+  if (kind == MechanismKind::None) return Ok{};
+  if (auto status = privacy::requirePositive("epsilon", epsilon); !status) return status.error();
+  if (!(delta >= 0 && delta < 1)) return invalid("delta must be in [0, 1), found " + privacy::formatNumber(delta), "delta");
+  const bool needsDelta = family == NoiseFamily::Gaussian || kind == MechanismKind::DpSgd;
+  if (needsDelta && !(delta > 0))
+    return invalid(kind == MechanismKind::DpSgd ? "DP-SGD needs delta > 0"
+                                                : "Gaussian noise needs delta > 0 (use l2-laplace for delta = 0)",
+                   "delta");
+  const ModelKind model = learner.kind;
+  switch (kind) {
+    case MechanismKind::Output:
+      if (model == ModelKind::Lmgc && !(std::isfinite(lmgcStrongConvexity) && lmgcStrongConvexity > 0))
+        return invalid("the strong-convexity weight lambda2 must be finite and > 0", "lambda2");
+      break;
+    case MechanismKind::Objective:
+      if (!isBinaryLinear(model))
+        return invalid("objective perturbation is for logistic regression and the Huber SVM; use loss "
+                       "perturbation for softmax and dplmgc for LMGC",
+                       "mechanism");
+      if (family != NoiseFamily::L2Laplace)
+        return invalid("objective perturbation draws l2-Laplace noise only (Chaudhuri et al. Alg. 2)", "distribution");
+      break;
+    case MechanismKind::Loss:
+      if (model == ModelKind::Lmgc) return invalid("for LMGC use the dplmgc mechanism", "mechanism");
+      break;
+    case MechanismKind::DpLmgc:
+      if (model != ModelKind::Lmgc) return invalid("dplmgc trains the LMGC model only (--model lmgc)", "mechanism");
+      if (calibration == Calibration::Published && family != NoiseFamily::L2Laplace)
+        return invalid("DP-LMGC as published draws its Gamma-norm noise only", "distribution");
+      break;
+    case MechanismKind::DpSgd:
+      if (model != ModelKind::Softmax && model != ModelKind::Lmgc)
+        return invalid("DP-SGD is offered for softmax regression and LMGC", "mechanism");
+      if (sgd.batchSize < 1) return invalid("the batch size must be >= 1", "batch-size");
+      if (!(std::isfinite(sgd.clipNorm) && sgd.clipNorm > 0)) return invalid("the clip norm must be finite and > 0", "clip-norm");
+      if (!(std::isfinite(sgd.epochs) && sgd.epochs > 0)) return invalid("epochs must be finite and > 0", "epochs");
+      if (!(std::isfinite(sgd.learningRate) && sgd.learningRate > 0))
+        return invalid("the learning rate must be finite and > 0", "learning-rate");
+      if (sgd.noiseMultiplier && !(std::isfinite(*sgd.noiseMultiplier) && *sgd.noiseMultiplier > 0))
+        return invalid("the noise multiplier must be finite and > 0", "noise-multiplier");
+      break;
+    case MechanismKind::None:
+      break;
+  }
+  if (calibration == Calibration::Published && kind != MechanismKind::DpLmgc)
+    return invalid("only dplmgc has an 'as published' calibration among the training mechanisms", "calibration");
+  return Ok{};
+}
+
+namespace detail {
+
+Status requireUnitBall(const Dataset& train) {
+  const double largest = train.maxRowNorm();
+  if (largest > 1.0 + 1e-9)
+    return Error{ErrorKind::InvalidPrivacy,
+                 "the training rows must satisfy ||x|| <= 1 for the privacy proof (largest norm " +
+                     privacy::formatNumber(largest) +
+                     "): declare a public norm bound R (--norm-bound R) instead of rescaling by the data",
+                 train.provenance.source, 0, "norm-bound"};
+  return Ok{};
+}
+
+MechanismReport baseReport(const MechanismOptions& options, std::string noise) {
+  MechanismReport report;
+  report.mechanism = mechanismName(options.kind);
+  report.model = modelKindName(options.learner.kind);
+  report.calibration = options.kind == MechanismKind::None ? "none" : calibrationName(options.calibration);
+  report.noise = std::move(noise);
+  report.epsilon = options.epsilon;
+  report.delta = options.delta;
+  return report;
+}
+
+Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy::NoiseSource& source,
+                                          Index dimension) {
+  if (report.noise == "gaussian") return privacy::drawGaussian(source, *report.value("sigma"), dimension);
+  return privacy::drawL2Laplace(source, *report.value("beta"), dimension);
+}
+
+Status finishRelease(MechanismReport& report, privacy::NoiseSource& source,
+                     Eigen::Ref<Eigen::VectorXd> released, double noiseScale) {
+  auto granularity = privacy::applyReleaseGranularity(source, released, noiseScale);
+  if (!granularity) return granularity.error();
+  report.releaseGranularity = std::max(report.releaseGranularity, granularity.value());
+  report.noiseSource = source.provenance().describe();
+  return Ok{};
+}
+
+}  // namespace detail
+
+Result<MechanismReport> calibrate(const MechanismOptions& options, const ProblemShape& shape) {
+  if (auto status = options.validate(); !status) return status.error();
+  if (shape.rows < 1 || shape.features < 1 || shape.classes < 2)
+    return invalid("the problem needs n >= 1, d >= 1 and C >= 2", "n");
+  switch (options.kind) {
+    case MechanismKind::None: {
+      MechanismReport report = detail::baseReport(options, "none");
+      report.statement = "not private: trained without a privacy mechanism";
+      return report;
+    }
+    case MechanismKind::Output: return detail::calibrateOutput(options, shape);
+    case MechanismKind::Objective: return detail::calibrateObjective(options, shape);
+    case MechanismKind::Loss: return detail::calibrateLoss(options, shape);
+    case MechanismKind::DpLmgc: return detail::calibrateDpLmgc(options, shape);
+    case MechanismKind::DpSgd: return detail::calibrateDpSgd(options, shape);
+  }
+  return invalid("unknown mechanism", "mechanism");
+}
+
+Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
+                                    privacy::NoiseSource& noise, const TrainControl& control) {
+  if (auto status = options.validate(); !status) return status.error();
+  if (options.kind == MechanismKind::None) {
+    auto trained = trainModel(options.learner, train.X, train.y, train.classes(), control);
+    if (!trained) return trained.error();
+    auto report = calibrate(options, {train.rows(), train.features(), train.classes()});
+    report.value().gradientNorm = trained.value().summary.gradientNorm;
+    return PrivateModel{std::move(trained).value(), std::move(report).value()};
+  }
+  if (auto status = detail::requireUnitBall(train); !status) return status.error();
+  switch (options.kind) {
+    case MechanismKind::Output: return detail::trainOutput(options, train, noise, control);
+    case MechanismKind::Objective: return detail::trainObjective(options, train, noise, control);
+    case MechanismKind::Loss: return detail::trainLoss(options, train, noise, control);
+    case MechanismKind::DpLmgc: return detail::trainDpLmgc(options, train, noise, control);
+    case MechanismKind::DpSgd: return detail::trainDpSgd(options, train, noise, control);
+    case MechanismKind::None: break;
+  }
+  return invalid("unknown mechanism", "mechanism");
+}
+
+}  // namespace dpstudio::mech

@@ -1,0 +1,115 @@
+#pragma once
+// Private training: every mechanism of ALGORITHMS §3 A–E behind one entry point.
+//
+// Options in, model and report out. A mechanism first *calibrates* — derives its noise
+// parameters from (ε, δ, n, d, C, λ, h, …) alone — and then trains with exactly those
+// numbers: the report it returns is the calibration it used, plus what it actually drew
+// (the noise norm), so every number a mechanism prints is the number it used.
+//
+// Data contract: every training row must satisfy ‖x‖₂ ≤ 1 (ALGORITHMS §0). A mechanism
+// refuses data that does not (it never rescales by a data-derived factor): declare a
+// public norm bound R in the preprocessing.
+//
+// Calibration modes: "corrected" (default) carries a proof as stated in ALGORITHMS.md;
+// "as published" reproduces a paper's formula where that proof does not hold, and its
+// report carries a warning saying why.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/learn/learner.h"
+#include "core/privacy/noise_source.h"
+
+namespace dpstudio::mech {
+
+enum class MechanismKind {
+  None,       // the non-private baseline
+  Output,     // A: output perturbation / model sensitivity
+  Objective,  // B: objective perturbation (binary models)
+  Loss,       // C: loss perturbation (multi-class)
+  DpLmgc,     // D: DP large-margin Gaussian classifier
+  DpSgd,      // E: DP-SGD with the RDP accountant
+};
+
+enum class Calibration { Corrected, Published };
+enum class NoiseFamily { L2Laplace, Gaussian };
+
+std::string mechanismName(MechanismKind kind);  // "none", "output", "objective", "loss", "dplmgc", "dpsgd"
+std::optional<MechanismKind> parseMechanism(const std::string& name);
+std::string calibrationName(Calibration calibration);  // "corrected", "published"
+std::optional<Calibration> parseCalibration(const std::string& name);
+std::string noiseFamilyName(NoiseFamily family);  // "l2-laplace", "gaussian"
+std::optional<NoiseFamily> parseNoiseFamily(const std::string& name);
+
+struct DpSgdSettings {
+  Index batchSize = 256;       // expected batch: q = batchSize / n
+  double clipNorm = 1.0;       // ν: each example's gradient is clipped to norm ν
+  double epochs = 10;          // steps T = ceil(epochs / q)
+  double learningRate = 0.5;   // step size on the mean gradient
+  std::optional<double> noiseMultiplier;  // σ; unset: calibrated for (ε, δ) by RDP
+};
+
+struct MechanismOptions {
+  MechanismKind kind = MechanismKind::None;
+  LearnerSpec learner;            // model, λ, Huber h
+  double epsilon = 1.0;           // total ε of the release
+  double delta = 0.0;             // total δ; > 0 for Gaussian noise and DP-SGD
+  NoiseFamily family = NoiseFamily::L2Laplace;
+  Calibration calibration = Calibration::Corrected;
+  double lmgcStrongConvexity = 1e-2;  // λ₂ of output perturbation for LMGC (§3 A)
+  DpSgdSettings sgd;
+
+  // Names the offending parameter ("epsilon must be finite and > 0, found 0") and rejects
+  // combinations a mechanism does not support, before any work.
+  Status validate() const;
+};
+
+// A derived calibration value with the formula that produced it, for reports and tooltips.
+struct DerivedValue {
+  std::string key;      // JSON key: "beta", "Delta", "epsilon_prime", "rho", "sigma", …
+  double value = 0;
+  std::string formula;  // e.g. "β = ε/Δ"
+};
+
+struct MechanismReport {
+  std::string mechanism;    // mechanismName()
+  std::string model;        // modelKindName()
+  std::string calibration;  // "corrected" / "published" / "none"
+  std::string noise;        // "l2-laplace", "gaussian", "laplace per coordinate", "none"
+  std::string noiseSource;  // NoiseProvenance::describe()
+  double epsilon = 0;
+  double delta = 0;
+  std::vector<DerivedValue> derived;
+  Index noiseDimension = 0;          // coordinates of one draw
+  std::vector<double> noiseNorms;    // ‖b‖ of each draw actually made (OvR: one per class)
+  double expectedNoiseNorm = 0;      // E‖b‖ of one draw
+  double gradientNorm = 0;           // reached by the optimizer (exact-minimizer check)
+  double releaseGranularity = 0;     // release mode: the rounding grid; 0 = none
+  std::string statement;             // one sentence: the guarantee (or its absence)
+  std::string warning;               // as published: why the guarantee does not hold
+
+  std::optional<double> value(const std::string& key) const;
+  void set(const std::string& key, double value, const std::string& formula);
+};
+
+struct ProblemShape {
+  Index rows = 0;      // n
+  Index features = 0;  // d (after preprocessing)
+  Index classes = 0;   // C
+};
+
+// The noise parameters a run would use, without data (CLI `calibrate`, the GUI's live text).
+Result<MechanismReport> calibrate(const MechanismOptions& options, const ProblemShape& shape);
+
+struct PrivateModel {
+  TrainedModel trained;    // the released parameters (post-processed, e.g. PSD-projected)
+  MechanismReport report;
+};
+
+// Trains with the mechanism on rows with ‖x‖ ≤ 1, drawing noise from `noise`.
+Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
+                                    privacy::NoiseSource& noise, const TrainControl& control = {});
+
+}  // namespace dpstudio::mech

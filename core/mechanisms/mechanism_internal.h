@@ -1,0 +1,45 @@
+#pragma once
+// Shared by the mechanism implementations (not part of the public interface).
+
+#include "core/mechanisms/mechanism.h"
+#include "core/privacy/noise.h"
+
+namespace dpstudio::mech::detail {
+
+// ‖x_i‖ ≤ 1 for every row (with a rounding allowance of 1e-9), else an error telling the
+// user to declare a public norm bound.
+Status requireUnitBall(const Dataset& train);
+
+// The report fields every mechanism fills the same way.
+MechanismReport baseReport(const MechanismOptions& options, std::string noise);
+
+// Draws the noise of one release as the report says: ℓ2-Laplace with β or Gaussian with σ.
+Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy::NoiseSource& source,
+                                          Index dimension);
+
+// Records a draw in the report and, in release mode, rounds the released parameters to the
+// documented granularity (release_granularity.h).
+Status finishRelease(MechanismReport& report, privacy::NoiseSource& source, Eigen::Ref<Eigen::VectorXd> released,
+                     double noiseScale);
+
+// The tolerance ALGORITHMS §3 A asks of an exact minimizer.
+inline constexpr double kExactMinimizerTolerance = 1e-9;
+
+// calibrate/train per mechanism; each train* calls its calibrate* and uses its numbers.
+Result<MechanismReport> calibrateOutput(const MechanismOptions& options, const ProblemShape& shape);
+Result<PrivateModel> trainOutput(const MechanismOptions& options, const Dataset& train,
+                                 privacy::NoiseSource& noise, const TrainControl& control);
+Result<MechanismReport> calibrateObjective(const MechanismOptions& options, const ProblemShape& shape);
+Result<PrivateModel> trainObjective(const MechanismOptions& options, const Dataset& train,
+                                    privacy::NoiseSource& noise, const TrainControl& control);
+Result<MechanismReport> calibrateLoss(const MechanismOptions& options, const ProblemShape& shape);
+Result<PrivateModel> trainLoss(const MechanismOptions& options, const Dataset& train,
+                               privacy::NoiseSource& noise, const TrainControl& control);
+Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& options, const ProblemShape& shape);
+Result<PrivateModel> trainDpLmgc(const MechanismOptions& options, const Dataset& train,
+                                 privacy::NoiseSource& noise, const TrainControl& control);
+Result<MechanismReport> calibrateDpSgd(const MechanismOptions& options, const ProblemShape& shape);
+Result<PrivateModel> trainDpSgd(const MechanismOptions& options, const Dataset& train,
+                                privacy::NoiseSource& noise, const TrainControl& control);
+
+}  // namespace dpstudio::mech::detail

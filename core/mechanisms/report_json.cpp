@@ -1,0 +1,38 @@
+#include "core/mechanisms/report_json.h"
+
+#include <QJsonArray>
+
+namespace dpstudio::mech {
+
+QJsonObject reportToJson(const MechanismReport& report) {
+  QJsonObject out{
+      {"mechanism", QString::fromStdString(report.mechanism)},
+      {"model", QString::fromStdString(report.model)},
+      {"calibration", QString::fromStdString(report.calibration)},
+      {"noise", QString::fromStdString(report.noise)},
+      {"noise_source", QString::fromStdString(report.noiseSource)},
+      {"epsilon", report.epsilon},
+      {"delta", report.delta},
+      {"noise_dimension", static_cast<qint64>(report.noiseDimension)},
+      {"expected_noise_norm", report.expectedNoiseNorm},
+      {"gradient_norm", report.gradientNorm},
+      {"release_granularity", report.releaseGranularity},
+      {"statement", QString::fromStdString(report.statement)},
+  };
+  if (!report.noiseNorms.empty()) {
+    QJsonArray norms;
+    for (double n : report.noiseNorms) norms.append(n);
+    out["noise_norm"] = report.noiseNorms.front();
+    out["noise_norms"] = norms;
+  }
+  if (!report.warning.empty()) out["warning"] = QString::fromStdString(report.warning);
+  QJsonObject formulas;
+  for (const auto& d : report.derived) {
+    out[QString::fromStdString(d.key)] = d.value;
+    formulas[QString::fromStdString(d.key)] = QString::fromStdString(d.formula);
+  }
+  out["formulas"] = formulas;
+  return out;
+}
+
+}  // namespace dpstudio::mech
