@@ -24,24 +24,21 @@ Eigen::Map<const Eigen::MatrixXd> asMatrix(const Eigen::VectorXd& theta, Index r
 // Σ_i ℓ(y_i·wᵀx_i) and its gradient for one binary problem (positive class `positive`),
 // over fixed row chunks so the sum does not depend on the thread count.
 double binaryLossSum(const MarginLoss& loss, const Eigen::Ref<const Eigen::VectorXd>& w,
-                     const Eigen::MatrixXd& X, const Eigen::VectorXi& y, int positive,
+                     const FeatureMatrix& X, const Eigen::VectorXi& y, int positive,
                      Eigen::Ref<Eigen::VectorXd> grad, bool wantGradient) {
   const RowChunks chunks{X.rows()};
   std::vector<double> losses(static_cast<std::size_t>(chunks.count()), 0.0);
   Eigen::MatrixXd partial = Eigen::MatrixXd::Zero(wantGradient ? X.cols() : 0, chunks.count());
   parallelFor(chunks.count(), [&](Index c) {
     const Index begin = chunks.begin(c), size = chunks.size(c);
-    const auto rows = X.middleRows(begin, size);
     const Eigen::ArrayXd ys = signedLabels(y, begin, size, positive);
-    const Eigen::ArrayXd z = ys * (rows * w).array();
+    Eigen::VectorXd scoresOfRows(size);
+    X.multiplyRows(begin, size, w, scoresOfRows);
+    const Eigen::ArrayXd z = ys * scoresOfRows.array();
     Eigen::ArrayXd dz(size);
-    double sum = 0;
-    for (Index i = 0; i < size; ++i) {
-      sum += loss.value(z[i]);
-      dz[i] = loss.derivative(z[i]) * ys[i];
-    }
-    losses[static_cast<std::size_t>(c)] = sum;
-    if (wantGradient) partial.col(c).noalias() = rows.transpose() * dz.matrix();
+    losses[static_cast<std::size_t>(c)] = loss.evaluate(z, dz);
+    dz *= ys;
+    if (wantGradient) X.transposeMultiplyRows(begin, size, dz.matrix(), partial.col(c));
   });
   double total = 0;
   for (double l : losses) total += l;
@@ -60,6 +57,21 @@ double MarginLoss::derivative(double z) const {
   return -1.0 / (1.0 + std::exp(z));  // −σ(−z), exact for all z
 }
 
+double MarginLoss::evaluate(const Eigen::ArrayXd& z, Eigen::ArrayXd& derivatives) const {
+  if (type == BinaryLoss::Logistic) {
+    // One exp and one log1p per margin, vectorized: with e = exp(−|z|),
+    // ℓ = max(−z, 0) + log1p(e) and ℓ' = −σ(−z) = −e/(1+e) (z ≥ 0) or −1/(1+e) (z < 0).
+    const Eigen::ArrayXd e = (-z.abs()).exp();
+    const Eigen::ArrayXd inv = 1.0 / (1.0 + e);
+    derivatives = (z >= 0).select(-e * inv, -inv);
+    return ((-z).max(0.0) + e.log1p()).sum();
+  }
+  const double h = huber;
+  const Eigen::ArrayXd t = 1.0 + h - z;  // > 0 where the loss is active
+  derivatives = (z > 1.0 + h).select(0.0, (z < 1.0 - h).select(-1.0, -t / (2.0 * h)));
+  return (z > 1.0 + h).select(0.0, (z < 1.0 - h).select(1.0 - z, t * t / (4.0 * h))).sum();
+}
+
 double MarginLoss::curvatureBound() const {
   return type == BinaryLoss::Logistic ? 0.25 : 1.0 / (2.0 * huber);
 }
@@ -75,6 +87,11 @@ ModelKind BinaryLinearModel::kind() const {
 
 double BinaryLinearModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                   const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
+  return lossSumOnRows(theta, FeatureMatrix(X), y, grad);
+}
+
+double BinaryLinearModel::lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& X,
+                                        const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
   Eigen::VectorXd scratch;
   if (grad) grad->resize(theta.size());
   return binaryLossSum(loss_, theta, X, y, 1, grad ? *grad : scratch, grad != nullptr);
@@ -114,6 +131,11 @@ Eigen::VectorXi OneVsRestModel::binaryLabels(const Eigen::VectorXi& y, int c) {
 
 double OneVsRestModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
+  return lossSumOnRows(theta, FeatureMatrix(X), y, grad);
+}
+
+double OneVsRestModel::lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& X,
+                                     const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
   const Index d = inputDim();
   if (grad) grad->resize(theta.size());
   Eigen::VectorXd scratch;
@@ -155,6 +177,11 @@ SoftmaxModel::SoftmaxModel(Index inputDim, Index classes) : Model(inputDim, clas
 
 double SoftmaxModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                              const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
+  return lossSumOnRows(theta, FeatureMatrix(X), y, grad);
+}
+
+double SoftmaxModel::lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& X,
+                                   const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
   const Index d = inputDim(), C = classes();
   const auto W = asMatrix(theta, d, C);
   const RowChunks chunks{X.rows()};
@@ -162,8 +189,8 @@ double SoftmaxModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd
   std::vector<Eigen::MatrixXd> partial(grad ? static_cast<std::size_t>(chunks.count()) : 0);
   parallelFor(chunks.count(), [&](Index c) {
     const Index begin = chunks.begin(c), size = chunks.size(c);
-    const auto rows = X.middleRows(begin, size);
-    Eigen::MatrixXd A = rows * W;  // logits, size × C
+    Eigen::MatrixXd A(size, C);  // logits
+    X.multiplyRows(begin, size, W, A);
     double sum = 0;
     for (Index i = 0; i < size; ++i) {
       const double top = A.row(i).maxCoeff();
@@ -175,7 +202,10 @@ double SoftmaxModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd
       A(i, label) -= 1.0;  // ∂ℓ/∂logits = p − e_y
     }
     losses[static_cast<std::size_t>(c)] = sum;
-    if (grad) partial[static_cast<std::size_t>(c)].noalias() = rows.transpose() * A;
+    if (grad) {
+      partial[static_cast<std::size_t>(c)].resize(d, C);
+      X.transposeMultiplyRows(begin, size, A, partial[static_cast<std::size_t>(c)]);
+    }
   });
   double total = 0;
   for (double l : losses) total += l;

@@ -22,6 +22,8 @@ struct MarginLoss {
   double value(double z) const;
   double derivative(double z) const;
   double curvatureBound() const;  // c = sup ℓ'': 1/4 (logistic), 1/(2h) (Huber)
+  // Σ ℓ(z_i), with ℓ'(z_i) written to `derivatives` (vectorized).
+  double evaluate(const Eigen::ArrayXd& z, Eigen::ArrayXd& derivatives) const;
 };
 
 // Binary logistic regression or Huber SVM on two classes.
@@ -33,6 +35,8 @@ class BinaryLinearModel : public Model {
   Index parameterCount() const override { return inputDim(); }
   double lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                  Eigen::VectorXd* grad) const override;
+  double lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& rows, const Eigen::VectorXi& y,
+                       Eigen::VectorXd* grad) const override;
   Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                       const Eigen::VectorXi& y) const override;
   // [0, wᵀx]: the logits of the equivalent two-class softmax.
@@ -55,6 +59,8 @@ class OneVsRestModel : public Model {
   Index parameterCount() const override { return inputDim() * classes(); }
   double lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                  Eigen::VectorXd* grad) const override;
+  double lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& rows, const Eigen::VectorXi& y,
+                       Eigen::VectorXd* grad) const override;
   Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                       const Eigen::VectorXi& y) const override;
   Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const override;
@@ -81,6 +87,8 @@ class SoftmaxModel : public Model {
   Index parameterCount() const override { return inputDim() * classes(); }
   double lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                  Eigen::VectorXd* grad) const override;
+  double lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& rows, const Eigen::VectorXi& y,
+                       Eigen::VectorXd* grad) const override;
   Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                       const Eigen::VectorXi& y) const override;
   Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const override;

@@ -16,6 +16,7 @@
 #include <Eigen/Core>
 
 #include "core/data/dataset.h"
+#include "core/models/feature_matrix.h"
 
 namespace dpstudio {
 
@@ -43,6 +44,14 @@ class Model {
   // parameterCount() and overwritten with the gradient of that sum.
   virtual double lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                          const Eigen::VectorXi& y, Eigen::VectorXd* grad) const = 0;
+
+  // The same sum on rows that may carry a sparse copy (FeatureMatrix). Models whose
+  // products gain from sparse rows (the linear ones) override it; the default uses the
+  // dense rows. Objectives call this one.
+  virtual double lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& rows,
+                               const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
+    return lossSum(theta, rows.dense(), y, grad);
+  }
 
   // n × parameterCount(): row i is ∇_θ ℓ(θ; x_i, y_i). For DP-SGD on mini-batches.
   virtual Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta,

@@ -4,11 +4,11 @@ namespace dpstudio {
 
 Objective::Objective(const Model& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                      ObjectiveTerms terms)
-    : model_(model), X_(X), y_(y), terms_(std::move(terms)),
+    : model_(model), rows_(FeatureMatrix::withSparseIfWorthIt(X)), y_(y), terms_(std::move(terms)),
       weight_(terms_.scale == LossScale::Sum ? 1.0 : 1.0 / static_cast<double>(std::max<Index>(1, X.rows()))) {}
 
 double Objective::operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad) const {
-  double value = weight_ * model_.lossSum(theta, X_, y_, &grad);
+  double value = weight_ * model_.lossSumOnRows(theta, rows_, y_, &grad);
   grad *= weight_;
   if (terms_.quadratic != 0) {
     value += 0.5 * terms_.quadratic * theta.squaredNorm();
@@ -22,7 +22,7 @@ double Objective::operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad
 }
 
 double Objective::value(const Eigen::VectorXd& theta) const {
-  double value = weight_ * model_.lossSum(theta, X_, y_, nullptr);
+  double value = weight_ * model_.lossSumOnRows(theta, rows_, y_, nullptr);
   if (terms_.quadratic != 0) value += 0.5 * terms_.quadratic * theta.squaredNorm();
   if (terms_.linear.size() > 0) value += terms_.linear.dot(theta);
   return value;

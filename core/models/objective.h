@@ -37,7 +37,7 @@ class Objective {
 
  private:
   const Model& model_;
-  const Eigen::MatrixXd& X_;
+  FeatureMatrix rows_;  // the dense rows, plus a sparse copy when most entries are zero
   const Eigen::VectorXi& y_;
   ObjectiveTerms terms_;
   double weight_;

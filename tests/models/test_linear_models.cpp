@@ -158,6 +158,28 @@ class TestLinearModels : public QObject {
     QVERIFY(g1 == g2);
   }
 
+  // A sparse copy of the rows (LIBSVM-like data) changes the speed, not the numbers.
+  void sparseRowsGiveTheSameLoss_data() { addModelRows(); }
+  void sparseRowsGiveTheSameLoss() {
+    QFETCH(QString, model);
+    QFETCH(int, d);
+    QFETCH(int, C);
+    const auto m = makeLinear(model, d, C);
+    Eigen::MatrixXd X = randomUnitBallRows(5000, d, 21);
+    for (Index i = 0; i < X.rows(); ++i)
+      for (Index j = 0; j < X.cols(); ++j)
+        if ((i * 7 + j * 3) % 10 != 0) X(i, j) = 0.0;  // 90% zeros
+    const Eigen::VectorXi y = randomLabels(X.rows(), C, 22);
+    const FeatureMatrix sparse = FeatureMatrix::withSparseIfWorthIt(X);
+    QVERIFY(sparse.hasSparse());
+    const Eigen::VectorXd theta = Eigen::VectorXd::Random(m->parameterCount());
+    Eigen::VectorXd gDense, gSparse;
+    const double lDense = m->lossSum(theta, X, y, &gDense);
+    const double lSparse = m->lossSumOnRows(theta, sparse, y, &gSparse);
+    QVERIFY(std::abs(lDense - lSparse) <= 1e-12 * std::abs(lDense));
+    QVERIFY((gDense - gSparse).norm() <= 1e-12 * (1 + gDense.norm()));
+  }
+
   void huberPiecesJoinSmoothly() {
     for (double h : {0.1, 0.5, 2.0}) {
       for (double knot : {1 - h, 1 + h}) {
