@@ -26,9 +26,15 @@
 #include "ui/dataset_document.h"
 #include "ui/dataset_files.h"
 #include "ui/dataset_panel.h"
+#include "ui/decision_overlay.h"
 #include "ui/job_status_widget.h"
+#include "ui/model_dock.h"
+#include "ui/model_panel.h"
+#include "ui/model_settings_form.h"
 #include "ui/recent_files.h"
 #include "ui/scatter_view.h"
+#include "ui/training_controller.h"
+#include "ui/training_document.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -56,6 +62,9 @@ MainWindow::MainWindow(QWidget* parent)
       document_(new DatasetDocument(this)),
       controller_(new DatasetController(document_, this)),
       scatter_(new ScatterView),
+      training_(new TrainingDocument(this)),
+      trainer_(new TrainingController(document_, training_, this)),
+      overlay_(new DecisionOverlay(scatter_, this)),
       jobStatus_(new JobStatusWidget) {
   setObjectName(QStringLiteral("MainWindow"));
   setCentralWidget(scatter_);
@@ -65,7 +74,9 @@ MainWindow::MainWindow(QWidget* parent)
 
   createActions();
   createDock();
+  createModelDock();
   createMenus();
+  connectTraining();
 
   connect(controller_, &DatasetController::jobStarted, jobStatus_, &JobStatusWidget::track);
   connect(controller_, &DatasetController::opened, this, &MainWindow::handleOpened);
@@ -84,7 +95,10 @@ MainWindow::MainWindow(QWidget* parent)
   restoreSettings();
 }
 
-MainWindow::~MainWindow() { controller_->cancel(); }
+MainWindow::~MainWindow() {
+  controller_->cancel();
+  trainer_->cancel();
+}
 
 QString MainWindow::lastDatasetSpec() { return QSettings().value(kLastSpecKey).toString(); }
 
@@ -138,6 +152,40 @@ void MainWindow::createDock() {
   connect(panel_, &DatasetPanel::viewSpecRequested, controller_, &DatasetController::setViewSpec);
 }
 
+void MainWindow::createModelDock() {
+  modelDock_ = new ModelDock(document_, training_, trainer_, this);
+  modelPanel_ = modelDock_->panel();
+  addDockWidget(Qt::RightDockWidgetArea, modelDock_);
+  connect(modelDock_, &ModelDock::statusMessage, this, [this](const QString& text, int timeoutMs) {
+    if (text.isEmpty()) statusBar()->clearMessage();
+    else statusBar()->showMessage(text, timeoutMs);
+  });
+}
+
+void MainWindow::connectTraining() {
+  connect(trainer_, &TrainingController::jobStarted, jobStatus_, &JobStatusWidget::track);
+  connect(trainer_, &TrainingController::viewFailed, this, [this](const QString& message) {
+    statusBar()->showMessage(tr("The model could not be shown in this 2-D view: %1").arg(message), 8000);
+  });
+  // A model cleared because another dataset opened needs nothing here: datasetChanged
+  // redraws. One cleared on the same dataset brings the plain scatter back.
+  const auto showModel = [this] {
+    if (training_->hasModel() || overlay_->isShowingModelOf(document_->dataset())) showDocument();
+  };
+  connect(training_, &TrainingDocument::modelChanged, this, showModel);
+  connect(training_, &TrainingDocument::viewChanged, this, showModel);
+}
+
+void MainWindow::trainWhenOpened(ModelKind kind) {
+  connect(
+      controller_, &DatasetController::opened, this,
+      [this, kind] {
+        modelPanel_->form()->setModelKind(kind);
+        modelPanel_->requestTrain();
+      },
+      Qt::SingleShotConnection);
+}
+
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
@@ -161,6 +209,10 @@ void MainWindow::createMenus() {
   dockToggle->setText(tr("&Dataset Panel"));
   dockToggle->setShortcut(QKeySequence(tr("Ctrl+1")));
   view->addAction(dockToggle);
+  QAction* modelToggle = modelDock_->toggleViewAction();
+  modelToggle->setText(tr("&Model Panel"));
+  modelToggle->setShortcut(QKeySequence(tr("Ctrl+2")));
+  view->addAction(modelToggle);
   view->addAction(toolBar->toggleViewAction());
   view->addSeparator();
   view->addAction(resetZoomAction_);
@@ -235,6 +287,18 @@ void MainWindow::showDocument() {
   if (!document_->hasDataset()) return;
   const QString name = document_->displayName();
   setWindowTitle(tr("%1 \u2014 dpstudio").arg(name));
+  if (training_->isModelOf(document_->dataset()) && training_->view()) {
+    // The decision view. A new dataset view is followed by a new model view (the
+    // TrainingController computes it), which lands here again; until then the model stays
+    // drawn in the old view.
+    if (!overlay_->isShowing(training_->result(), training_->view())) {
+      overlay_->show(training_->result(), training_->view());
+      emit modelShown();
+    }
+    return;
+  }
+  // No model, or one that cannot be drawn in this view (the status bar said why): the data.
+  overlay_->detach();
   if (const auto& view = document_->view()) {
     scatter_->showData(*document_->dataset(), *view,
                        tr("%1 \u2014 %2").arg(name, viewDescription(view->spec)));
@@ -296,18 +360,21 @@ void MainWindow::showAbout() {
 
 void MainWindow::restoreSettings() {
   QSettings settings;
-  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1240, 800);
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 860);
   restoreState(settings.value(kStateKey).toByteArray());
+  modelPanel_->form()->restoreSettings();
 }
 
 void MainWindow::saveSettings() const {
   QSettings settings;
   settings.setValue(kGeometryKey, saveGeometry());
   settings.setValue(kStateKey, saveState());
+  modelPanel_->form()->saveSettings();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   controller_->cancel();
+  trainer_->cancel();
   saveSettings();
   QMainWindow::closeEvent(event);
 }

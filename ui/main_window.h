@@ -1,16 +1,21 @@
 #pragma once
-// dpstudio's main window: the scatter view in the centre, the Dataset dock on the left, a
-// status bar with the running job's progress and Cancel, and the File / View / Help menus.
+// dpstudio's main window: the scatter view in the centre, the Dataset dock on the left, the
+// Model dock on the right, a status bar with the running job's progress and Cancel, and the
+// File / View / Help menus.
 //
 // Every dataset request (built-in list, Open…, Open Recent, drag-and-drop, command line)
 // goes through openDataset(), which loads off the GUI thread. A failed load is reported by
 // loadFailed() and, unless error dialogs are disabled (tests), a message box; the dataset
 // shown before stays.
+//
+// The centre shows the plain dataset until a model of the current dataset is trained; then
+// it is the decision view (decision_overlay.h). Opening another dataset drops the model.
 
 #include <QMainWindow>
 #include <QString>
 
 #include "core/io/loader.h"
+#include "core/models/model.h"
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -23,9 +28,14 @@ namespace dpstudio::ui {
 class DatasetController;
 class DatasetDocument;
 class DatasetPanel;
+class DecisionOverlay;
 class JobStatusWidget;
+class ModelDock;
+class ModelPanel;
 class RecentFiles;
 class ScatterView;
+class TrainingController;
+class TrainingDocument;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -49,6 +59,14 @@ class MainWindow : public QMainWindow {
   DatasetPanel* datasetPanel() const { return panel_; }
   ScatterView* scatterView() const { return scatter_; }
   JobStatusWidget* jobStatus() const { return jobStatus_; }
+  TrainingDocument* training() const { return training_; }
+  TrainingController* trainer() const { return trainer_; }
+  ModelPanel* modelPanel() const { return modelPanel_; }
+  DecisionOverlay* decisionOverlay() const { return overlay_; }
+
+  // Trains a `kind` model with the Model dock's other settings as soon as the next dataset
+  // has opened (the --train-model start-up option).
+  void trainWhenOpened(ModelKind kind);
 
  public slots:
   void openDataset(const QString& spec, const dpstudio::LoadOptions& options = {});
@@ -60,6 +78,7 @@ class MainWindow : public QMainWindow {
  signals:
   void loadFailed(const QString& message);
   void datasetShown();  // after the scatter shows a new dataset or view
+  void modelShown();    // after the scatter shows a (new) trained model or its new view
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -70,6 +89,8 @@ class MainWindow : public QMainWindow {
   void createActions();
   void createMenus();
   void createDock();
+  void createModelDock();
+  void connectTraining();
   void restoreSettings();
   void saveSettings() const;
   void showDocument();
@@ -82,6 +103,11 @@ class MainWindow : public QMainWindow {
   ScatterView* scatter_;
   DatasetPanel* panel_ = nullptr;
   QDockWidget* datasetDock_ = nullptr;
+  TrainingDocument* training_;
+  TrainingController* trainer_;
+  DecisionOverlay* overlay_;
+  ModelPanel* modelPanel_ = nullptr;
+  ModelDock* modelDock_ = nullptr;
   JobStatusWidget* jobStatus_;
   RecentFiles* recentFiles_ = nullptr;
   QMenu* recentMenu_ = nullptr;

@@ -2,92 +2,27 @@
 
 #include <QChart>
 #include <QCursor>
-#include <QFile>
 #include <QFileInfo>
 #include <QGraphicsScene>
-#include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineSeries>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPixmap>
 #include <QScatterSeries>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
+#include <limits>
 
+#include "ui/chart_navigation.h"
 #include "ui/class_palette.h"
+#include "ui/view_export.h"
 
 namespace dpstudio::ui {
 namespace {
-
-// Above this many rows each point is drawn as a pre-rendered image (a Qt Charts "light
-// marker") instead of a QGraphicsItem of its own: 60 000 items take a second to build and
-// ~200 ms to repaint, images ~15 ms.
-constexpr Index kLightMarkerRows = 3000;
-
-// Smaller, lighter markers as the cloud grows, so that dense regions stay readable.
-qreal markerSizeFor(Index rows) {
-  if (rows <= 400) return 9.0;
-  if (rows <= kLightMarkerRows) return 7.0;
-  if (rows <= 20000) return 5.0;
-  return 4.0;
-}
-
-QScatterSeries::MarkerShape markerShapeFor(int classIndex) {
-  // Colours repeat after classPaletteSize() classes; the shape then tells them apart.
-  static constexpr std::array<QScatterSeries::MarkerShape, 5> shapes = {
-      QScatterSeries::MarkerShapeCircle, QScatterSeries::MarkerShapeRectangle,
-      QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeRotatedRectangle,
-      QScatterSeries::MarkerShapePentagon};
-  const auto cycle = static_cast<std::size_t>(classIndex / classPaletteSize());
-  return shapes[cycle % shapes.size()];
-}
-
-QImage lightMarkerImage(const QScatterSeries* series, qreal dpr) {
-  const qreal size = series->markerSize();
-  const int pixels = std::max(1, static_cast<int>(std::ceil(size * dpr)));
-  QImage image(pixels, pixels, QImage::Format_ARGB32_Premultiplied);
-  image.fill(Qt::transparent);
-  image.setDevicePixelRatio(dpr);
-  QPainter painter(&image);
-  painter.setRenderHint(QPainter::Antialiasing);
-  painter.setPen(Qt::NoPen);
-  painter.setBrush(series->brush());
-  const QRectF box(0.0, 0.0, size, size);
-  switch (series->markerShape()) {
-    case QScatterSeries::MarkerShapeRectangle: painter.drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5)); break;
-    case QScatterSeries::MarkerShapeTriangle:
-      painter.drawPolygon(QPolygonF{{0.0, size}, {size, size}, {size / 2.0, 0.0}});
-      break;
-    default: painter.drawEllipse(box); break;
-  }
-  return image;
-}
-
-void setLightMarker(QScatterSeries* series, bool on, qreal dpr) {
-  series->setLightMarker(on ? lightMarkerImage(series, dpr) : QImage());
-  // The per-point items stay hidden while the images are drawn in their place.
-  series->setPointsVisible(!on);
-}
-
-void styleSeries(QScatterSeries* series, int classIndex, Index rows) {
-  QColor fill = classColor(classIndex);
-  series->setMarkerShape(markerShapeFor(classIndex));
-  series->setMarkerSize(markerSizeFor(rows));
-  if (rows > kLightMarkerRows) {
-    fill.setAlphaF(rows > 20000 ? 0.6f : 0.75f);
-    series->setPen(Qt::NoPen);
-  } else {
-    series->setPen(QPen(QColor(255, 255, 255, 200), 0.8));
-  }
-  series->setColor(fill);
-  series->setBrush(fill);
-}
 
 // Qt Charts updates its scene once per marker as points are added, which turns 60 000
 // points into minutes of work; building the series while the chart is out of the scene
@@ -123,14 +58,29 @@ void useRoundTicks(QValueAxis* axis, qreal min, qreal max) {
   axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
 }
 
+void showHoverTip(const QString& text, bool entered) {
+  if (entered) QToolTip::showText(QCursor::pos(), text);
+  else QToolTip::hideText();
+}
+
+// A padded [min, max] that is never empty.
+QPointF paddedRange(double lo, double hi) {
+  if (!(lo <= hi)) return {0.0, 1.0};  // nothing to show
+  double pad = 0.04 * (hi - lo);
+  if (!(pad > 0.0)) pad = std::max(1.0, std::abs(lo) * 0.1);  // a constant axis
+  return {lo - pad, hi + pad};
+}
+
 }  // namespace
 
 ScatterView::ScatterView(QWidget* parent)
-    : QChartView(parent), axisX_(new QValueAxis), axisY_(new QValueAxis) {
+    : QChartView(parent), axisX_(new QValueAxis), axisY_(new QValueAxis), navigation_(nullptr) {
   auto* chart = new QChart;
   chart->setAnimationOptions(QChart::NoAnimation);  // thousands of markers: no tweening
   chart->setTheme(QChart::ChartThemeLight);
-  chart->setBackgroundRoundness(0);
+  // drawBackground() paints the white background and the underlay; a chart background
+  // would cover the underlay.
+  chart->setBackgroundVisible(false);
   chart->setMargins(QMargins(8, 8, 8, 8));
   chart->legend()->setAlignment(Qt::AlignRight);
   chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
@@ -143,7 +93,8 @@ ScatterView::ScatterView(QWidget* parent)
   for (QValueAxis* axis : {axisX_, axisY_}) {
     connect(axis, &QValueAxis::rangeChanged, axis,
             [axis](qreal min, qreal max) { useRoundTicks(axis, min, max); });
-    axis->setGridLineColor(QColor(0xe4, 0xe4, 0xe4));
+    connect(axis, &QValueAxis::rangeChanged, this, &ScatterView::visibleAreaChanged);
+    axis->setGridLineColor(QColor(0, 0, 0, 28));  // translucent: visible over the regions too
     QFont font = axis->titleFont();
     font.setBold(false);
     axis->setTitleFont(font);
@@ -151,79 +102,110 @@ ScatterView::ScatterView(QWidget* parent)
   chart->addAxis(axisX_, Qt::AlignBottom);
   chart->addAxis(axisY_, Qt::AlignLeft);
   setChart(chart);
+  connect(chart, &QChart::plotAreaChanged, this, &ScatterView::visibleAreaChanged);
   scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+  navigation_ = new ChartNavigation(this, axisX_, axisY_);
 
   setRenderHint(QPainter::Antialiasing);
   setRubberBand(QChartView::RectangleRubberBand);
   setMinimumSize(360, 280);
-  setStatusTip(tr("Drag to zoom into a region; double-click to see everything again; "
-                  "right-click zooms out; click a class in the legend to hide or show it."));
+  setStatusTip(tr("Drag to zoom into a region, or use the wheel; middle-drag or Shift+drag pans; "
+                  "double-click shows everything again; click a legend entry to hide or show it."));
   // Let file drops reach the main window.
   setAcceptDrops(false);
   viewport()->setAcceptDrops(false);
 }
 
 void ScatterView::showData(const Dataset& dataset, const DatasetView& view, const QString& title) {
+  ScatterContent content;
+  const auto classes = static_cast<std::size_t>(dataset.classes());
+  const std::vector<Index> counts = dataset.classCounts();
+  content.pointSets.resize(classes);
+  for (std::size_t k = 0; k < classes; ++k) {
+    content.pointSets[k].name = QString::fromStdString(dataset.classNames[k]);
+    content.pointSets[k].classIndex = static_cast<int>(k);
+    if (k < counts.size()) content.pointSets[k].points.reserve(static_cast<qsizetype>(counts[k]));
+  }
+  for (Index i = 0; i < view.coords.rows(); ++i) {
+    const int k = dataset.y[i];
+    if (k >= 0 && static_cast<std::size_t>(k) < classes)
+      content.pointSets[static_cast<std::size_t>(k)].points.append(QPointF(view.coords(i, 0), view.coords(i, 1)));
+  }
+  content.axisTitles[0] = QString::fromStdString(view.projection.axisNames[0]);
+  content.axisTitles[1] = QString::fromStdString(view.projection.axisNames[1]);
+  content.title = title;
+  content.titleHtml = title.toHtmlEscaped();
+  if (view.projection.notPrivate)
+    content.titleHtml += tr(" &nbsp;<span style=\"color:#b00020\">\u26a0 not private: the axes are "
+                            "fitted on the data</span>");
+  showContent(content);
+}
+
+void ScatterView::showContent(const ScatterContent& content) {
   QChart* c = chart();
   c->zoomReset();
-  const int classes = static_cast<int>(dataset.classes());
-  lightMarkers_ = dataset.rows() > kLightMarkerRows;
+  clearUnderlay();
+  hiddenClasses_.clear();
+  hiddenRoles_.clear();
+  qsizetype total = 0;
+  for (const PointSet& set : content.pointSets) total += set.points.size();
+  lightMarkers_ = total > kLightMarkerRows;
   {
     const DetachedChart detached(scene(), c);
     c->removeAllSeries();
-    setAxisRanges(view.coords);
-
-    std::vector<QList<QPointF>> points(static_cast<std::size_t>(classes));
-    const std::vector<Index> counts = dataset.classCounts();
-    for (std::size_t k = 0; k < points.size() && k < counts.size(); ++k)
-      points[k].reserve(static_cast<qsizetype>(counts[k]));
-    for (Index i = 0; i < view.coords.rows(); ++i) {
-      const int k = dataset.y[i];
-      if (k >= 0 && k < classes)
-        points[static_cast<std::size_t>(k)].append(QPointF(view.coords(i, 0), view.coords(i, 1)));
-    }
-
-    for (int k = 0; k < classes; ++k) {
-      auto* series = new QScatterSeries;
-      series->setName(QString::fromStdString(dataset.classNames[static_cast<std::size_t>(k)]));
-      styleSeries(series, k, dataset.rows());
-      if (lightMarkers_) setLightMarker(series, true, devicePixelRatioF());
+    setHomeRanges(content);
+    auto attach = [this, c](QAbstractSeries* series) {
       c->addSeries(series);
       series->attachAxis(axisX_);
       series->attachAxis(axisY_);
-      series->replace(points[static_cast<std::size_t>(k)]);
-      connect(series, &QScatterSeries::hovered, this,
-              [name = series->name()](const QPointF& p, bool entered) {
-                if (entered)
-                  QToolTip::showText(QCursor::pos(), tr("%1\n(%2, %3)")
-                                                         .arg(name)
-                                                         .arg(p.x(), 0, 'g', 4)
-                                                         .arg(p.y(), 0, 'g', 4));
-                else
-                  QToolTip::hideText();
-              });
+    };
+
+    for (const PointSet& set : content.pointSets) {
+      QScatterSeries* series = makePointSeries(set, total);
+      if (lightMarkers_) setLightMarker(series, true, devicePixelRatioF());
+      attach(series);
+      series->replace(set.points);
+      connect(series, &QScatterSeries::hovered, this, [name = series->name()](const QPointF& p, bool entered) {
+        showHoverTip(tr("%1\n(%2, %3)").arg(name).arg(p.x(), 0, 'g', 4).arg(p.y(), 0, 'g', 4), entered);
+      });
     }
-    // Legend entries at a readable size even when the markers are small.
-    c->legend()->setMarkerShape(classes <= classPaletteSize() ? QLegend::MarkerShapeCircle
-                                                              : QLegend::MarkerShapeFromSeries);
-    c->legend()->setVisible(classes > 0);
-    for (QLegendMarker* marker : c->legend()->markers())
-      connect(marker, &QLegendMarker::clicked, this, [this, marker] { toggleSeries(marker); });
+    for (const ClassCurve& curve : content.curves) {
+      QLineSeries* series = makeCurveSeries(curve);
+      attach(series);
+      QList<QPointF> closed = curve.points;
+      if (!closed.isEmpty()) closed.append(closed.first());
+      series->replace(closed);
+      connect(series, &QLineSeries::hovered, this,
+              [tip = curve.tooltip](const QPointF&, bool entered) { showHoverTip(tip, entered); });
+    }
+    for (const LegendKey& key : content.keys) attach(makeKeySeries(key));
+
+    // Legend entries at a readable size even when the markers are small (and never the
+    // light-marker images, which an SVG must not contain) unless shapes are needed to tell
+    // classes apart; the key for curves keeps the look of a line.
+    int classes = 0;
+    for (const PointSet& set : content.pointSets) classes = std::max(classes, set.classIndex + 1);
+    QLegend* legend = c->legend();
+    legend->setMarkerShape(classes <= classPaletteSize() ? QLegend::MarkerShapeCircle
+                                                         : QLegend::MarkerShapeFromSeries);
+    for (QLegendMarker* marker : legend->markers()) {
+      if (roleOf(marker->series()) == SeriesRole::Key && keyTarget(marker->series()) == SeriesRole::Curve)
+        marker->setShape(QLegend::MarkerShapeFromSeries);
+      connect(marker, &QLegendMarker::clicked, this, [this, marker] { toggleFromLegend(marker); });
+    }
+    applyVisibility();
+    legend->setVisible(!content.pointSets.empty());
   }
 
-  axisX_->setTitleText(QString::fromStdString(view.projection.axisNames[0]));
-  axisY_->setTitleText(QString::fromStdString(view.projection.axisNames[1]));
-
-  QString heading = title.toHtmlEscaped();
-  if (view.projection.notPrivate)
-    heading += tr(" &nbsp;<span style=\"color:#b00020\">\u26a0 not private: the axes are "
-                  "fitted on the data</span>");
-  c->setTitle(heading);
-  plainTitle_ = title;
+  axisX_->setTitleText(content.axisTitles[0]);
+  axisY_->setTitleText(content.axisTitles[1]);
+  c->setTitle(content.titleHtml.isEmpty() ? content.title.toHtmlEscaped() : content.titleHtml);
+  plainTitle_ = content.title;
 }
 
 void ScatterView::showMessage(const QString& message) {
   chart()->zoomReset();
+  clearUnderlay();
   {
     const DetachedChart detached(scene(), chart());
     chart()->removeAllSeries();
@@ -236,54 +218,141 @@ void ScatterView::showMessage(const QString& message) {
   plainTitle_ = message;
 }
 
-void ScatterView::toggleSeries(QLegendMarker* marker) {
+void ScatterView::setUnderlay(const QImage& image, const QRectF& dataRect) {
+  underlay_ = image;
+  underlayRect_ = dataRect;
+  viewport()->update();
+}
+
+void ScatterView::clearUnderlay() {
+  if (underlay_.isNull()) return;
+  underlay_ = QImage();
+  underlayRect_ = QRectF();
+  viewport()->update();
+}
+
+QRectF ScatterView::visibleDataRect() const {
+  return QRectF(QPointF(axisX_->min(), axisY_->min()), QPointF(axisX_->max(), axisY_->max()));
+}
+
+QSize ScatterView::plotPixelSize() const {
+  const QSizeF size = chart()->plotArea().size() * devicePixelRatioF();
+  return QSize(std::max(0, static_cast<int>(std::lround(size.width()))),
+               std::max(0, static_cast<int>(std::lround(size.height()))));
+}
+
+void ScatterView::drawBackground(QPainter* painter, const QRectF& rect) {
+  painter->fillRect(rect, Qt::white);
+  if (underlay_.isNull()) return;
+  // Where the underlay's data rectangle is now, from the current axis ranges, so that a
+  // zoom or pan moves the old image with the axes until the new one arrives.
+  const QRectF plot = chart()->plotArea();
+  const QRectF visible = visibleDataRect();
+  if (!(visible.width() > 0) || !(visible.height() > 0) || plot.isEmpty()) return;
+  const auto toChartX = [&](double x) { return plot.left() + (x - visible.left()) / visible.width() * plot.width(); };
+  const auto toChartY = [&](double y) { return plot.bottom() - (y - visible.top()) / visible.height() * plot.height(); };
+  const QRectF target(QPointF(toChartX(underlayRect_.left()), toChartY(underlayRect_.bottom())),
+                      QPointF(toChartX(underlayRect_.right()), toChartY(underlayRect_.top())));
+  painter->save();
+  painter->setClipRect(chart()->mapRectToScene(plot), Qt::IntersectClip);
+  // Nearest-neighbour scaling keeps the region boundaries crisp while an old image is
+  // stretched during a zoom.
+  painter->setRenderHint(QPainter::SmoothPixmapTransform, false);
+  painter->drawImage(chart()->mapRectToScene(target), underlay_);
+  painter->restore();
+}
+
+void ScatterView::toggleFromLegend(QLegendMarker* marker) {
   QAbstractSeries* series = marker->series();
-  {
-    const DetachedChart detached(scene(), chart());
-    series->setVisible(!series->isVisible());
+  if (roleOf(series) == SeriesRole::Key) {
+    const int target = static_cast<int>(keyTarget(series));
+    if (!hiddenRoles_.remove(target)) hiddenRoles_.insert(target);
+  } else {
+    const int k = classOf(series);
+    if (!hiddenClasses_.remove(k)) hiddenClasses_.insert(k);
   }
-  // Qt hides a hidden series' legend entry too; keep it, dimmed, so it can be clicked back.
-  marker->setVisible(true);
-  const qreal alpha = series->isVisible() ? 1.0 : 0.35;
-  QBrush label = marker->labelBrush();
-  QColor labelColour = label.color();
-  labelColour.setAlphaF(static_cast<float>(alpha));
-  label.setColor(labelColour);
-  marker->setLabelBrush(label);
-  QBrush fill = marker->brush();
-  QColor fillColour = fill.color();
-  fillColour.setAlphaF(static_cast<float>(alpha));
-  fill.setColor(fillColour);
-  marker->setBrush(fill);
+  const DetachedChart detached(scene(), chart());
+  applyVisibility();
+}
+
+void ScatterView::applyVisibility() {
+  for (QAbstractSeries* series : chart()->series()) {
+    const SeriesRole role = roleOf(series);
+    if (role == SeriesRole::Key) continue;  // no points to hide
+    series->setVisible(!hiddenClasses_.contains(classOf(series)) && !hiddenRoles_.contains(static_cast<int>(role)));
+  }
+  // Qt hides a hidden series' legend entry and shows it again with the series. Entries
+  // stay for classes and keys (dimmed when off, so that they can be clicked back) and never
+  // appear for test points and curves, which their key and their class stand for.
+  for (QLegendMarker* marker : chart()->legend()->markers()) {
+    QAbstractSeries* series = marker->series();
+    const SeriesRole role = roleOf(series);
+    const bool listed = role == SeriesRole::Points || role == SeriesRole::Key;
+    marker->setVisible(listed);
+    if (!listed) continue;
+    const bool off = role == SeriesRole::Key ? hiddenRoles_.contains(static_cast<int>(keyTarget(series)))
+                                             : hiddenClasses_.contains(classOf(series));
+    const float alpha = off ? 0.35f : 1.0f;
+    QBrush label = marker->labelBrush();
+    QColor labelColour = label.color();
+    labelColour.setAlphaF(alpha);
+    label.setColor(labelColour);
+    marker->setLabelBrush(label);
+    if (marker->brush().style() != Qt::NoBrush) {
+      QBrush fill = marker->brush();
+      QColor fillColour = fill.color();
+      fillColour.setAlphaF(alpha);
+      fill.setColor(fillColour);
+      marker->setBrush(fill);
+    }
+  }
 }
 
 void ScatterView::setLightMarkers(bool on) {
   const DetachedChart detached(scene(), chart());
   for (QAbstractSeries* s : chart()->series())
-    if (auto* scatter = qobject_cast<QScatterSeries*>(s)) setLightMarker(scatter, on, devicePixelRatioF());
+    if (auto* scatter = qobject_cast<QScatterSeries*>(s); scatter && roleOf(s) != SeriesRole::Key)
+      setLightMarker(scatter, on, devicePixelRatioF());
+  // setLightMarker() shows the per-point items again; series the legend hid stay hidden.
+  applyVisibility();
 }
 
-void ScatterView::setAxisRanges(const Eigen::MatrixXd& coords) {
-  QValueAxis* axes[2] = {axisX_, axisY_};
-  for (int j = 0; j < 2; ++j) {
-    double lo = 0.0;
-    double hi = 1.0;
-    if (coords.rows() > 0) {
-      lo = coords.col(j).minCoeff();
-      hi = coords.col(j).maxCoeff();
+void ScatterView::setHomeRanges(const ScatterContent& content) {
+  double lo[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  double hi[2] = {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  for (const PointSet& set : content.pointSets)
+    for (const QPointF& p : set.points) {
+      lo[0] = std::min(lo[0], p.x());
+      hi[0] = std::max(hi[0], p.x());
+      lo[1] = std::min(lo[1], p.y());
+      hi[1] = std::max(hi[1], p.y());
     }
-    double pad = 0.04 * (hi - lo);
-    if (!(pad > 0.0)) pad = std::max(1.0, std::abs(lo) * 0.1);  // a constant axis
-    axes[j]->setRange(lo - pad, hi + pad);
-  }
+  homeX_ = paddedRange(lo[0], hi[0]);
+  homeY_ = paddedRange(lo[1], hi[1]);
+  axisX_->setRange(homeX_.x(), homeX_.y());
+  axisY_->setRange(homeY_.x(), homeY_.y());
 }
 
 int ScatterView::seriesCount() const { return static_cast<int>(chart()->series().size()); }
 
+int ScatterView::seriesCount(SeriesRole role) const {
+  int count = 0;
+  for (QAbstractSeries* s : chart()->series()) count += roleOf(s) == role ? 1 : 0;
+  return count;
+}
+
 int ScatterView::pointCount() const {
   int total = 0;
   for (QAbstractSeries* s : chart()->series())
-    if (auto* xy = qobject_cast<QXYSeries*>(s)) total += xy->count();
+    if (auto* xy = qobject_cast<QXYSeries*>(s); xy && roleOf(s) != SeriesRole::Curve)
+      total += xy->count();
+  return total;
+}
+
+int ScatterView::pointCount(SeriesRole role) const {
+  int total = 0;
+  for (QAbstractSeries* s : chart()->series())
+    if (auto* xy = qobject_cast<QXYSeries*>(s); xy && roleOf(s) == role) total += xy->count();
   return total;
 }
 
@@ -293,7 +362,12 @@ QStringList ScatterView::seriesNames() const {
   return names;
 }
 
-void ScatterView::resetZoom() { chart()->zoomReset(); }
+void ScatterView::resetZoom() {
+  chart()->zoomReset();
+  // Wheel zoom and panning set the ranges directly, which zoomReset() does not undo.
+  axisX_->setRange(homeX_.x(), homeX_.y());
+  axisY_->setRange(homeY_.x(), homeY_.y());
+}
 
 void ScatterView::mouseDoubleClickEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton) {
@@ -304,41 +378,15 @@ void ScatterView::mouseDoubleClickEvent(QMouseEvent* event) {
   QChartView::mouseDoubleClickEvent(event);
 }
 
-bool ScatterView::exportPng(const QString& path, QString* error) {
-  // grab() renders at the widget's device pixel ratio, so a HiDPI screen gets a sharp file.
-  const QPixmap pixmap = grab();
-  if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
-    if (error) *error = tr("Could not write the image to %1.").arg(path);
-    return false;
-  }
-  return true;
-}
+bool ScatterView::exportPng(const QString& path, QString* error) { return writeViewPng(this, path, error); }
 
 bool ScatterView::exportSvg(const QString& path, QString* error) {
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-    if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  QSvgGenerator generator;
-  generator.setOutputDevice(&file);
-  generator.setSize(size());
-  generator.setViewBox(rect());
-  generator.setTitle(plainTitle_);
-  generator.setDescription(tr("Scatter view exported from dpstudio"));
   // An SVG should hold shapes, not thousands of little bitmaps: draw real markers for it.
+  // (The decision regions stay one embedded image: they are a raster by nature.)
   if (lightMarkers_) setLightMarkers(false);
-  {
-    QPainter painter(&generator);
-    painter.setRenderHint(QPainter::Antialiasing);
-    render(&painter, QRectF(rect()), viewport()->rect());
-  }
+  const bool ok = writeViewSvg(this, path, plainTitle_, tr("Scatter view exported from dpstudio"), error);
   if (lightMarkers_) setLightMarkers(true);
-  if (file.error() != QFileDevice::NoError) {
-    if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+  return ok;
 }
 
 bool ScatterView::exportImage(const QString& path, QString* error) {

@@ -1,11 +1,15 @@
 // dpstudio — the GUI. Usage: dpstudio [--dataset SPEC] [--view features|random|pca]
+//                                     [--train-model logreg|huber|softmax|lmgc]
 // SPEC is a data file or "builtin:NAME"; without it the last dataset (or builtin:iris) opens.
+// --train-model trains that model (other settings as in the Model dock) once the dataset
+// has opened, so that the decision view can be seen, and screenshotted, without clicking.
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QThreadPool>
 
+#include "core/learn/learner.h"
 #include "ui/dataset_controller.h"
 #include "ui/main_window.h"
 
@@ -36,6 +40,11 @@ int main(int argc, char* argv[]) {
       QStringLiteral("The 2-D view to open in: features, random or pca (not private)."),
       QStringLiteral("KIND"));
   parser.addOption(viewOption);
+  const QCommandLineOption trainOption(
+      QStringLiteral("train-model"),
+      QStringLiteral("Train MODEL (logreg, huber, softmax or lmgc) once the dataset has opened."),
+      QStringLiteral("MODEL"));
+  parser.addOption(trainOption);
   parser.process(app);
 
   QString spec = parser.value(datasetOption);
@@ -53,6 +62,11 @@ int main(int argc, char* argv[]) {
       window.controller()->setPreferredViewKind(dpstudio::ViewKind::Pca);
     else
       parser.showHelp(2);
+  }
+  if (parser.isSet(trainOption)) {
+    const auto kind = dpstudio::parseModelKind(parser.value(trainOption).toLower().toStdString());
+    if (!kind) parser.showHelp(2);
+    window.trainWhenOpened(*kind);
   }
   window.show();
   window.openInitialDataset(spec);

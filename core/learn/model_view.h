@@ -1,0 +1,50 @@
+#pragma once
+// The decision view's geometry: the data as a trained model sees them (the preprocessed
+// training and test rows) on a 2-D view plane, and, for LMGC, each class's ellipse on that
+// plane. The GUI draws it; computeDecisionRegions() (decision_map.h) fills the plane with
+// the model's decisions using the same projection.
+//
+// The plane is made on the preprocessed training data with the same ViewSpec the dataset
+// view uses, so "two features" and "random projection (seed s)" mean the same axes before
+// and after training (the preprocessing keeps the features unless it projects them).
+//
+// Intercept (preprocess.h step 6): the model's last input is the constant 1/√2. A view plane
+// made on all d+1 columns would tilt out of {x_last = 1/√2} (a random plane does), and
+// lifted grid points would then be inputs no row can have. So the plane is made on the other
+// d columns and extended by a zero basis row: every lifted point keeps the constant.
+//
+// Pure functions on values; safe from any thread.
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "core/data/prepare.h"
+#include "core/data/view_projection.h"
+#include "core/models/ellipsoid.h"
+#include "core/models/model.h"
+
+namespace dpstudio {
+
+// The view plane in the model's input space. `intercept`: the last column of
+// `preprocessedTrain` is the constant intercept feature (see above).
+Result<ViewProjection> makeModelInputProjection(const Dataset& preprocessedTrain,
+                                                const ViewSpec& spec, bool intercept);
+
+struct ModelViewGeometry {
+  ViewProjection projection;    // in the model's input space (preprocessed coordinates)
+  Eigen::MatrixXd trainCoords;  // n_train × 2
+  Eigen::MatrixXd testCoords;   // n_test × 2 (0 rows without a test part)
+  // LMGC only (empty otherwise): one per class, the shadow of the level set
+  // {(x−μ)ᵀΨ(x−μ) = ellipseLevel} on the plane. bounded == false: not drawable.
+  std::vector<ViewEllipse> ellipses;
+  bool ellipsesAreShadows = false;  // the model has more than two inputs
+};
+
+// theta: the model's parameters. Errors: the view cannot be made (e.g. a feature index
+// beyond the preprocessed data's columns), or ellipseLevel is not finite and ≥ 0.
+Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const ViewSpec& spec,
+                                                const Model& model, const Eigen::VectorXd& theta,
+                                                double ellipseLevel = kDefaultEllipseLevel);
+
+}  // namespace dpstudio

@@ -1,0 +1,54 @@
+#pragma once
+// What the Model dock and decision view tests share: opening a dataset and training from
+// the dock as a user would, with isolated settings. QTest macros in these helpers return
+// from the helper only; the test is marked failed and its later checks report the cause.
+
+#include <QtTest>
+
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+
+#include "ui/dataset_controller.h"
+#include "ui/decision_overlay.h"
+#include "ui/main_window.h"
+#include "ui/model_panel.h"
+#include "ui/model_settings_form.h"
+#include "ui/scatter_view.h"
+#include "ui/training_document.h"
+
+namespace dpstudio::test {
+
+inline constexpr int kTimeoutMs = 20000;
+
+// Settings in `dir`, away from the user's, under an application name of the test's own.
+inline void isolateSettings(const QString& dir, const QString& application) {
+  QCoreApplication::setOrganizationName(QStringLiteral("dpstudio-tests"));
+  QCoreApplication::setApplicationName(application);
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir);
+}
+
+inline void openDataset(ui::MainWindow& window, const QString& spec, int rows) {
+  window.setErrorDialogsEnabled(false);
+  window.openDataset(spec);
+  QTRY_COMPARE_WITH_TIMEOUT(window.scatterView()->pointCount(), rows, kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isBusy(), kTimeoutMs);
+}
+
+// Trains `kind` by pressing Train in the dock and waits until its regions are drawn.
+inline void trainFromDock(ui::MainWindow& window, ModelKind kind, int maxIterations = 300) {
+  auto* form = window.modelPanel()->form();
+  form->setModelKind(kind);
+  form->maxIterationsBox()->setValue(maxIterations);
+  QSignalSpy shown(&window, &ui::MainWindow::modelShown);
+  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
+  window.modelPanel()->trainButton()->click();
+  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+  QCOMPARE(window.training()->result()->settings.learner.kind, kind);
+  QTRY_VERIFY_WITH_TIMEOUT(!window.decisionOverlay()->isComputingRegions() &&
+                               !window.scatterView()->underlay().isNull(),
+                           kTimeoutMs);
+}
+
+}  // namespace dpstudio::test

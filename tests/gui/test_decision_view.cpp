@@ -1,0 +1,326 @@
+// The decision view end to end, offscreen: a model trained from the Model dock shows its
+// regions behind the data (agreeing with the model's own predictions, following zoom, pan
+// and a new 2-D view), LMGC adds one ellipse per class and linear models none, train and
+// test points are told apart in the plot and the legend, and exports carry the regions.
+//
+// DPSTUDIO_TEST_SCREENSHOTS=DIR saves what the zoom test shows (before and after zooming
+// and panning) as PNGs in DIR, for looking at.
+
+#include <QtTest>
+
+#include <QChart>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QScatterSeries>
+#include <QSet>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QWheelEvent>
+
+#include "tests/gui/gui_training_support.h"
+#include "ui/chart_navigation.h"
+#include "ui/dataset_controller.h"
+#include "ui/dataset_document.h"
+#include "ui/dataset_panel.h"
+#include "ui/decision_overlay.h"
+#include "ui/main_window.h"
+#include "ui/model_panel.h"
+#include "ui/model_settings_form.h"
+#include "ui/region_image.h"
+#include "ui/scatter_view.h"
+#include "ui/training_document.h"
+
+using dpstudio::ModelKind;
+using dpstudio::ViewKind;
+using dpstudio::ui::MainWindow;
+using dpstudio::ui::SeriesRole;
+
+namespace {
+
+using dpstudio::test::isolateSettings;
+using dpstudio::test::kTimeoutMs;
+using dpstudio::test::openDataset;
+using dpstudio::test::trainFromDock;
+
+// The distinct region colours in an image (boundary pixels and anything else ignored).
+QSet<QRgb> regionColoursIn(const QImage& image, int classes) {
+  QSet<QRgb> palette;
+  for (int k = 0; k < classes; ++k) palette.insert(dpstudio::ui::regionColor(k));
+  QSet<QRgb> found;
+  const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+  for (int y = 0; y < rgb.height(); y += 3)
+    for (int x = 0; x < rgb.width(); x += 3)
+      if (const QRgb c = rgb.pixel(x, y) | 0xff000000u; palette.contains(c)) found.insert(c);
+  return found;
+}
+
+void saveScreenshot(QWidget* widget, const QString& name) {
+  const QString dir = qEnvironmentVariable("DPSTUDIO_TEST_SCREENSHOTS");
+  if (!dir.isEmpty()) widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+}
+
+}  // namespace
+
+class TestDecisionView : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase();
+  void init();
+
+  void lmgcShowsRegionsAndOneEllipsePerClass_data();
+  void lmgcShowsRegionsAndOneEllipsePerClass();
+  void linearModelHasRegionsButNoEllipses();
+  void regionsAgreeWithTheModel_data();
+  void regionsAgreeWithTheModel();
+  void trainAndTestPointsAreToldApart();
+  void legendKeysHideAndShowARole();
+  void zoomRecomputesTheRegions();
+  void newViewKeepsTheModel();
+  void exportCarriesRegionsAndEllipses();
+
+ private:
+  QTemporaryDir dir_;
+};
+
+void TestDecisionView::initTestCase() {
+  QVERIFY(dir_.isValid());
+  isolateSettings(dir_.filePath(QStringLiteral("settings")), QStringLiteral("test_decision_view"));
+}
+
+void TestDecisionView::init() { QSettings().clear(); }
+
+void TestDecisionView::lmgcShowsRegionsAndOneEllipsePerClass_data() {
+  QTest::addColumn<QString>("spec");
+  QTest::addColumn<int>("rows");
+  QTest::addColumn<bool>("shadows");
+  QTest::newRow("blobs, 2-D: exact level sets") << QStringLiteral("builtin:blobs:classes=3") << 300 << false;
+  QTest::newRow("iris, 4-D, petal features: shadows") << QStringLiteral("builtin:iris") << 150 << true;
+}
+
+void TestDecisionView::lmgcShowsRegionsAndOneEllipsePerClass() {
+  QFETCH(QString, spec);
+  QFETCH(int, rows);
+  QFETCH(bool, shadows);
+  MainWindow window;
+  window.show();
+  openDataset(window, spec, rows);
+  if (shadows) {
+    // Petal length against petal width: on the plane through the mean of the sepal
+    // measurements all three classes have a region (on the sepal plane only one does).
+    QSignalSpy shownData(&window, &MainWindow::datasetShown);
+    window.controller()->setViewSpec(dpstudio::ViewSpec{ViewKind::Features, 2, 3, 1});
+    QTRY_COMPARE_WITH_TIMEOUT(shownData.count(), 1, kTimeoutMs);
+  }
+  trainFromDock(window, ModelKind::Lmgc);
+
+  const auto* view = window.scatterView();
+  const QImage& regions = view->underlay();
+  QCOMPARE(regions.size(), view->plotPixelSize());
+  QVERIFY2(regionColoursIn(regions, 3).size() > 1, "the regions show a single class");
+  QCOMPARE(view->seriesCount(SeriesRole::Curve), 3);
+  QCOMPARE(window.training()->view()->geometry.ellipsesAreShadows, shadows);
+  QCOMPARE(view->seriesNames().contains(QStringLiteral("class ellipses (shadows)")), shadows);
+  QVERIFY(view->chart()->title().contains(QLatin1String("not private")));
+  QVERIFY(window.modelPanel()->privacyLabel()->isVisibleTo(window.modelPanel()));
+  QVERIFY(window.modelPanel()->privacyLabel()->text().contains(QLatin1String("no mechanism")));
+}
+
+void TestDecisionView::linearModelHasRegionsButNoEllipses() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  trainFromDock(window, ModelKind::Softmax);
+  QCOMPARE(window.scatterView()->seriesCount(SeriesRole::Curve), 0);
+  QVERIFY(window.training()->view()->geometry.ellipses.empty());
+  QVERIFY(!window.scatterView()->underlay().isNull());
+}
+
+void TestDecisionView::regionsAgreeWithTheModel_data() {
+  QTest::addColumn<QString>("spec");
+  QTest::addColumn<int>("rows");
+  QTest::addColumn<int>("model");
+  QTest::addColumn<bool>("intercept");
+  QTest::newRow("LMGC, blobs") << QStringLiteral("builtin:blobs:classes=3") << 300
+                               << static_cast<int>(ModelKind::Lmgc) << false;
+  // 64-D rows on a random plane: the lift back to the model's inputs is not trivial.
+  QTest::newRow("softmax, digits, random projection") << QStringLiteral("builtin:digits") << 1797
+                                                      << static_cast<int>(ModelKind::Softmax) << false;
+  // The intercept column must stay at its constant on the plane (core/learn/model_view.h).
+  QTest::newRow("logistic, iris, intercept") << QStringLiteral("builtin:iris") << 150
+                                             << static_cast<int>(ModelKind::LogisticRegression) << true;
+}
+
+void TestDecisionView::regionsAgreeWithTheModel() {
+  // Pixel (column, row) of the image must be the model's prediction at the view point it
+  // stands for, lifted to the model's input space: this catches a flipped or shifted image.
+  QFETCH(QString, spec);
+  QFETCH(int, rows);
+  QFETCH(int, model);
+  QFETCH(bool, intercept);
+  MainWindow window;
+  window.show();
+  openDataset(window, spec, rows);
+  window.modelPanel()->form()->interceptBox()->setChecked(intercept);
+  trainFromDock(window, static_cast<ModelKind>(model));
+  const QImage image = window.scatterView()->underlay();
+  const QRectF rect = window.scatterView()->underlayRect();
+  const auto& result = *window.training()->result();
+  const auto& projection = window.training()->view()->geometry.projection;
+  int checked = 0;
+  for (int row = 5; row < image.height(); row += 37) {
+    for (int column = 5; column < image.width(); column += 41) {
+      const QRgb colour = image.pixel(column, row) | 0xff000000u;
+      Eigen::MatrixXd u(1, 2);
+      u(0, 0) = rect.left() + rect.width() * (column + 0.5) / image.width();
+      u(0, 1) = rect.bottom() - rect.height() * (row + 0.5) / image.height();
+      const Eigen::MatrixXd x = projection.lift(u);
+      if (intercept) QCOMPARE(x(0, x.cols() - 1), std::sqrt(0.5));  // on the model's inputs
+      const int predicted = result.model.model->predict(result.model.theta, x)[0];
+      if (colour != dpstudio::ui::regionColor(predicted)) {
+        // Boundary pixels are drawn darker; anything else is a mismatch.
+        QVERIFY2(image.pixel(column + 1, row) != image.pixel(column, row) ||
+                     image.pixel(column, row + 1) != image.pixel(column, row),
+                 qPrintable(QStringLiteral("pixel (%1, %2)").arg(column).arg(row)));
+        continue;
+      }
+      ++checked;
+    }
+  }
+  QVERIFY(checked > 50);
+}
+
+void TestDecisionView::trainAndTestPointsAreToldApart() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  trainFromDock(window, ModelKind::Lmgc);
+  const auto* view = window.scatterView();
+  const auto& result = *window.training()->result();
+  QCOMPARE(view->pointCount(SeriesRole::Points), static_cast<int>(result.data.train.rows()));
+  QCOMPARE(view->pointCount(SeriesRole::TestPoints), static_cast<int>(result.data.test.rows()));
+  QVERIFY(result.data.test.rows() > 0);
+  int hollow = 0;
+  for (QAbstractSeries* s : view->chart()->series())
+    if (auto* scatter = qobject_cast<QScatterSeries*>(s); scatter && scatter->count() > 0)
+      hollow += scatter->brush().style() == Qt::NoBrush ? 1 : 0;
+  QCOMPARE(hollow, 3);  // one ring series per class: the test points
+  // The legend lists the classes and keys for "training points" and "test points".
+  QStringList legend;
+  for (QLegendMarker* marker : view->chart()->legend()->markers())
+    if (marker->isVisible()) legend << marker->label();
+  QCOMPARE(legend, (QStringList{QStringLiteral("setosa"), QStringLiteral("versicolor"),
+                                QStringLiteral("virginica"), QStringLiteral("training points"),
+                                QStringLiteral("test points"), QStringLiteral("class ellipses (shadows)")}));
+}
+
+void TestDecisionView::legendKeysHideAndShowARole() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  trainFromDock(window, ModelKind::Lmgc);
+  QChart* chart = window.scatterView()->chart();
+  auto markerNamed = [chart](const QString& label) -> QLegendMarker* {
+    for (QLegendMarker* marker : chart->legend()->markers())
+      if (marker->label() == label) return marker;
+    return nullptr;
+  };
+  auto visibleSeries = [chart](SeriesRole role) {
+    int n = 0;
+    for (QAbstractSeries* s : chart->series())
+      n += s->isVisible() && s->property("dpstudioRole").toInt() == static_cast<int>(role) ? 1 : 0;
+    return n;
+  };
+  QLegendMarker* test = markerNamed(QStringLiteral("test points"));
+  QVERIFY(test);
+  emit test->clicked();
+  QCOMPARE(visibleSeries(SeriesRole::TestPoints), 0);
+  QCOMPARE(visibleSeries(SeriesRole::Points), 3);
+  QVERIFY(markerNamed(QStringLiteral("test points"))->isVisible());  // still there to click back
+  emit markerNamed(QStringLiteral("test points"))->clicked();
+  QCOMPARE(visibleSeries(SeriesRole::TestPoints), 3);
+  // A class entry hides that class everywhere: its training and test points and its ellipse.
+  emit markerNamed(QStringLiteral("setosa"))->clicked();
+  QCOMPARE(visibleSeries(SeriesRole::Points), 2);
+  QCOMPARE(visibleSeries(SeriesRole::TestPoints), 2);
+  QCOMPARE(visibleSeries(SeriesRole::Curve), 2);
+}
+
+void TestDecisionView::zoomRecomputesTheRegions() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:blobs:classes=3"), 300);
+  trainFromDock(window, ModelKind::Softmax);
+  auto* view = window.scatterView();
+  saveScreenshot(&window, QStringLiteral("zoom-0-before"));
+  const QRectF before = view->visibleDataRect();
+  QSignalSpy updated(window.decisionOverlay(), &dpstudio::ui::DecisionOverlay::regionsUpdated);
+  const QRectF plot = view->chart()->plotArea();
+  view->navigation()->zoomAt(view->mapFromScene(view->chart()->mapToScene(plot.center())), 2.0);
+  QVERIFY(view->visibleDataRect().width() < 0.6 * before.width());
+  QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 1 && !window.decisionOverlay()->isComputingRegions(), kTimeoutMs);
+  const QRectF after = view->visibleDataRect();
+  QCOMPARE(view->underlayRect(), after);
+  saveScreenshot(&window, QStringLiteral("zoom-1-zoomed"));
+  // Panning moves the range; the regions follow.
+  view->navigation()->panBy(QPointF(40, 0));
+  QVERIFY(view->visibleDataRect().left() < after.left());
+  QTRY_VERIFY_WITH_TIMEOUT(view->underlayRect() == view->visibleDataRect(), kTimeoutMs);
+  saveScreenshot(&window, QStringLiteral("zoom-2-panned"));
+  view->resetZoom();
+  QTRY_VERIFY_WITH_TIMEOUT(view->underlayRect() == before, kTimeoutMs);
+
+  // The wheel zooms about the cursor, as the navigation's own events.
+  const QPointF centre = view->mapFromScene(view->chart()->mapToScene(plot.center()));
+  QWheelEvent wheel(centre, view->viewport()->mapToGlobal(centre), QPoint(), QPoint(0, 240), Qt::NoButton,
+                    Qt::NoModifier, Qt::NoScrollPhase, false);
+  QCoreApplication::sendEvent(view->viewport(), &wheel);
+  QVERIFY(view->visibleDataRect().width() < 0.8 * before.width());
+  QTRY_VERIFY_WITH_TIMEOUT(view->underlayRect() == view->visibleDataRect(), kTimeoutMs);
+}
+
+void TestDecisionView::newViewKeepsTheModel() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  trainFromDock(window, ModelKind::Lmgc);
+  const auto result = window.training()->result();
+  QSignalSpy shown(&window, &MainWindow::modelShown);
+  window.datasetPanel()->setViewKind(ViewKind::RandomProjection);
+  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+  QCOMPARE(window.training()->result(), result);  // the same model, not retrained
+  QCOMPARE(window.training()->view()->spec.kind, ViewKind::RandomProjection);
+  QCOMPARE(window.scatterView()->seriesCount(SeriesRole::Curve), 3);
+  QTRY_VERIFY_WITH_TIMEOUT(!window.decisionOverlay()->isComputingRegions() &&
+                               !window.scatterView()->underlay().isNull(),
+                           kTimeoutMs);
+  QVERIFY(window.scatterView()->chart()->axes(Qt::Horizontal).first()->titleText().startsWith(
+      QLatin1String("random direction 1")));
+}
+
+void TestDecisionView::exportCarriesRegionsAndEllipses() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:blobs:classes=3"), 300);
+  trainFromDock(window, ModelKind::Lmgc);
+  const QString png = dir_.filePath(QStringLiteral("decision.png"));
+  const QString svg = dir_.filePath(QStringLiteral("decision.svg"));
+  QString error;
+  QVERIFY2(window.scatterView()->exportImage(png, &error), qPrintable(error));
+  QVERIFY2(window.scatterView()->exportImage(svg, &error), qPrintable(error));
+  QVERIFY(regionColoursIn(QImage(png), 3).size() > 1);
+  QFile file(svg);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const QByteArray text = file.readAll();
+  QCOMPARE(text.count("<image"), 1);  // the regions, a raster by nature
+  // Every point is a shape; the three ellipses are polylines of 181 points.
+  QVERIFY(text.count("<path") + text.count("<ellipse") + text.count("<circle") + text.count("<polyline") >= 300);
+}
+
+QTEST_MAIN(TestDecisionView)
+#include "test_decision_view.moc"

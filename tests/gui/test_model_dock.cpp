@@ -1,0 +1,206 @@
+// The Model dock, offscreen: fields validated as typed by core's rules (an invalid value
+// disables Train and says why, in place and next to the button), the norm bound prefilled
+// only from a documented public bound, Cancel in the status bar leaving the previous model
+// shown, and a new dataset dropping the model.
+
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QChart>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QToolButton>
+
+#include "tests/gui/gui_training_support.h"
+#include "ui/job_status_widget.h"
+#include "ui/main_window.h"
+#include "ui/model_panel.h"
+#include "ui/model_settings_form.h"
+#include "ui/number_field.h"
+#include "ui/scatter_view.h"
+#include "ui/training_controller.h"
+#include "ui/training_document.h"
+
+using dpstudio::ModelKind;
+using dpstudio::test::isolateSettings;
+using dpstudio::test::kTimeoutMs;
+using dpstudio::test::openDataset;
+using dpstudio::test::trainFromDock;
+using dpstudio::ui::MainWindow;
+using dpstudio::ui::SeriesRole;
+using dpstudio::ui::TrainingController;
+
+class TestModelDock : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase();
+  void init();
+
+  void invalidFieldDisablesTrainWithReason_data();
+  void invalidFieldDisablesTrainWithReason();
+  void huberRowOnlyForModelsWithAHuberLoss();
+  void normBoundIsPrefilledOnlyFromAPublicBound();
+  void resultAndPrivacyStatusAreShown();
+  void cancelKeepsThePreviousModel();
+  void openingAnotherDatasetDropsTheModel();
+
+ private:
+  QTemporaryDir dir_;
+};
+
+void TestModelDock::initTestCase() {
+  QVERIFY(dir_.isValid());
+  isolateSettings(dir_.filePath(QStringLiteral("settings")), QStringLiteral("test_model_dock"));
+}
+
+void TestModelDock::init() { QSettings().clear(); }
+
+void TestModelDock::invalidFieldDisablesTrainWithReason_data() {
+  QTest::addColumn<QString>("field");
+  QTest::addColumn<QString>("text");
+  QTest::addColumn<QString>("reason");
+  const QString lambdaRule = QStringLiteral("lambda must be finite and > 0");
+  QTest::newRow("negative lambda") << "lambda" << "-1" << lambdaRule;
+  QTest::newRow("zero lambda") << "lambda" << "0" << lambdaRule;
+  QTest::newRow("infinite lambda") << "lambda" << "inf" << lambdaRule;
+  QTest::newRow("lambda not a number") << "lambda" << "1e-4x" << QStringLiteral("is not a number");
+  QTest::newRow("empty lambda") << "lambda" << "" << QStringLiteral("Enter a number");
+  QTest::newRow("test fraction of one") << "testFraction" << "1" << QStringLiteral("test fraction must be in [0, 1)");
+  QTest::newRow("zero tolerance") << "tolerance" << "0" << QStringLiteral("tolerance must be finite and > 0");
+}
+
+void TestModelDock::invalidFieldDisablesTrainWithReason() {
+  QFETCH(QString, field);
+  QFETCH(QString, text);
+  QFETCH(QString, reason);
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  auto* form = window.modelPanel()->form();
+  auto* edit = field == QLatin1String("lambda")       ? form->lambdaField()
+               : field == QLatin1String("tolerance") ? form->toleranceField()
+                                                     : form->testFractionField();
+  QPushButton* trainButton = window.modelPanel()->trainButton();
+  QVERIFY(trainButton->isEnabled());
+  const QString good = edit->text();
+
+  edit->selectAll();
+  QTest::keyClicks(edit, text);  // typed, as a user would
+  if (text.isEmpty()) edit->clear();
+  QVERIFY(!trainButton->isEnabled());
+  QVERIFY2(edit->problem().contains(reason), qPrintable(edit->problem()));
+  QVERIFY2(edit->toolTip().contains(reason), qPrintable(edit->toolTip()));  // marked in place
+  QVERIFY(window.modelPanel()->problemLabel()->isVisibleTo(window.modelPanel()));
+  QVERIFY(window.modelPanel()->problemLabel()->text().contains(reason));
+  QVERIFY(trainButton->toolTip().contains(reason));
+
+  edit->setText(good);
+  QVERIFY(trainButton->isEnabled());
+  QVERIFY(!window.modelPanel()->problemLabel()->isVisibleTo(window.modelPanel()));
+}
+
+void TestModelDock::huberRowOnlyForModelsWithAHuberLoss() {
+  MainWindow window;
+  window.show();
+  auto* form = window.modelPanel()->form();
+  const auto shown = [&] { return form->huberField()->isVisibleTo(window.modelPanel()); };
+  form->setModelKind(ModelKind::Softmax);
+  QVERIFY(!shown());
+  form->setModelKind(ModelKind::LogisticRegression);
+  QVERIFY(!shown());
+  form->setModelKind(ModelKind::HuberSvm);
+  QVERIFY(shown());
+  form->setModelKind(ModelKind::Lmgc);
+  QVERIFY(shown());
+  // A bad h matters only where h is used.
+  form->huberField()->setText(QStringLiteral("-2"));
+  QVERIFY(!form->isValid());
+  form->setModelKind(ModelKind::Softmax);
+  QVERIFY(form->isValid());
+}
+
+void TestModelDock::normBoundIsPrefilledOnlyFromAPublicBound() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:digits"), 1797);
+  auto* form = window.modelPanel()->form();
+  QVERIFY(form->normBoundBox()->isChecked());
+  QCOMPARE(form->normBoundField()->value(), std::optional<double>(128.0));  // 16·√64
+  QCOMPARE(*form->settings().data.preprocess.normBound, 128.0);
+
+  openDataset(window, QStringLiteral("builtin:blobs:classes=3"), 300);
+  QVERIFY(!form->normBoundBox()->isChecked());  // no public bound: never read off the data
+  QVERIFY(form->normBoundField()->text().isEmpty());
+  QVERIFY(!form->settings().data.preprocess.normBound);
+  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
+  form->normBoundBox()->setChecked(true);  // on, but nothing entered yet
+  QVERIFY(!window.modelPanel()->trainButton()->isEnabled());
+  QVERIFY(window.modelPanel()->problemLabel()->text().contains(QLatin1String("Norm bound R")));
+  form->normBoundField()->setText(QStringLiteral("6"));
+  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
+  QCOMPARE(*form->settings().data.preprocess.normBound, 6.0);
+}
+
+void TestModelDock::resultAndPrivacyStatusAreShown() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  QVERIFY(!window.modelPanel()->privacyLabel()->isVisibleTo(window.modelPanel()));
+  trainFromDock(window, ModelKind::Softmax);
+  const auto& result = *window.training()->result();
+  QVERIFY(result.testAccuracy.has_value());
+  QVERIFY(result.trainAccuracy > 0.8);
+  QVERIFY(result.model.summary.iterations > 0);
+  QVERIFY(window.modelPanel()->privacyLabel()->isVisibleTo(window.modelPanel()));
+  QVERIFY(window.modelPanel()->privacyLabel()->text().contains(QLatin1String("Not private: no mechanism")));
+  QVERIFY(window.scatterView()->chart()->title().contains(QLatin1String("not private: no mechanism")));
+}
+
+void TestModelDock::cancelKeepsThePreviousModel() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  trainFromDock(window, ModelKind::LogisticRegression);
+  const auto previous = window.training()->result();
+
+  // LMGC to a tolerance it never reaches runs for minutes: Cancel has something to stop.
+  auto* form = window.modelPanel()->form();
+  form->setModelKind(ModelKind::Lmgc);
+  form->toleranceField()->setText(QStringLiteral("1e-15"));
+  form->maxIterationsBox()->setValue(10'000'000);
+  QSignalSpy cancelled(window.trainer(), &TrainingController::trainingCancelled);
+  QSignalSpy failed(window.trainer(), &TrainingController::trainingFailed);
+  window.modelPanel()->trainButton()->click();
+  QVERIFY(window.trainer()->isTraining());
+  QVERIFY(!window.modelPanel()->trainButton()->isEnabled());
+  QTRY_VERIFY_WITH_TIMEOUT(window.jobStatus()->isVisible(), kTimeoutMs);
+  window.jobStatus()->cancelButton()->click();  // the status bar's Cancel
+  QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, kTimeoutMs);
+  QCOMPARE(failed.count(), 0);
+
+  QCOMPARE(window.training()->result(), previous);
+  QCOMPARE(window.scatterView()->seriesCount(SeriesRole::Curve), 0);
+  QVERIFY(!window.scatterView()->underlay().isNull());
+  QVERIFY(window.scatterView()->chart()->title().contains(QLatin1String("Logistic regression")));
+  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
+  QCOMPARE(window.modelPanel()->trainButton()->text(), QStringLiteral("Train"));
+}
+
+void TestModelDock::openingAnotherDatasetDropsTheModel() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  trainFromDock(window, ModelKind::Softmax);
+  openDataset(window, QStringLiteral("builtin:blobs:classes=3"), 300);
+  QVERIFY(!window.training()->hasModel());
+  QVERIFY(window.scatterView()->underlay().isNull());
+  QCOMPARE(window.scatterView()->seriesCount(), 3);  // the plain scatter again
+}
+
+QTEST_MAIN(TestModelDock)
+#include "test_model_dock.moc"

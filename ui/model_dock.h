@@ -1,0 +1,35 @@
+#pragma once
+// The Model dock: the ModelPanel in a scroll area, wired to the TrainingController (Train
+// requests go to it; its busy state and outcomes come back to the panel), with one-line
+// outcomes for the status bar through statusMessage().
+//
+// Its own dock rather than a section of the Dataset dock: both stay visible on either side
+// of the plot, and private mechanisms will grow this form into the Mechanism dock.
+
+#include <QDockWidget>
+
+namespace dpstudio::ui {
+
+class DatasetDocument;
+class ModelPanel;
+class TrainingController;
+class TrainingDocument;
+
+class ModelDock : public QDockWidget {
+  Q_OBJECT
+
+ public:
+  ModelDock(DatasetDocument* datasets, TrainingDocument* training, TrainingController* trainer,
+            QWidget* parent = nullptr);
+
+  ModelPanel* panel() const { return panel_; }
+
+ signals:
+  void statusMessage(const QString& text, int timeoutMs);
+
+ private:
+  TrainingDocument* training_;
+  ModelPanel* panel_;
+};
+
+}  // namespace dpstudio::ui

@@ -1,0 +1,290 @@
+#include "ui/model_settings_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+#include "core/data/public_bounds.h"
+#include "ui/number_field.h"
+
+namespace dpstudio::ui {
+namespace {
+
+const QString kPrefix = QStringLiteral("model/");
+
+QString coreProblem(const Status& status) {
+  return status ? QString() : QString::fromStdString(status.error().message);
+}
+
+QString lambdaHelp(ModelKind kind) {
+  if (kind == ModelKind::Lmgc)
+    return QObject::tr("Weight \u03bb > 0 of the trace regularizer in LMGC's sum-scale objective "
+                       "\u03a3\u1d62\u2113\u1d62 + \u03bb\u00b7\u03a3_c tr(\u03a8_c). Default 1e-4.");
+  return QObject::tr("Regularization strength \u03bb > 0 of the mean-scale objective "
+                     "(1/n)\u03a3\u1d62\u2113\u1d62 + (\u03bb/2)\u2016\u03b8\u2016\u00b2. Default 1e-4.");
+}
+
+bool usesHuber(ModelKind kind) { return kind == ModelKind::HuberSvm || kind == ModelKind::Lmgc; }
+
+}  // namespace
+
+ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(makeModelGroup());
+  layout->addWidget(makeDataGroup());
+  updateModelRows();
+  wasValid_ = isValid();
+}
+
+QWidget* ModelSettingsForm::makeModelGroup() {
+  auto* group = new QGroupBox(tr("Model"));
+  modelForm_ = new QFormLayout(group);
+
+  mechanismBox_ = new QComboBox;
+  mechanismBox_->addItem(tr("None \u2014 non-private baseline"), QStringLiteral("none"));
+  mechanismBox_->setToolTip(tr("How privacy is achieved. \u201cNone\u201d trains the model exactly: it "
+                               "is not differentially private and is what private mechanisms are "
+                               "measured against."));
+  modelForm_->addRow(tr("Mechanism:"), mechanismBox_);
+
+  modelBox_ = new QComboBox;
+  const struct {
+    ModelKind kind;
+    const char* tip;
+  } models[] = {
+      {ModelKind::LogisticRegression, "Logistic loss; one-vs-rest for more than two classes. Linear boundaries."},
+      {ModelKind::HuberSvm, "Huber-smoothed hinge loss (a differentiable SVM); one-vs-rest for more than two "
+                            "classes. Linear boundaries."},
+      {ModelKind::Softmax, "Multinomial logistic regression. Linear boundaries."},
+      {ModelKind::Lmgc, "Large-margin Gaussian classifier (Sha & Saul): one ellipsoid per class, quadratic "
+                        "boundaries."},
+  };
+  for (const auto& m : models) {
+    modelBox_->addItem(modelDisplayName(m.kind), static_cast<int>(m.kind));
+    modelBox_->setItemData(modelBox_->count() - 1, tr(m.tip), Qt::ToolTipRole);
+  }
+  modelBox_->setToolTip(tr("The non-private baseline to train."));
+  modelForm_->addRow(tr("Model:"), modelBox_);
+
+  lambda_ = new NumberField;
+  lambda_->setCheck([this](double v) {
+    LearnerSpec spec;
+    spec.kind = modelKind();
+    spec.lambda = v;
+    return coreProblem(spec.validate());
+  });
+  lambda_->setValue(LearnerSpec{}.lambda);
+  modelForm_->addRow(tr("\u03bb (regularization):"), lambda_);
+
+  huber_ = new NumberField;
+  huber_->setCheck([](double v) {
+    LearnerSpec spec;
+    spec.huber = v;
+    return coreProblem(spec.validate());
+  });
+  huber_->setValue(LearnerSpec{}.huber);
+  huber_->setHelp(tr("Width h > 0 of the Huber hinge's smoothed corner (Huber SVM and LMGC). Default 0.5."));
+  modelForm_->addRow(tr("Huber h:"), huber_);
+
+  tolerance_ = new NumberField;
+  tolerance_->setCheck([](double v) {
+    return std::isfinite(v) && v > 0 ? QString() : tr("the tolerance must be finite and > 0");
+  });
+  tolerance_->setValue(TrainingSettings{}.tolerance);
+  tolerance_->setHelp(tr("Relative gradient tolerance at which the optimizer stops (default 1e-8, as "
+                         "dpstudio-cli). Smaller: closer to the exact optimum, longer training."));
+  modelForm_->addRow(tr("Tolerance:"), tolerance_);
+
+  maxIterations_ = new QSpinBox;
+  maxIterations_->setRange(1, 10'000'000);
+  maxIterations_->setValue(TrainingSettings{}.maxIterations);
+  maxIterations_->setGroupSeparatorShown(true);
+  maxIterations_->setToolTip(tr("The optimizer stops here even if it has not converged (default 3000)."));
+  modelForm_->addRow(tr("Max iterations:"), maxIterations_);
+
+  connect(modelBox_, &QComboBox::currentIndexChanged, this, [this] {
+    updateModelRows();
+    lambda_->recheck();
+    fieldsChanged();
+  });
+  for (NumberField* field : {lambda_, huber_, tolerance_})
+    connect(field, &NumberField::valueEdited, this, &ModelSettingsForm::fieldsChanged);
+  connect(maxIterations_, &QSpinBox::valueChanged, this, &ModelSettingsForm::fieldsChanged);
+  return group;
+}
+
+QWidget* ModelSettingsForm::makeDataGroup() {
+  auto* group = new QGroupBox(tr("Training data"));
+  auto* form = new QFormLayout(group);
+
+  testFraction_ = new NumberField;
+  testFraction_->setCheck([](double v) {
+    return v >= 0.0 && v < 1.0 ? QString() : tr("the test fraction must be in [0, 1)");
+  });
+  testFraction_->setValue(SplitAndPreprocess{}.testFraction);
+  testFraction_->setHelp(tr("Share of every class held out as test data (stratified, seeded). 0 trains on "
+                            "every row and reports no test accuracy."));
+  form->addRow(tr("Test fraction:"), testFraction_);
+
+  splitSeed_ = new QSpinBox;
+  splitSeed_->setRange(0, std::numeric_limits<int>::max());
+  splitSeed_->setValue(static_cast<int>(SplitAndPreprocess{}.splitSeed));
+  splitSeed_->setToolTip(tr("Seed of the train/test split: the same seed gives the same split."));
+  form->addRow(tr("Split seed:"), splitSeed_);
+
+  useNormBound_ = new QCheckBox;
+  useNormBound_->setToolTip(tr("Clip every row to norm R and divide it by R, so that \u2016x\u2016 \u2264 1."));
+  normBound_ = new NumberField;
+  normBound_->setCheck([](double v) {
+    PreprocessSpec spec;
+    spec.normBound = v;
+    return coreProblem(spec.validate());
+  });
+  normBound_->setHelp(tr("Public norm bound R: rows are clipped to norm R and divided by R, so that "
+                         "\u2016x\u2016 \u2264 1 as every privacy guarantee assumes. R must be public: "
+                         "choose it from how the data are defined, never from the rows themselves."));
+  normBound_->setPlaceholderText(tr("public bound"));
+  auto* boundRow = new QHBoxLayout;
+  boundRow->setContentsMargins(0, 0, 0, 0);
+  boundRow->addWidget(useNormBound_);
+  boundRow->addWidget(normBound_, 1);
+  form->addRow(tr("Norm bound R:"), boundRow);
+  normBoundNote_ = new QLabel;
+  normBoundNote_->setWordWrap(true);
+  normBoundNote_->setForegroundRole(QPalette::PlaceholderText);
+  form->addRow(normBoundNote_);
+
+  unitRows_ = new QCheckBox(tr("Scale rows to unit norm"));
+  unitRows_->setToolTip(tr("Scale every row to norm 1 before the norm bound: a per-example transform, "
+                           "so it costs no privacy."));
+  form->addRow(QString(), unitRows_);
+  intercept_ = new QCheckBox(tr("Append an intercept feature"));
+  intercept_->setToolTip(tr("Rows are scaled by 1/\u221a2 and the constant 1/\u221a2 is appended "
+                            "(ALGORITHMS \u00a72), so that linear boundaries need not pass through the "
+                            "origin while \u2016x\u2016 \u2264 1 still holds. LMGC has its own offset."));
+  form->addRow(QString(), intercept_);
+
+  connect(useNormBound_, &QCheckBox::toggled, normBound_, &QWidget::setEnabled);
+  connect(useNormBound_, &QCheckBox::toggled, this, &ModelSettingsForm::fieldsChanged);
+  for (NumberField* field : {testFraction_, normBound_})
+    connect(field, &NumberField::valueEdited, this, &ModelSettingsForm::fieldsChanged);
+  for (QCheckBox* box : {unitRows_, intercept_})
+    connect(box, &QCheckBox::toggled, this, &ModelSettingsForm::fieldsChanged);
+  connect(splitSeed_, &QSpinBox::valueChanged, this, &ModelSettingsForm::fieldsChanged);
+  normBound_->setEnabled(false);
+  setDatasetSpec(QString());
+  return group;
+}
+
+ModelKind ModelSettingsForm::modelKind() const {
+  return static_cast<ModelKind>(modelBox_->currentData().toInt());
+}
+
+void ModelSettingsForm::setModelKind(ModelKind kind) {
+  modelBox_->setCurrentIndex(modelBox_->findData(static_cast<int>(kind)));
+}
+
+void ModelSettingsForm::updateModelRows() {
+  const ModelKind kind = modelKind();
+  modelForm_->setRowVisible(huber_, usesHuber(kind));
+  lambda_->setHelp(lambdaHelp(kind));
+}
+
+void ModelSettingsForm::setDatasetSpec(const QString& spec) {
+  const std::optional<PublicNormBound> bound = publicNormBound(spec.toStdString());
+  useNormBound_->setChecked(bound.has_value());
+  if (bound) {
+    normBound_->setValue(bound->bound);
+    const QString reason = QString::fromStdString(bound->reason);
+    normBoundNote_->setText(bound->assumed
+                                ? tr("Assumed public bound (domain knowledge, not read off the data): %1.").arg(reason)
+                                : tr("Public bound from the data's definition: %1.").arg(reason));
+    normBoundNote_->setToolTip(QString());
+  } else {
+    normBound_->clear();
+    normBoundNote_->setText(tr("No documented public bound: enter one known without looking at "
+                               "the rows, or scale rows to unit norm."));
+    normBoundNote_->setToolTip(tr("A non-private baseline also trains without a bound."));
+  }
+}
+
+TrainingSettings ModelSettingsForm::settings() const {
+  TrainingSettings s;
+  s.learner.kind = modelKind();
+  s.learner.lambda = lambda_->value().value_or(s.learner.lambda);
+  s.learner.huber = huber_->value().value_or(s.learner.huber);
+  s.tolerance = tolerance_->value().value_or(s.tolerance);
+  s.maxIterations = maxIterations_->value();
+  s.data.testFraction = testFraction_->value().value_or(s.data.testFraction);
+  s.data.splitSeed = static_cast<std::uint64_t>(splitSeed_->value());
+  if (useNormBound_->isChecked()) s.data.preprocess.normBound = normBound_->value();
+  s.data.preprocess.unitRows = unitRows_->isChecked();
+  s.data.preprocess.intercept = intercept_->isChecked();
+  return s;
+}
+
+QStringList ModelSettingsForm::problems() const {
+  QStringList out;
+  const auto add = [&out](const QString& field, const NumberField* f) {
+    if (!f->isValid()) out << tr("%1: %2").arg(field, f->problem());
+  };
+  add(tr("\u03bb"), lambda_);
+  if (usesHuber(modelKind())) add(tr("Huber h"), huber_);
+  add(tr("Tolerance"), tolerance_);
+  add(tr("Test fraction"), testFraction_);
+  if (useNormBound_->isChecked()) add(tr("Norm bound R"), normBound_);
+  return out;
+}
+
+void ModelSettingsForm::fieldsChanged() {
+  emit changed();
+  const bool valid = isValid();
+  if (valid != wasValid_) {
+    wasValid_ = valid;
+    emit validityChanged(valid);
+  }
+}
+
+void ModelSettingsForm::saveSettings() const {
+  QSettings settings;
+  settings.setValue(kPrefix + QStringLiteral("kind"), QString::fromStdString(modelKindName(modelKind())));
+  settings.setValue(kPrefix + QStringLiteral("lambda"), lambda_->text());
+  settings.setValue(kPrefix + QStringLiteral("huber"), huber_->text());
+  settings.setValue(kPrefix + QStringLiteral("tolerance"), tolerance_->text());
+  settings.setValue(kPrefix + QStringLiteral("maxIterations"), maxIterations_->value());
+  settings.setValue(kPrefix + QStringLiteral("testFraction"), testFraction_->text());
+  settings.setValue(kPrefix + QStringLiteral("splitSeed"), splitSeed_->value());
+  settings.setValue(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked());
+  settings.setValue(kPrefix + QStringLiteral("intercept"), intercept_->isChecked());
+}
+
+void ModelSettingsForm::restoreSettings() {
+  QSettings settings;
+  if (auto kind = parseModelKind(settings.value(kPrefix + QStringLiteral("kind")).toString().toStdString()))
+    setModelKind(*kind);
+  // Text as typed, so that a saved invalid value comes back marked rather than replaced.
+  const auto restoreText = [&settings](NumberField* field, const QString& key) {
+    const QVariant v = settings.value(kPrefix + key);
+    if (v.isValid()) field->setText(v.toString());
+  };
+  restoreText(lambda_, QStringLiteral("lambda"));
+  restoreText(huber_, QStringLiteral("huber"));
+  restoreText(tolerance_, QStringLiteral("tolerance"));
+  restoreText(testFraction_, QStringLiteral("testFraction"));
+  maxIterations_->setValue(settings.value(kPrefix + QStringLiteral("maxIterations"), maxIterations_->value()).toInt());
+  splitSeed_->setValue(settings.value(kPrefix + QStringLiteral("splitSeed"), splitSeed_->value()).toInt());
+  unitRows_->setChecked(settings.value(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked()).toBool());
+  intercept_->setChecked(settings.value(kPrefix + QStringLiteral("intercept"), intercept_->isChecked()).toBool());
+}
+
+}  // namespace dpstudio::ui

@@ -1,0 +1,88 @@
+#pragma once
+// The Model dock's parameter form: which baseline to train and with what, and how the data
+// are split and preprocessed before it sees them. Every field is validated as it is typed,
+// by core's own rules where core has them; settings() is meaningful while problems() is
+// empty. Laid out as a QFormLayout per group so that later mechanisms add rows, not screens.
+//
+// The norm bound R is never read off the data. For a built-in dataset with a documented
+// public bound (core/data/public_bounds.h) it is prefilled and the note under it says where
+// it comes from; otherwise the box is off and the user enters a bound they know publicly.
+//
+// The choices (not R, which belongs to the dataset) persist in QSettings under "model/".
+
+#include <QStringList>
+#include <QWidget>
+
+#include "ui/training_document.h"
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace dpstudio::ui {
+
+class NumberField;
+
+class ModelSettingsForm : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ModelSettingsForm(QWidget* parent = nullptr);
+
+  TrainingSettings settings() const;
+  QStringList problems() const;  // one line per invalid field, naming it
+  bool isValid() const { return problems().isEmpty(); }
+
+  // A dataset was opened: prefill R from its public bound, if it has one.
+  void setDatasetSpec(const QString& spec);
+  void setModelKind(ModelKind kind);
+  ModelKind modelKind() const;
+
+  void saveSettings() const;
+  void restoreSettings();
+
+  // For tests, and for whoever drives the form as a user would.
+  QComboBox* modelBox() const { return modelBox_; }
+  NumberField* lambdaField() const { return lambda_; }
+  NumberField* huberField() const { return huber_; }
+  NumberField* toleranceField() const { return tolerance_; }
+  QSpinBox* maxIterationsBox() const { return maxIterations_; }
+  NumberField* testFractionField() const { return testFraction_; }
+  QSpinBox* splitSeedBox() const { return splitSeed_; }
+  QCheckBox* normBoundBox() const { return useNormBound_; }
+  NumberField* normBoundField() const { return normBound_; }
+  QCheckBox* unitRowsBox() const { return unitRows_; }
+  QCheckBox* interceptBox() const { return intercept_; }
+
+ signals:
+  void changed();                  // any field changed
+  void validityChanged(bool valid);
+
+ private:
+  QWidget* makeModelGroup();
+  QWidget* makeDataGroup();
+  void updateModelRows();
+  void fieldsChanged();
+
+  QFormLayout* modelForm_ = nullptr;
+  QComboBox* mechanismBox_ = nullptr;
+  QComboBox* modelBox_ = nullptr;
+  NumberField* lambda_ = nullptr;
+  NumberField* huber_ = nullptr;
+  NumberField* tolerance_ = nullptr;
+  QSpinBox* maxIterations_ = nullptr;
+  NumberField* testFraction_ = nullptr;
+  QSpinBox* splitSeed_ = nullptr;
+  QCheckBox* useNormBound_ = nullptr;
+  NumberField* normBound_ = nullptr;
+  QLabel* normBoundNote_ = nullptr;
+  QCheckBox* unitRows_ = nullptr;
+  QCheckBox* intercept_ = nullptr;
+  bool wasValid_ = true;
+};
+
+}  // namespace dpstudio::ui

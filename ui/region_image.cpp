@@ -1,0 +1,64 @@
+#include "ui/region_image.h"
+
+#include <QColor>
+
+#include <vector>
+
+#include "ui/class_palette.h"
+
+namespace dpstudio::ui {
+namespace {
+
+QRgb mixWithWhite(const QColor& colour, double share) {
+  const auto mix = [share](int channel) { return static_cast<int>(channel * share + 255.0 * (1.0 - share) + 0.5); };
+  return qRgb(mix(colour.red()), mix(colour.green()), mix(colour.blue()));
+}
+
+// Light enough that filled markers of the same class still stand out on their own region,
+// dark enough that neighbouring regions differ at a glance.
+constexpr double kRegionShare = 0.22;
+constexpr double kBoundaryShare = 0.55;
+
+}  // namespace
+
+QRgb regionColor(int classIndex) { return mixWithWhite(classColor(classIndex), kRegionShare); }
+
+QImage renderRegionMap(const RegionMap& map, bool outline) {
+  if (map.width <= 0 || map.height <= 0) return {};
+  int classes = 0;
+  for (int label : map.labels) classes = std::max(classes, label + 1);
+  std::vector<QRgb> fill(static_cast<std::size_t>(classes));
+  std::vector<QRgb> edge(static_cast<std::size_t>(classes));
+  for (int k = 0; k < classes; ++k) {
+    fill[static_cast<std::size_t>(k)] = regionColor(k);
+    edge[static_cast<std::size_t>(k)] = mixWithWhite(classColor(k), kBoundaryShare);
+  }
+  QImage image(map.width, map.height, QImage::Format_RGB32);
+  for (int row = 0; row < map.height; ++row) {
+    auto* line = reinterpret_cast<QRgb*>(image.scanLine(row));
+    for (int column = 0; column < map.width; ++column) {
+      const int label = map.at(row, column);
+      // A pixel whose right or lower neighbour belongs to another class is on a boundary.
+      const bool boundary = outline && ((column + 1 < map.width && map.at(row, column + 1) != label) ||
+                            (row + 1 < map.height && map.at(row + 1, column) != label));
+      const auto k = static_cast<std::size_t>(std::max(label, 0));
+      line[column] = boundary ? edge[k] : fill[k];
+    }
+  }
+  return image;
+}
+
+RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
+                               const ViewProjection& view, const QRectF& dataRect, QSize pixels,
+                               bool outline) {
+  ViewGrid grid;
+  grid.xMin = dataRect.left();
+  grid.xMax = dataRect.right();
+  grid.yMin = dataRect.top();
+  grid.yMax = dataRect.bottom();
+  grid.width = pixels.width();
+  grid.height = pixels.height();
+  return RegionImage{renderRegionMap(computeDecisionRegions(model, theta, view, grid), outline), dataRect};
+}
+
+}  // namespace dpstudio::ui

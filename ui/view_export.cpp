@@ -1,0 +1,53 @@
+#include "ui/view_export.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QGraphicsView>
+#include <QPainter>
+#include <QPixmap>
+#include <QSvgGenerator>
+
+namespace dpstudio::ui {
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("dpstudio::ui::ViewExport", text); }
+
+}  // namespace
+
+bool writeViewPng(QGraphicsView* view, const QString& path, QString* error) {
+  const QPixmap pixmap = view->grab();
+  if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+    if (error) *error = tr("Could not write the image to %1.").arg(path);
+    return false;
+  }
+  return true;
+}
+
+bool writeViewSvg(QGraphicsView* view, const QString& path, const QString& title,
+                  const QString& description, QString* error) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  QSvgGenerator generator;
+  generator.setOutputDevice(&file);
+  generator.setSize(view->size());
+  generator.setViewBox(view->rect());
+  generator.setTitle(title);
+  generator.setDescription(description);
+  {
+    QPainter painter(&generator);
+    painter.setRenderHint(QPainter::Antialiasing);
+    // QGraphicsView::render() draws the background (drawBackground) too, so underlays
+    // painted there are part of the file.
+    view->render(&painter, QRectF(view->rect()), view->viewport()->rect());
+  }
+  if (file.error() != QFileDevice::NoError) {
+    if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace dpstudio::ui
