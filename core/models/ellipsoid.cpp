@@ -1,0 +1,125 @@
+#include "core/models/ellipsoid.h"
+
+#include <cmath>
+#include <numbers>
+
+#include <Eigen/Eigenvalues>
+
+#include "core/models/lmgc.h"
+
+namespace dpstudio {
+namespace {
+
+Error invalidShadow(std::string message, std::string field) {
+  return Error{ErrorKind::Usage, std::move(message), {}, 0, std::move(field)};
+}
+
+// Ψ⁺v through the (truncated) eigen-decomposition.
+Eigen::VectorXd pseudoInverseTimes(const ClassEllipsoid& e, const Eigen::VectorXd& v) {
+  Eigen::VectorXd coords = e.eigenvectors.transpose() * v;
+  for (Eigen::Index k = 0; k < coords.size(); ++k)
+    coords[k] = e.eigenvalues[k] > 0 ? coords[k] / e.eigenvalues[k] : 0.0;
+  return e.eigenvectors * coords;
+}
+
+}  // namespace
+
+Eigen::VectorXd ClassEllipsoid::levels(const Eigen::MatrixXd& X) const {
+  const Eigen::MatrixXd centred = X.rowwise() - centre.transpose();
+  return (centred * shape).cwiseProduct(centred).rowwise().sum();
+}
+
+Eigen::VectorXd ClassEllipsoid::scores(const Eigen::MatrixXd& X) const {
+  return 0.5 * (levels(X).array() + offset).matrix();
+}
+
+ClassEllipsoid extractEllipsoid(const Eigen::MatrixXd& phi) {
+  eigen_assert(phi.rows() == phi.cols() && phi.rows() >= 2);
+  const Eigen::Index d = phi.rows() - 1;
+  const Eigen::MatrixXd sym = 0.5 * (phi + phi.transpose());
+  ClassEllipsoid e;
+  e.shape = sym.topLeftCorner(d, d);
+  const Eigen::VectorXd b = sym.topRightCorner(d, 1);
+
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(e.shape);
+  e.eigenvalues = eig.eigenvalues();
+  e.eigenvectors = eig.eigenvectors();
+  const double largest = e.eigenvalues.size() > 0 ? e.eigenvalues.maxCoeff() : 0.0;
+  const double cutoff = kEllipsoidRankTolerance * std::max(largest, 0.0);
+  e.bounded = largest > 0;
+  for (Eigen::Index k = 0; k < e.eigenvalues.size(); ++k) {
+    if (e.eigenvalues[k] <= cutoff) {
+      e.eigenvalues[k] = 0;
+      e.bounded = false;
+    }
+  }
+  e.centre = -pseudoInverseTimes(e, b);
+  // θ = Φ[d,d] − bᵀΨ⁺b, and bᵀΨ⁺b = −bᵀμ.
+  e.offset = sym(d, d) + b.dot(e.centre);
+  return e;
+}
+
+std::vector<ClassEllipsoid> extractEllipsoids(const LmgcModel& model, const Eigen::VectorXd& theta) {
+  std::vector<ClassEllipsoid> result;
+  result.reserve(static_cast<std::size_t>(model.classes()));
+  for (Eigen::Index c = 0; c < model.classes(); ++c)
+    result.push_back(extractEllipsoid(model.classMatrix(theta, c)));
+  return result;
+}
+
+Eigen::MatrixXd phiFromEllipsoid(const Eigen::MatrixXd& shape, const Eigen::VectorXd& centre,
+                                 double offset) {
+  const Eigen::Index d = shape.rows();
+  eigen_assert(shape.cols() == d && centre.size() == d);
+  const Eigen::VectorXd psiMu = shape * centre;
+  Eigen::MatrixXd phi(d + 1, d + 1);
+  phi.topLeftCorner(d, d) = shape;
+  phi.topRightCorner(d, 1) = -psiMu;
+  phi.bottomLeftCorner(1, d) = -psiMu.transpose();
+  phi(d, d) = centre.dot(psiMu) + offset;
+  return phi;
+}
+
+Result<ViewEllipse> shadowOnView(const ClassEllipsoid& ellipsoid, double level,
+                                 const ViewProjection& view) {
+  if (!std::isfinite(level) || level < 0)
+    return invalidShadow("the ellipse level must be finite and >= 0", "level");
+  const Eigen::Index d = ellipsoid.shape.rows();
+  if (view.basis.rows() != d || view.basis.cols() != 2)
+    return invalidShadow("the view does not match the model's input dimension", "view");
+
+  ViewEllipse shadow;
+  shadow.level = level;
+  shadow.centre = view.basis.transpose() * ellipsoid.centre;
+  // In Ψ's eigenbasis: W = QᵀV. The shadow is bounded iff V has no component along
+  // null(Ψ); then VᵀΨ⁺V = Σ_k W_kᵀW_k / λ_k over the non-zero eigenvalues.
+  const Eigen::MatrixXd W = ellipsoid.eigenvectors.transpose() * view.basis;
+  double nullMass = 0;
+  for (Eigen::Index k = 0; k < d; ++k) {
+    const double lambda = ellipsoid.eigenvalues[k];
+    if (lambda > 0)
+      shadow.spread.noalias() += W.row(k).transpose() * W.row(k) / lambda;
+    else
+      nullMass += W.row(k).squaredNorm();
+  }
+  shadow.bounded = nullMass <= 1e-12;
+  if (!shadow.bounded) shadow.spread.setZero();
+  return shadow;
+}
+
+Eigen::MatrixXd ViewEllipse::polyline(int points) const {
+  if (!bounded || points < 3) return Eigen::MatrixXd(0, 2);
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(spread);
+  Eigen::Matrix2d axes = eig.eigenvectors();
+  if (axes.determinant() < 0) axes.col(1) *= -1;  // a rotation: keeps the order counter-clockwise
+  const Eigen::Vector2d radii = (level * eig.eigenvalues().cwiseMax(0.0)).cwiseSqrt();
+  const Eigen::Matrix2d map = axes * radii.asDiagonal();
+  Eigen::MatrixXd result(points, 2);
+  for (int j = 0; j < points; ++j) {
+    const double angle = 2 * std::numbers::pi * j / points;
+    result.row(j) = (centre + map * Eigen::Vector2d(std::cos(angle), std::sin(angle))).transpose();
+  }
+  return result;
+}
+
+}  // namespace dpstudio

@@ -1,0 +1,101 @@
+#pragma once
+// LMGC's class ellipsoids in input coordinates, and their shadows on the 2-D view.
+//
+// Every PSD Φ ∈ R^{(d+1)×(d+1)} can be written (paper 000 eq. 2) as
+//
+//   Φ = [ Ψ       −Ψμ        ]       Ψ = the upper-left d×d block, b = the upper-right column,
+//       [ −μᵀΨ    μᵀΨμ + θ   ]       μ = −Ψ⁺b,  θ = Φ[d,d] − μᵀΨμ = Φ[d,d] − bᵀΨ⁺b ≥ 0,
+//
+// and because LMGC augments x̃ = [x; 1]/√2 (lmgc.h), the class score is exactly
+//
+//   s(x) = x̃ᵀΦx̃ = ½ ((x − μ)ᵀΨ(x − μ) + θ).
+//
+// The factor ½ is the only trace of the 1/√2 scaling: Ψ, μ and θ are read off Φ as in the
+// paper, with no further rescaling. The level set {x : (x − μ)ᵀΨ(x − μ) = t} is where the
+// class's score exceeds its minimum θ/2 by t/2.
+//
+// Singular Ψ (PSD, not PD — the projection onto the PSD cone produces these routinely):
+// the level sets are cylinders, unbounded along null(Ψ). Then bounded = false, μ is the
+// minimum-norm point of the set of centres (Ψ⁺ uses the eigenvalues above 1e−9·λ_max), and
+// the score identity above still holds because b ∈ range(Ψ) whenever Φ ⪰ 0. No NaN is
+// ever produced. Expect these from training: the trace regularizer pushes Ψ_c towards low
+// rank, and in tests only a class enclosed by others kept a bounded ellipsoid (a class
+// between well-separated neighbours opened into a cylinder) — the view should say so
+// rather than draw nothing silently.
+//
+// Shadow: for d > 2 an ellipsoid is drawn as its orthogonal projection onto the view plane
+// (ALGORITHMS §2). In view coordinates u = Vᵀx (V = view.basis, d×2 orthonormal) the shadow
+// of {(x−μ)ᵀΨ(x−μ) ≤ t} is the ellipse {(u − Vᵀμ)ᵀ(VᵀΨ⁻¹V)⁻¹(u − Vᵀμ) ≤ t}: its support
+// function along every in-plane direction equals the ellipsoid's. With d = 2 and the
+// identity feature view it is the exact level set.
+//
+// Pure functions on values; safe from any thread.
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "core/data/view_projection.h"
+#include "core/util/result.h"
+
+namespace dpstudio {
+
+class LmgcModel;
+
+// The level drawn by default: t = 2, where the class's own score has risen by exactly one
+// target margin (s − s_min = t/2 = 1) above its value at the centre. It is read off the
+// model alone, so a drawing of a private model releases nothing more than the model; it
+// is also a scale the optimization itself sets (training points must win by margin 1);
+// in the enclosed-class test every training point of the class lies inside it.
+// A data-dependent level (e.g. the median of levels() over the class's own points) draws a
+// "half of the class" contour but is a statistic of the training data: mark it not private.
+inline constexpr double kDefaultEllipseLevel = 2.0;
+
+// Relative eigenvalue threshold below which Ψ's eigenvalues count as zero.
+inline constexpr double kEllipsoidRankTolerance = 1e-9;
+
+struct ClassEllipsoid {
+  Eigen::MatrixXd shape;         // Ψ, d×d, symmetric PSD
+  Eigen::VectorXd centre;        // μ
+  double offset = 0;             // θ (≥ 0 up to rounding when Φ ⪰ 0)
+  bool bounded = false;          // Ψ ≻ 0 (all eigenvalues above the rank tolerance)
+  Eigen::VectorXd eigenvalues;   // of Ψ, ascending; those below the tolerance set to 0
+  Eigen::MatrixXd eigenvectors;  // matching orthonormal columns
+
+  // (x − μ)ᵀΨ(x − μ) for each row of X (n × d).
+  Eigen::VectorXd levels(const Eigen::MatrixXd& X) const;
+  // ½((x − μ)ᵀΨ(x − μ) + θ) for each row: equal to the LMGC score s(x) of this class.
+  Eigen::VectorXd scores(const Eigen::MatrixXd& X) const;
+};
+
+// From one (d+1)×(d+1) Φ (its symmetric part is used).
+ClassEllipsoid extractEllipsoid(const Eigen::MatrixXd& phi);
+
+// Every class of an LMGC parameter vector.
+std::vector<ClassEllipsoid> extractEllipsoids(const LmgcModel& model, const Eigen::VectorXd& theta);
+
+// The inverse map, eq. 2: Φ from (Ψ, μ, θ). PSD when Ψ ⪰ 0 and θ ≥ 0.
+Eigen::MatrixXd phiFromEllipsoid(const Eigen::MatrixXd& shape, const Eigen::VectorXd& centre,
+                                 double offset);
+
+// An ellipse in view coordinates: {centre + √level · spread^{1/2} z : ‖z‖ = 1}.
+struct ViewEllipse {
+  Eigen::Vector2d centre = Eigen::Vector2d::Zero();  // Vᵀμ, the shadow of the centre
+  Eigen::Matrix2d spread = Eigen::Matrix2d::Zero();  // VᵀΨ⁺V (PSD; singular for d = 1)
+  double level = kDefaultEllipseLevel;               // t
+  bool bounded = false;  // false: the ellipsoid is unbounded along a direction that the view
+                         // plane sees (null(Ψ) not ⟂ plane); the shadow is then a strip or
+                         // the whole plane and is not drawn
+
+  // `points` (≥ 3) distinct points in view coordinates, counter-clockwise, evenly spaced in
+  // the ellipse's parameter angle; the polyline closes from the last point to the first.
+  // Empty when !bounded.
+  Eigen::MatrixXd polyline(int points) const;
+};
+
+// The shadow of {x : (x−μ)ᵀΨ(x−μ) ≤ level} on the view. Errors: level not finite or < 0
+// ("level"), view basis not d×2 ("view").
+Result<ViewEllipse> shadowOnView(const ClassEllipsoid& ellipsoid, double level,
+                                 const ViewProjection& view);
+
+}  // namespace dpstudio
