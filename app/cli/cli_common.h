@@ -64,5 +64,6 @@ int runInfo(const QStringList& args);
 int runTrain(const QStringList& args);
 int runCalibrate(const QStringList& args);
 int runAccountant(const QStringList& args);
+int runAudit(const QStringList& args);
 
 }  // namespace dpstudio::cli

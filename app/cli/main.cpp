@@ -21,6 +21,7 @@ const char* kUsage =
     "  train      train a model, privately or not (--train DATA --model M --mechanism X)\n"
     "  calibrate  the noise parameters a mechanism would use, without data\n"
     "  accountant epsilon of DP-SGD runs (--q Q --sigma S --steps T ... --delta D)\n"
+    "  audit      empirical privacy audit: a lower bound on epsilon (--mechanism X --trials N)\n"
     "\n"
     "Every command takes --help, and --json to print one JSON object on stdout.\n"
     "DATA is a file (CSV, LIBSVM, IDX; gzip is detected) or builtin:NAME.\n"
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
       {"train", dpstudio::cli::runTrain},
       {"calibrate", dpstudio::cli::runCalibrate},
       {"accountant", dpstudio::cli::runAccountant},
+      {"audit", dpstudio::cli::runAudit},
   };
   const auto it = commands.find(args[1]);
   if (it == commands.end()) {

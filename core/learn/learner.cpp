@@ -48,10 +48,11 @@ Result<TrainedModel> finish(TrainedModel trained) {
 }
 
 OptimizeSummary minimizeSmooth(const Objective& objective, Eigen::VectorXd& theta,
-                               const TrainControl& control, double offset, double share) {
+                               const TrainControl& control, double offset, double share,
+                               double absoluteTolerance = -1) {
   LbfgsOptions options;
   options.relativeTolerance = control.tolerance;
-  options.absoluteTolerance = control.tolerance;
+  options.absoluteTolerance = absoluteTolerance > 0 ? absoluteTolerance : control.tolerance;
   options.maxIterations = control.maxIterations;
   return minimizeLbfgs(objective, theta, options,
                        convergenceCallback(control.progress, control.tolerance, offset, share));
@@ -106,16 +107,18 @@ Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const
   const Model& m = *trained.model;
   trained.theta = control.warmStart ? *control.warmStart : m.initialParameters(X, y);
   const Objective objective(m, X, y, terms);
+  // On the sum scale gradients grow with n; the absolute tolerance follows.
+  const double absolute = control.tolerance * (terms.scale == LossScale::Sum ? static_cast<double>(X.rows()) : 1.0);
   if (m.isConstrained()) {
     ProjectedGradientOptions options;
     options.relativeTolerance = control.tolerance;
-    options.absoluteTolerance = control.tolerance;
+    options.absoluteTolerance = absolute;
     options.maxIterations = control.maxIterations;
     trained.summary = minimizeProjectedGradient(
         objective, [&m](Eigen::VectorXd& theta) { m.project(theta); }, trained.theta, options,
         convergenceCallback(control.progress, control.tolerance, 0.0, 1.0));
   } else {
-    trained.summary = minimizeSmooth(objective, trained.theta, control, 0.0, 1.0);
+    trained.summary = minimizeSmooth(objective, trained.theta, control, 0.0, 1.0, absolute);
   }
   return finish(std::move(trained));
 }
@@ -152,7 +155,10 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
   }
 
   if (const auto* lmgc = dynamic_cast<const LmgcModel*>(model.get()))
-    return minimizeObjective(model, X, y, {LossScale::Sum, 0.0, lmgc->traceRegularizer(spec.lambda)}, control);
+    // λ(Σ tr Ψ_c + ½‖Φ‖²_F): the trace term alone leaves the linear part of Φ_c unpenalized,
+    // and on separable data the objective then has no minimizer (see lmgc.h).
+    return minimizeObjective(model, X, y, {LossScale::Sum, spec.lambda, lmgc->traceRegularizer(spec.lambda)},
+                             control);
   return minimizeObjective(model, X, y, {LossScale::Mean, spec.lambda, {}}, control);
 }
 

@@ -1,0 +1,146 @@
+// `audit --mechanism X ... --trials N`: the empirical privacy audit (ALGORITHMS §3 J). On a
+// built-in small problem by default, or on --train DATA (its training part is D). JSON keys:
+// mechanism, epsilon, delta, epsilon_lower, violation, trials (SPEC), plus calibration,
+// confidence, epsilon_lower_uncorrected, statistic, problem, decision, curve, seconds,
+// warning. A violation is a finding, not a failure: the exit code is 0.
+
+#include <QJsonArray>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/mechanism_options.h"
+#include "app/cli/private_prediction_options.h"
+#include "core/audit/audit_problem.h"
+#include "core/util/parallel.h"
+
+namespace dpstudio::cli {
+namespace {
+
+Result<audit::AuditOptions> auditOptions(const Command& command) {
+  audit::AuditOptions o;
+  switch (privatePredictionKind(command)) {
+    case PrivatePredictionKind::Multiparty: {
+      auto options = multipartyOptions(command);
+      if (!options) return options.error();
+      o.target = audit::AuditTarget::Multiparty;
+      o.multiparty = options.value();
+      break;
+    }
+    case PrivatePredictionKind::Prediction:
+    case PrivatePredictionKind::Subsample: {
+      auto options = predictionOptions(command);
+      if (!options) return options.error();
+      o.target = audit::AuditTarget::Prediction;
+      o.prediction = options.value();
+      break;
+    }
+    case PrivatePredictionKind::None: {
+      auto options = mechanismOptions(command);
+      if (!options) return options.error();
+      o.target = audit::AuditTarget::Training;
+      o.training = options.value();
+      break;
+    }
+  }
+  auto trials = command.integer("trials", o.trials, 1);
+  auto seed = command.integer("seed", 1, 0);
+  if (!trials) return trials.error();
+  if (!seed) return seed.error();
+  o.trials = trials.value();
+  o.seed = static_cast<std::uint64_t>(seed.value());
+  if (auto status = o.validate(); !status) return status.error();
+  return o;
+}
+
+QJsonObject pointJson(const audit::RatePoint& p) {
+  return QJsonObject{{"threshold", p.threshold}, {"fpr", p.fpr}, {"fnr", p.fnr},
+                     {"fpr_upper", p.fprUpper}, {"fnr_upper", p.fnrUpper}};
+}
+
+void printResult(const audit::AuditResult& r) {
+  printText(QString("mechanism       %1 (%2 calibration)")
+                .arg(QString::fromStdString(r.mechanism), QString::fromStdString(r.calibration)));
+  printText("problem         " + QString::fromStdString(r.problem));
+  printText("statistic       " + QString::fromStdString(r.statistic));
+  printText(QString("trials          %1 on D and %1 on D' (half select the test, half certify it)").arg(r.trials));
+  const auto& c = r.certificate;
+  printText(QString("test            guess D' when s %1 %2: held-out FPR %3 (<= %4), FNR %5 (<= %6)")
+                .arg(c.decision.above ? ">" : "<").arg(c.decision.threshold, 0, 'g', 6)
+                .arg(c.heldOut.fpr, 0, 'g', 4).arg(c.heldOut.fprUpper, 0, 'g', 4)
+                .arg(c.heldOut.fnr, 0, 'g', 4).arg(c.heldOut.fnrUpper, 0, 'g', 4));
+  printText(QString("claimed         epsilon %1, delta %2").arg(r.epsilon).arg(r.delta));
+  printText(QString("epsilon_lower   %1 (95% confidence, Clopper-Pearson)").arg(r.epsilonLower, 0, 'f', 4));
+  printText(QString("verdict         %1").arg(r.violation ? "VIOLATION: the claimed epsilon does not hold"
+                                                          : "no violation found (a lower bound, not a proof)"));
+  if (!r.warning.empty()) printText("WARNING         " + QString::fromStdString(r.warning));
+  printText(QString("seconds         %1").arg(r.seconds, 0, 'f', 2));
+}
+
+}  // namespace
+
+int runAudit(const QStringList& args) {
+  Command command("audit", "Empirical privacy audit: run a mechanism on adjacent datasets and bound epsilon "
+                           "from below (ALGORITHMS J).", "");
+  command.addTrainingDataOptions();
+  addMechanismOptions(command.parser());
+  addPrivatePredictionOptions(command.parser());
+  command.parser().addOptions({
+      {"trials", "Runs of the mechanism on each of D and D' (default 20000, at least 100).", "N"},
+      {"seed", "Master seed of the runs' noise streams (default 1).", "S"},
+      {"threads", "Worker threads (default: all cores).", "N"},
+  });
+  int exitCode = kOk;
+  if (!command.parse(args, &exitCode)) return exitCode;
+  if (!command.parser().positionalArguments().isEmpty())
+    return command.usageError("audit takes no positional arguments (use --train DATA)");
+  auto options = auditOptions(command);
+  if (!options) return command.fail(options.error());
+  auto threads = command.integer("threads", 0, 0);
+  if (!threads) return command.fail(threads.error());
+  if (threads.value() > 0) setWorkerThreads(static_cast<int>(threads.value()));
+
+  Result<audit::AuditProblem> problem = Error{};
+  if (command.parser().isSet("train")) {
+    auto request = command.dataRequest();
+    if (!request) return command.fail(request.error());
+    auto prepared = prepareData(request.value());
+    if (!prepared) return command.fail(prepared.error());
+    problem = audit::auditProblemFromData(options.value(), prepared.value().train);
+  } else {
+    problem = audit::builtinAuditProblem(options.value());
+  }
+  if (!problem) return command.fail(problem.error());
+  auto result = audit::runAudit(options.value(), problem.value());
+  if (!result) return command.fail(result.error());
+  const audit::AuditResult& r = result.value();
+  if (!command.json()) {
+    printResult(r);
+    return kOk;
+  }
+  QJsonArray curve;
+  for (const auto& point : r.curve.points) curve.append(pointJson(point));
+  QJsonObject decision = pointJson(r.certificate.heldOut);
+  decision["direction"] = r.certificate.decision.above ? "above" : "below";
+  decision["selected_epsilon"] = r.certificate.selectedEpsilon;
+  QJsonObject out{
+      {"mechanism", QString::fromStdString(r.mechanism)},
+      {"calibration", QString::fromStdString(r.calibration)},
+      {"epsilon", r.epsilon},
+      {"delta", r.delta},
+      {"epsilon_lower", r.epsilonLower},
+      {"violation", r.violation},
+      {"trials", static_cast<qint64>(r.trials)},
+      {"confidence", 0.95},
+      {"epsilon_lower_uncorrected", r.curve.epsilonUncorrected},
+      {"statistic", QString::fromStdString(r.statistic)},
+      {"problem", QString::fromStdString(r.problem)},
+      {"decision", decision},
+      {"curve", curve},
+      {"seconds", r.seconds},
+      {"seed", QString::number(options.value().seed)},
+  };
+  if (!r.warning.empty()) out["warning"] = QString::fromStdString(r.warning);
+  command.printJson(out);
+  return kOk;
+}
+
+}  // namespace dpstudio::cli

@@ -1,0 +1,245 @@
+// `train --mechanism prediction|subsample|multiparty` (ALGORITHMS §3 F, G, I).
+//
+// Private prediction has no released model to score: as paper 003 does, the test accuracy is
+// measured by answering the first B test points through the private predictor (fewer when
+// the test set is smaller), and the output says so. The training accuracy would spend budget
+// on training points and is not measured (null). Multiparty aggregation releases a model:
+// its accuracies are measured as for the training mechanisms, next to paper 004's baselines.
+
+#include <QJsonArray>
+
+#include <chrono>
+
+#include "app/cli/mechanism_options.h"
+#include "app/cli/private_prediction_options.h"
+#include "core/mechanisms/report_json.h"
+#include "core/prediction/multiparty.h"
+#include "core/prediction/private_predictor.h"
+#include "core/prediction/subsample_aggregate.h"
+
+namespace dpstudio::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+QJsonArray toJsonArray(const std::vector<std::string>& items) {
+  QJsonArray out;
+  for (const auto& item : items) out.append(QString::fromStdString(item));
+  return out;
+}
+
+void printReport(const mech::MechanismReport& report) {
+  printText(QString("mechanism       %1 (%2 calibration), noise %3")
+                .arg(QString::fromStdString(report.mechanism), QString::fromStdString(report.calibration),
+                     QString::fromStdString(report.noise)));
+  if (!report.noiseSource.empty()) printText("noise source    " + QString::fromStdString(report.noiseSource));
+  for (const auto& d : report.derived)
+    printText(QString("  %1 = %2   [%3]").arg(QString::fromStdString(d.key), -20).arg(d.value, 0, 'g', 8)
+                  .arg(QString::fromStdString(d.formula)));
+  for (double norm : report.noiseNorms) printText(QString("noise drawn     ||eta|| = %1").arg(norm, 0, 'g', 6));
+  if (!report.warning.empty()) printText("WARNING         " + QString::fromStdString(report.warning));
+}
+
+QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& data, double seconds) {
+  return QJsonObject{
+      {"model", QString::fromStdString(report.model)},
+      {"mechanism", QString::fromStdString(report.mechanism)},
+      {"calibration", QString::fromStdString(report.calibration)},
+      {"epsilon", report.epsilon},
+      {"delta", report.delta},
+      {"train_rows", static_cast<qint64>(data.train.rows())},
+      {"test_rows", static_cast<qint64>(data.test.rows())},
+      {"features", static_cast<qint64>(data.train.features())},
+      {"classes", static_cast<qint64>(data.train.classes())},
+      {"seconds", seconds},
+      {"preprocessing", toJsonArray(data.train.provenance.steps)},
+      {"not_private", toJsonArray(data.train.provenance.notPrivate)},
+      {"report", mech::reportToJson(report)},
+  };
+}
+
+// What every prediction mechanism prints after answering.
+struct Answered {
+  long long answered = 0;
+  long long correct = 0;
+  long long remaining = 0;
+  double nonPrivateAccuracy = 0;  // the non-private model(s) on the same points: NOT private
+};
+
+int printPrediction(const Command& command, const mech::MechanismReport& report, const PreparedData& data,
+                    const predict::PredictionOptions& o, const Answered& a, double seconds) {
+  const double accuracy = a.answered > 0 ? static_cast<double>(a.correct) / static_cast<double>(a.answered) : 0.0;
+  const std::string note = "test accuracy over the first " + std::to_string(a.answered) +
+                           " test points, each answered through the private predictor (budget " +
+                           std::to_string(o.budget) + "); training accuracy not measured: it would spend budget";
+  if (command.json()) {
+    QJsonObject out = commonJson(report, data, seconds);
+    out["lambda"] = o.learner.lambda;
+    out["train_accuracy"] = QJsonValue::Null;
+    out["test_accuracy"] = a.answered > 0 ? QJsonValue(accuracy) : QJsonValue::Null;
+    out["test_accuracy_note"] = QString::fromStdString(note);
+    out["answered"] = static_cast<qint64>(a.answered);
+    out["budget"] = static_cast<qint64>(o.budget);
+    out["budget_remaining"] = static_cast<qint64>(a.remaining);
+    out["nonprivate_test_accuracy"] = a.nonPrivateAccuracy;
+    if (o.kind == predict::PredictionKind::Subsample) out["teachers"] = static_cast<qint64>(o.teachers);
+    command.printJson(out);
+    return kOk;
+  }
+  printText(QString("model           %1 (lambda %2)").arg(QString::fromStdString(report.model)).arg(o.learner.lambda));
+  printText(QString("data            %1 train rows, %2 test rows, %3 features, %4 classes")
+                .arg(data.train.rows()).arg(data.test.rows()).arg(data.train.features()).arg(data.train.classes()));
+  for (const auto& notPrivate : data.train.provenance.notPrivate)
+    printText("NOT PRIVATE     " + QString::fromStdString(notPrivate));
+  printReport(report);
+  if (a.answered > 0) printText(QString("test accuracy   %1").arg(accuracy, 0, 'f', 4));
+  printText("                (" + QString::fromStdString(note) + ")");
+  printText(QString("non-private     %1 on the same points (NOT private, for comparison)")
+                .arg(a.nonPrivateAccuracy, 0, 'f', 4));
+  printText(QString("budget          %1 of %2 answers left").arg(a.remaining).arg(o.budget));
+  printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
+  printText("privacy         " + QString::fromStdString(report.statement));
+  return kOk;
+}
+
+template <class Predictor, class NonPrivate>
+Result<Answered> answerTestPoints(Predictor& predictor, const Dataset& test, privacy::NoiseSource& noise,
+                                  const NonPrivate& nonPrivateLabels) {
+  Answered a;
+  const Index k = std::min<Index>(test.rows(), static_cast<Index>(predictor.budget()));
+  if (k > 0) {
+    auto answers = predictor.answerRows(test.X.topRows(k), noise);
+    if (!answers) return answers.error();
+    const Eigen::VectorXi plain = nonPrivateLabels(test.X.topRows(k));
+    long long agreeing = 0;
+    for (Index i = 0; i < k; ++i) {
+      a.correct += answers.value()[static_cast<std::size_t>(i)].label == test.y[i];
+      agreeing += plain[i] == test.y[i];
+    }
+    a.answered = k;
+    a.nonPrivateAccuracy = static_cast<double>(agreeing) / static_cast<double>(k);
+  }
+  a.remaining = predictor.remaining();
+  return a;
+}
+
+int runPrediction(const Command& command, const PreparedData& data, privacy::NoiseSource& noise,
+                  const TrainControl& control) {
+  auto options = predictionOptions(command);
+  if (!options) return command.fail(options.error());
+  const auto start = Clock::now();
+  if (options.value().kind == predict::PredictionKind::Sensitivity) {
+    auto predictor = predict::PrivatePredictor::train(options.value(), data.train, control);
+    if (!predictor) return command.fail(predictor.error());
+    auto& p = predictor.value();
+    auto answered = answerTestPoints(p, data.test, noise, [&p](const Eigen::MatrixXd& X) {
+      return p.model().predict(p.theta(), X);
+    });
+    if (!answered) return command.fail(answered.error());
+    mech::MechanismReport report = p.report();
+    report.noiseSource = noise.provenance().describe();
+    return printPrediction(command, report, data, options.value(), answered.value(), secondsSince(start));
+  }
+  auto predictor = predict::SubsampleAggregate::train(options.value(), data.train, control);
+  if (!predictor) return command.fail(predictor.error());
+  auto& p = predictor.value();
+  auto answered = answerTestPoints(p, data.test, noise, [&p](const Eigen::MatrixXd& X) {
+    const Eigen::MatrixXi votes = p.teachers().votes(X);
+    Eigen::VectorXi majority(X.rows());
+    for (Index i = 0; i < X.rows(); ++i) votes.row(i).maxCoeff(&majority[i]);
+    return majority;
+  });
+  if (!answered) return command.fail(answered.error());
+  mech::MechanismReport report = p.report();
+  report.noiseSource = noise.provenance().describe();
+  return printPrediction(command, report, data, options.value(), answered.value(), secondsSince(start));
+}
+
+int runMultiparty(const Command& command, const PreparedData& data, privacy::NoiseSource& noise,
+                  const TrainControl& control) {
+  auto options = multipartyOptions(command);
+  if (!options) return command.fail(options.error());
+  const auto start = Clock::now();
+  auto result = multiparty::trainMultiparty(options.value(), data.train, noise, control);
+  if (!result) return command.fail(result.error());
+  const double seconds = secondsSince(start);
+  const auto& r = result.value();
+  const Model& model = *r.released.model;
+  const bool hasTest = data.test.rows() > 0;
+  auto testAccuracy = [&](const Eigen::VectorXd& theta) {
+    return hasTest ? QJsonValue(accuracy(model, theta, data.test.X, data.test.y)) : QJsonValue::Null;
+  };
+  const double trainAccuracy = accuracy(model, r.released.theta, data.train.X, data.train.y);
+  if (command.json()) {
+    QJsonObject out = commonJson(r.report, data, seconds);
+    out["lambda"] = options.value().lambda;
+    out["train_accuracy"] = trainAccuracy;
+    out["test_accuracy"] = testAccuracy(r.released.theta);
+    QJsonArray sizes;
+    for (Index size : r.partySizes) sizes.append(static_cast<qint64>(size));
+    out["parties"] = sizes;
+    out["smallest_party"] = *r.report.value("smallest_party");
+    out["distance_to_all_data"] = r.distance;
+    out["theorem_4_2_bound"] = r.bound;
+    out["baselines"] = QJsonObject{
+        {"note", "NOT private except all_data_dp (a separate release that needs the data pooled)"},
+        {"aggregate_nonprivate_test_accuracy", testAccuracy(r.average)},
+        {"all_data_nonprivate_test_accuracy", testAccuracy(r.allData)},
+        {"all_data_dp_test_accuracy", testAccuracy(r.allDataPrivate)},
+        {"all_data_dp_report", mech::reportToJson(r.allDataReport)},
+    };
+    command.printJson(out);
+    return kOk;
+  }
+  QStringList sizes;
+  for (Index size : r.partySizes) sizes << QString::number(size);
+  printText(QString("model           %1, lambda %2 (objective (1/n_j) sum loss + lambda ||w||^2)")
+                .arg(QString::fromStdString(r.report.model)).arg(options.value().lambda));
+  printText("parties         " + sizes.join(", ") + " rows");
+  printReport(r.report);
+  printText(QString("||w_avg - w*||  %1 measured (NOT private), Theorem 4.2 bound %2")
+                .arg(r.distance, 0, 'g', 6).arg(r.bound, 0, 'g', 6));
+  printText(QString("train accuracy  %1").arg(trainAccuracy, 0, 'f', 4));
+  if (hasTest) {
+    printText(QString("test accuracy   %1").arg(testAccuracy(r.released.theta).toDouble(), 0, 'f', 4));
+    printText(QString("baselines       all data non-private %1, all data DP %2, aggregate non-private %3")
+                  .arg(testAccuracy(r.allData).toDouble(), 0, 'f', 4)
+                  .arg(testAccuracy(r.allDataPrivate).toDouble(), 0, 'f', 4)
+                  .arg(testAccuracy(r.average).toDouble(), 0, 'f', 4));
+  }
+  printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
+  printText("privacy         " + QString::fromStdString(r.report.statement));
+  return kOk;
+}
+
+}  // namespace
+
+int runTrainPrivatePrediction(const Command& command) {
+  auto noiseSpec = noiseChoice(command);
+  if (!noiseSpec) return command.fail(noiseSpec.error());
+  // Refuse bad options before loading any data.
+  const PrivatePredictionKind kind = privatePredictionKind(command);
+  if (kind == PrivatePredictionKind::Multiparty) {
+    if (auto options = multipartyOptions(command); !options) return command.fail(options.error());
+  } else if (auto options = predictionOptions(command); !options) {
+    return command.fail(options.error());
+  }
+  auto request = command.dataRequest();
+  if (!request) return command.fail(request.error());
+  auto prepared = prepareData(request.value());
+  if (!prepared) return command.fail(prepared.error());
+  auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
+  if (!noise) return command.fail(noise.error());
+  TrainControl control;
+  auto tolerance = command.number("tolerance", control.tolerance);
+  if (!tolerance) return command.fail(tolerance.error());
+  control.tolerance = tolerance.value();
+  return kind == PrivatePredictionKind::Multiparty ? runMultiparty(command, prepared.value(), *noise.value(), control)
+                                                   : runPrediction(command, prepared.value(), *noise.value(), control);
+}
+
+}  // namespace dpstudio::cli

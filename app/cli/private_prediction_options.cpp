@@ -1,0 +1,129 @@
+#include "app/cli/private_prediction_options.h"
+
+#include <limits>
+
+namespace dpstudio::cli {
+namespace {
+
+constexpr long long kAnyInteger = std::numeric_limits<long long>::min();
+
+Error usage(const std::string& message, const std::string& field) {
+  return Error{ErrorKind::Usage, message, {}, 0, field};
+}
+
+// --model, --epsilon, --delta, --lambda, --huber as addMechanismOptions defines them.
+Status readCommon(const Command& command, ModelKind* model, double* epsilon, double* delta, double* lambda,
+                  double* huber) {
+  const auto kind = parseModelKind(command.parser().value("model").toStdString());
+  if (!kind) return usage("choose --model logreg, huber, softmax or lmgc", "model");
+  *model = *kind;
+  struct NumberOption {
+    const char* name;
+    double* target;
+  };
+  for (const NumberOption& option : {NumberOption{"epsilon", epsilon}, {"delta", delta}, {"lambda", lambda},
+                                     {"huber", huber}}) {
+    auto value = command.number(option.name, *option.target);
+    if (!value) return value.error();
+    *option.target = value.value();
+  }
+  return Ok{};
+}
+
+Result<mech::Calibration> readCalibration(const Command& command) {
+  const auto calibration = mech::parseCalibration(command.parser().value("calibration").toStdString());
+  if (!calibration) return usage("use corrected or published", "calibration");
+  return *calibration;
+}
+
+Result<std::uint64_t> readPartitionSeed(const Command& command) {
+  auto seed = command.integer("partition-seed", 1, 0);
+  if (!seed) return seed.error();
+  return static_cast<std::uint64_t>(seed.value());
+}
+
+}  // namespace
+
+void addPrivatePredictionOptions(QCommandLineParser& parser) {
+  parser.addOptions({
+      {"budget", "prediction, subsample: answers B the predictor may give (default 100).", "B"},
+      {"teachers", "subsample: number of teachers T trained on disjoint parts (default 256).", "T"},
+      {"parties", "multiparty: number of parties K (default 5; with --party-split, its count).", "K"},
+      {"party-split", "multiparty: fractions of the training rows per party, e.g. 0.15,0.2,0.2,0.2,0.25 "
+                      "(default: even).", "F1,F2,.."},
+      {"partition-seed", "subsample, multiparty: seed of the data-independent partition (default 1).", "S"},
+  });
+}
+
+PrivatePredictionKind privatePredictionKind(const Command& command) {
+  const QString name = command.parser().value("mechanism");
+  if (name == "multiparty") return PrivatePredictionKind::Multiparty;
+  const auto kind = predict::parsePredictionKind(name.toStdString());
+  if (!kind) return PrivatePredictionKind::None;
+  return *kind == predict::PredictionKind::Sensitivity ? PrivatePredictionKind::Prediction
+                                                       : PrivatePredictionKind::Subsample;
+}
+
+Result<predict::PredictionOptions> predictionOptions(const Command& command) {
+  predict::PredictionOptions o;
+  const auto kind = predict::parsePredictionKind(command.parser().value("mechanism").toStdString());
+  if (!kind) return usage("--mechanism must be prediction or subsample here", "mechanism");
+  o.kind = *kind;
+  if (auto status = readCommon(command, &o.learner.kind, &o.epsilon, &o.delta, &o.learner.lambda, &o.learner.huber);
+      !status)
+    return status.error();
+  const auto family = mech::parseNoiseFamily(command.parser().value("distribution").toStdString());
+  if (!family) return usage("use l2-laplace or gaussian", "distribution");
+  o.family = *family;
+  auto calibration = readCalibration(command);
+  if (!calibration) return calibration.error();
+  o.calibration = calibration.value();
+  auto budget = command.integer("budget", o.budget, kAnyInteger);
+  auto teachers = command.integer("teachers", o.teachers, kAnyInteger);
+  auto seed = readPartitionSeed(command);
+  if (!budget) return budget.error();
+  if (!teachers) return teachers.error();
+  if (!seed) return seed.error();
+  o.budget = budget.value();
+  o.teachers = static_cast<Index>(teachers.value());
+  o.partitionSeed = seed.value();
+  if (auto status = o.validate(); !status) return status.error();
+  return o;
+}
+
+Result<multiparty::MultipartyOptions> multipartyOptions(const Command& command) {
+  multiparty::MultipartyOptions o;
+  double delta = 0.0, lambda = 1e-4;
+  if (auto status = readCommon(command, &o.model, &o.epsilon, &delta, &lambda, &o.huber); !status)
+    return status.error();
+  o.lambda = lambda;
+  if (delta != 0.0)
+    return Error{ErrorKind::InvalidPrivacy, "multiparty aggregation is (epsilon, 0)-DP: leave --delta unset", {}, 0,
+                 "delta"};
+  auto calibration = readCalibration(command);
+  if (!calibration) return calibration.error();
+  o.calibration = calibration.value();
+  auto parties = command.integer("parties", o.parties, kAnyInteger);
+  auto seed = readPartitionSeed(command);
+  if (!parties) return parties.error();
+  if (!seed) return seed.error();
+  o.parties = static_cast<Index>(parties.value());
+  o.partitionSeed = seed.value();
+  if (command.parser().isSet("party-split")) {
+    const QString text = command.parser().value("party-split");
+    for (const QString& item : text.split(',')) {
+      bool ok = false;
+      o.fractions.push_back(item.trimmed().toDouble(&ok));
+      if (!ok) return usage("must be a comma-separated list of fractions, found '" + text.toStdString() + "'",
+                            "party-split");
+    }
+    if (command.parser().isSet("parties") && static_cast<Index>(o.fractions.size()) != o.parties)
+      return usage("--parties " + std::to_string(o.parties) + " but --party-split lists " +
+                       std::to_string(o.fractions.size()) + " fractions",
+                   "party-split");
+  }
+  if (auto status = o.validate(); !status) return status.error();
+  return o;
+}
+
+}  // namespace dpstudio::cli

@@ -1,0 +1,163 @@
+#include "core/audit/audit_problem.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/prediction/multiparty.h"
+#include "core/random/rng.h"
+
+namespace dpstudio::audit {
+namespace {
+
+Dataset emptyProblem(Index n, Index d, Index classes, const std::string& source) {
+  Dataset data;
+  data.X = Eigen::MatrixXd::Zero(n, d);
+  data.y = Eigen::VectorXi::Zero(n);
+  for (Index c = 0; c < classes; ++c) data.classNames.push_back(std::to_string(c));
+  for (Index j = 0; j < d; ++j) data.featureNames.push_back("x" + std::to_string(j + 1));
+  data.provenance.source = source;
+  data.provenance.format = "generator";
+  return data;
+}
+
+// Two clusters centred at ±(0.45, −0.25) with spread 0.15, clipped to the unit ball.
+Dataset twoClusters(Index n, std::uint64_t seed) {
+  Dataset data = emptyProblem(n, 2, 2, "audit:two-clusters");
+  Rng rng(mixSeed(seed) ^ 0x6175646974ULL);  // "audit": its own stream, apart from the runs'
+  for (Index i = 0; i < n; ++i) {
+    const int label = static_cast<int>(i % 2);
+    const double sign = label == 1 ? 1.0 : -1.0;
+    Eigen::Vector2d x(sign * 0.45 + 0.15 * rng.normal(), -sign * 0.25 + 0.15 * rng.normal());
+    if (x.norm() > 1.0) x /= x.norm();
+    data.X.row(i) = x.transpose();
+    data.y[i] = label;
+  }
+  return data;
+}
+
+AuditProblem withCanary(const Dataset& D, Index replaced, const Eigen::VectorXd& canary, int label,
+                        std::string description) {
+  AuditProblem problem;
+  problem.D = D;
+  problem.Dprime = D;
+  problem.Dprime.X.row(replaced) = canary.transpose();
+  problem.Dprime.y[replaced] = label;
+  problem.Dprime.provenance.source = D.provenance.source + " with one row replaced by the canary";
+  problem.replaced = replaced;
+  problem.canary = canary;
+  problem.canaryLabel = label;
+  problem.query = canary;
+  problem.description = std::move(description);
+  return problem;
+}
+
+AuditProblem lopsidedVote(Index teachers) {
+  const Index n = 3 * teachers;
+  Dataset D = emptyProblem(n, 2, 2, "audit:lopsided-vote");
+  D.X.col(0).setOnes();  // every row x = e₁ with label 0
+  AuditProblem problem = withCanary(D, 0, Eigen::Vector2d(0.0, 1.0), 1,
+                                    "lopsided vote: " + std::to_string(n) + " rows x = e1 with label 0 (" +
+                                        std::to_string(teachers) + " teachers of 3 rows); D' replaces row 1 by "
+                                        "the canary x = e2 with label 1; query (0.2, 0.98)/norm");
+  problem.query = Eigen::Vector2d(0.2, 0.98).normalized();
+  return problem;
+}
+
+// The canary rule of the header, against (model, θ) on D, replacing one of `rows`.
+Result<AuditProblem> chooseCanary(const Dataset& D, const Model& model, const Eigen::VectorXd& theta,
+                                  const std::vector<Index>& rows, const std::string& what) {
+  const Index d = D.features();
+  std::vector<Eigen::VectorXd> directions;
+  if (theta.size() % d == 0) {
+    const Eigen::Map<const Eigen::MatrixXd> columns(theta.data(), d, theta.size() / d);
+    for (Index c = 0; c < columns.cols(); ++c)
+      if (columns.col(c).norm() > 0) directions.push_back(columns.col(c).normalized());
+  }
+  for (Index j = 0; j < std::min<Index>(d, 8); ++j) directions.push_back(Eigen::VectorXd::Unit(d, j));
+  const Index sizeBefore = static_cast<Index>(directions.size());
+  for (Index k = 0; k < sizeBefore; ++k) directions.push_back(-directions[static_cast<std::size_t>(k)]);
+
+  Eigen::MatrixXd rowX(static_cast<Index>(rows.size()), d);
+  Eigen::VectorXi rowY(static_cast<Index>(rows.size()));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rowX.row(static_cast<Index>(i)) = D.X.row(rows[i]);
+    rowY[static_cast<Index>(i)] = D.y[rows[i]];
+  }
+  const Eigen::MatrixXd rowGradients = model.perExampleGradients(theta, rowX, rowY);
+  double best = -1;
+  Index bestRow = 0;
+  Eigen::VectorXd bestX;
+  int bestLabel = 0;
+  for (const Eigen::VectorXd& u : directions)
+    for (int k = 0; k < static_cast<int>(D.classes()); ++k) {
+      const Eigen::RowVectorXd g =
+          model.perExampleGradients(theta, u.transpose(), Eigen::VectorXi::Constant(1, k)).row(0);
+      const Eigen::VectorXd distances = (rowGradients.rowwise() - g).rowwise().norm();
+      Index i = 0;
+      const double score = distances.maxCoeff(&i);
+      if (score > best) {
+        best = score;
+        bestRow = rows[static_cast<std::size_t>(i)];
+        bestX = u;
+        bestLabel = k;
+      }
+    }
+  if (best <= 0)
+    return Error{ErrorKind::BadData, "no canary moves the model's gradient: the audit would see nothing", {}, 0,
+                 "canary"};
+  std::string description = what + "; D' replaces row " + std::to_string(bestRow + 1) +
+                            " by the canary (a unit vector, label " + std::to_string(bestLabel) +
+                            ") that maximizes the gradient change at the noise-free model";
+  return withCanary(D, bestRow, bestX, bestLabel, std::move(description));
+}
+
+std::vector<Index> allRows(Index n) {
+  std::vector<Index> rows(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
+  return rows;
+}
+
+Result<AuditProblem> problemFor(const AuditOptions& options, const Dataset& D, const std::string& what) {
+  if (auto status = options.validate(); !status) return status.error();
+  if (options.target == AuditTarget::Multiparty) {
+    if (D.classes() != 2)
+      return Error{ErrorKind::InvalidPrivacy, "multiparty aggregation trains a binary classifier (paper 004)",
+                   D.provenance.source, 0, "classes"};
+    auto parties = multiparty::partyRows(D.rows(), options.multiparty);
+    if (!parties) return parties.error();
+    const auto smallest = std::min_element(parties.value().begin(), parties.value().end(),
+                                           [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    auto locals = multiparty::trainLocalModels(options.multiparty, D, {*smallest});
+    if (!locals) return locals.error();
+    auto model = makeModel(options.multiparty.localLearner(), D.features(), 2);
+    if (!model) return model.error();
+    return chooseCanary(D, *model.value(), locals.value().front().w, *smallest,
+                        what + " (canary in the smallest party, " + std::to_string(smallest->size()) + " rows)");
+  }
+  const LearnerSpec learner =
+      options.target == AuditTarget::Training ? options.training.learner : options.prediction.learner;
+  auto trained = trainModel(learner, D.X, D.y, D.classes());
+  if (!trained) return trained.error();
+  return chooseCanary(D, *trained.value().model, trained.value().theta, allRows(D.rows()), what);
+}
+
+}  // namespace
+
+Result<AuditProblem> builtinAuditProblem(const AuditOptions& options) {
+  if (auto status = options.validate(); !status) return status.error();
+  if (options.target == AuditTarget::Prediction && options.prediction.kind == predict::PredictionKind::Subsample)
+    return lopsidedVote(options.prediction.teachers);
+  const Index n = options.target == AuditTarget::Multiparty ? 20 * options.multiparty.partyCount() : 40;
+  return problemFor(options, twoClusters(n, options.seed),
+                    "two Gaussian clusters, " + std::to_string(n) + " rows in d = 2");
+}
+
+Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dataset& D) {
+  if (D.rows() < 2) return Error::badData("the audit needs at least two training rows", D.provenance.source);
+  if (D.maxRowNorm() > 1.0 + 1e-9)
+    return Error{ErrorKind::InvalidPrivacy, "the audit's rows must satisfy ||x|| <= 1: declare a public norm bound",
+                 D.provenance.source, 0, "norm-bound"};
+  return problemFor(options, D, D.provenance.source + ", " + std::to_string(D.rows()) + " rows");
+}
+
+}  // namespace dpstudio::audit

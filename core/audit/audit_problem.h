@@ -1,0 +1,30 @@
+#pragma once
+// Adjacent datasets for the audit (ALGORITHMS §3 J): D, and D' = D with one row replaced by
+// a canary chosen to move the mechanism's output as much as possible.
+//
+// Canary choice (any linear model, and LMGC): train the noise-free model θ on D; the
+// candidates are the unit vectors (the norm bound, ‖x‖ = 1) along ± each column of θ (θ seen
+// as d × m) and ± the first min(d, 8) coordinate axes, with every label; the replaced row is
+// one of the allowed rows of D. The pair (canary, replaced row) maximizing ‖∇ℓ(canary) −
+// ∇ℓ(row)‖ at θ wins — to first order the minimizer moves by H⁻¹ of that difference over n,
+// so this is "a far point with the label the model gets most wrong". For multiparty
+// aggregation the replaced row is in the smallest party (whose model moves the average most).
+//
+// Built-in problems (no data given), seeded, every row with ‖x‖ ≤ 1:
+//  - subsample-and-aggregate: the lopsided vote. n = 3T rows, all x = e₁ with label 0, so
+//    every teacher votes 0 at the query q ∝ (0.2, 0.98); the canary (e₂, label 1) makes its
+//    teacher vote 1 there. Votes (T, 0) on D, (T−1, 1) on D', for every partition — the case
+//    where one answer's likelihood ratio approaches e^{2β} (§3 G).
+//  - everything else: two Gaussian clusters in d = 2 (40 rows; 20 per party for multiparty)
+//    and the canary rule above.
+
+#include "core/audit/audit.h"
+
+namespace dpstudio::audit {
+
+Result<AuditProblem> builtinAuditProblem(const AuditOptions& options);
+
+// D is the user's (preprocessed, ‖x‖ ≤ 1) training data; the canary is chosen against it.
+Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dataset& D);
+
+}  // namespace dpstudio::audit

@@ -1,0 +1,29 @@
+#include "core/prediction/answer_budget.h"
+
+#include <string>
+
+namespace dpstudio::predict {
+
+AnswerBudget::AnswerBudget(long long budget, long long used) : state_(std::make_shared<State>()) {
+  state_->budget = budget;
+  state_->used.store(used);
+}
+
+Result<long long> AnswerBudget::reserve(long long count) {
+  if (count < 1) return Error{ErrorKind::Usage, "an answer batch must hold at least one query", {}, 0, "queries"};
+  long long before = state_->used.load();
+  do {
+    if (before + count > state_->budget) {
+      const std::string refused = count == 1 ? "answer " + std::to_string(before + 1)
+                                             : std::to_string(count) + " more answers";
+      return Error{ErrorKind::InvalidPrivacy,
+                   "inference budget spent: this predictor may give " + std::to_string(state_->budget) +
+                       " answers under its privacy guarantee and has given " + std::to_string(before) + "; " +
+                       refused + " refused",
+                   {}, 0, "budget"};
+    }
+  } while (!state_->used.compare_exchange_weak(before, before + count));
+  return before;
+}
+
+}  // namespace dpstudio::predict

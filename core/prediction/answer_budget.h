@@ -1,0 +1,39 @@
+#pragma once
+// The inference budget of a private predictor (ALGORITHMS §3 F, G): at most B answers, the
+// count of answers given is part of the predictor's state, and answer B+1 is refused.
+//
+// Copies SHARE the count: a copy of a predictor is the same release, so answering through
+// either spends the one budget (a copy must not be a way to get 2B answers). Serialization
+// (predictor_json.h) writes the count, and a predictor read back continues from it.
+// Thread-safe: reservations are atomic, so concurrent answers never overspend.
+
+#include <atomic>
+#include <memory>
+
+#include "core/util/result.h"
+
+namespace dpstudio::predict {
+
+class AnswerBudget {
+ public:
+  // budget ≥ 1, 0 ≤ used ≤ budget (checked by the predictors' factories).
+  explicit AnswerBudget(long long budget, long long used = 0);
+
+  long long budget() const { return state_->budget; }
+  long long used() const { return state_->used.load(); }
+  long long remaining() const { return budget() - used(); }
+
+  // Reserves `count` ≥ 1 answers at once, or none: returns how many had been given before
+  // (so the first reserved answer is number result+1), or an ErrorKind::InvalidPrivacy error
+  // (field "budget") when fewer than `count` remain: "inference budget spent: …".
+  Result<long long> reserve(long long count);
+
+ private:
+  struct State {
+    long long budget = 0;
+    std::atomic<long long> used{0};
+  };
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace dpstudio::predict

@@ -1,0 +1,115 @@
+#include "core/prediction/multiparty.h"
+
+#include "core/models/linear.h"
+#include "core/prediction/exact_training.h"
+#include "core/privacy/validation.h"
+
+namespace dpstudio::multiparty {
+namespace {
+
+// The caller's stop token with progress mapped into [offset, offset + share].
+TrainControl scaledControl(const TrainControl& control, double offset, double share) {
+  TrainControl scaled = control;
+  const Progress outer = control.progress;
+  scaled.progress = Progress([outer, offset, share](double f) { outer.report(offset + share * f); },
+                             outer.stopToken());
+  return scaled;
+}
+
+Result<TrainedModel> trainExact(const MultipartyOptions& options, const Dataset& data, const TrainControl& control) {
+  auto model = makeModel(options.localLearner(), data.features(), 2);
+  if (!model) return model.error();
+  TrainControl exact = predict::exactControl(control);
+  exact.warmStart.reset();
+  auto trained = minimizeObjective(model.value(), data.X, data.y, {LossScale::Mean, options.localLearner().lambda, {}},
+                                   exact);
+  if (!trained) return trained.error();
+  if (auto status = predict::requireExactMinimizer(trained.value().summary, trained.value().theta); !status)
+    return status.error();
+  return trained;
+}
+
+Status requireBinary(const Dataset& train) {
+  if (train.classes() == 2) return Ok{};
+  return Error{ErrorKind::InvalidPrivacy,
+               "multiparty aggregation trains a binary classifier (paper 004); the data have " +
+                   std::to_string(train.classes()) + " classes",
+               train.provenance.source, 0, "classes"};
+}
+
+}  // namespace
+
+Result<predict::RowParts> partyRows(Index n, const MultipartyOptions& options) {
+  auto sizes = partySizes(n, options);
+  if (!sizes) return sizes.error();
+  return predict::sizedRandomParts(n, sizes.value(), options.partitionSeed);
+}
+
+Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
+                                                 const predict::RowParts& parties, const TrainControl& control) {
+  if (auto status = options.validate(); !status) return status.error();
+  auto trained = predict::trainParts(
+      train, parties,
+      [&options](const Dataset& part, const TrainControl& each) { return trainExact(options, part, each); }, control);
+  if (!trained) return trained.error();
+  std::vector<LocalModel> locals;
+  for (std::size_t j = 0; j < parties.size(); ++j)
+    locals.push_back({std::move(trained.value()[j].theta), static_cast<Index>(parties[j].size())});
+  return locals;
+}
+
+Result<Eigen::VectorXd> trainAllData(const MultipartyOptions& options, const Dataset& train,
+                                     const TrainControl& control) {
+  auto trained = trainExact(options, train, control);
+  if (!trained) return trained.error();
+  return std::move(trained.value().theta);
+}
+
+Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const Dataset& train,
+                                         privacy::NoiseSource& noise, const TrainControl& control,
+                                         const AggregationProtocol* protocol) {
+  // Everything that can be refused is refused before any training or noise.
+  if (auto status = options.validate(); !status) return status.error();
+  if (auto status = requireBinary(train); !status) return status.error();
+  if (auto status = predict::requireUnitRows(train); !status) return status.error();
+  auto parties = partyRows(train.rows(), options);
+  if (!parties) return parties.error();
+  const TrustedCurator curator;
+  const AggregationProtocol& chosen = protocol ? *protocol : curator;
+
+  auto locals = trainLocalModels(options, train, parties.value(), scaledControl(control, 0.0, 0.8));
+  if (!locals) return locals.error();
+  auto allData = trainAllData(options, train, scaledControl(control, 0.8, 0.2));
+  if (!allData) return allData.error();
+
+  auto release = aggregate(locals.value(), options, chosen, noise);
+  if (!release) return release.error();
+  MultipartyResult out;
+  for (const auto& rows : parties.value()) out.partySizes.push_back(static_cast<Index>(rows.size()));
+  out.average = plainAverage(locals.value());
+  out.allData = std::move(allData).value();
+  out.distance = (out.average - out.allData).norm();
+  out.report = std::move(release.value().report);
+  out.bound = *out.report.value("theorem_4_2_bound");
+  out.report.set("distance_to_all_data", out.distance,
+                 "‖ŵ − w*‖ measured on the pooled data: NOT private, an experiment diagnostic");
+  auto made = makeModel(options.localLearner(), train.features(), 2);
+  if (!made) return made.error();
+  out.released.model = made.value();
+  out.released.theta = std::move(release.value().released);
+
+  // The all-data DP baseline: the same mechanism with one party holding all n rows.
+  MultipartyOptions pooled = options;
+  pooled.parties = 1;
+  pooled.fractions.clear();
+  auto baseline = aggregate({LocalModel{out.allData, train.rows()}}, pooled, curator, noise);
+  if (!baseline) return baseline.error();
+  out.allDataPrivate = std::move(baseline.value().released);
+  out.allDataReport = std::move(baseline.value().report);
+  out.allDataReport.mechanism = "multiparty all-data baseline";
+  out.allDataReport.statement = "baseline: " + out.allDataReport.statement +
+                                " — the all-data model needs the data pooled in one place";
+  return out;
+}
+
+}  // namespace dpstudio::multiparty

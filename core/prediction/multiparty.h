@@ -1,0 +1,58 @@
+#pragma once
+// I. Multiparty aggregation, end to end (ALGORITHMS §3 I; paper 004 §3, §4.2, Figure 2):
+// split the training rows among K simulated parties, train each party's exact local
+// minimizer (in parallel, cancellable), release the perturbed average through an
+// AggregationProtocol (aggregation.h), and compute what paper 004's Figure 2 compares it
+// with: the all-data minimizer w* ("all data, non-private") and its output perturbation
+// ("all data, DP"), plus ‖ŵ − w*‖ beside Theorem 4.2's bound (K−1)/(n_(1)λ).
+//
+// Same λ convention everywhere: J(w) = (1/n)Σℓ + λ‖w‖² for the parties and for w*. The
+// all-data DP baseline is the same mechanism with one party (K = 1, n_(1) = n): corrected
+// w* + ℓ2-Laplace(ε·nλ, d) (Δ = 1/(nλ)), as published w* + Laplace(2/(nελ)) per coordinate.
+// It is a separate release with its own ε (it needs the data pooled — the point of the paper
+// is that the parties cannot do that).
+//
+// Noise order (experiment mode replays it): η of the aggregate, then the baseline's noise.
+// Requirements: binary labels, rows with ‖x‖ ≤ 1.
+
+#include <vector>
+
+#include "core/prediction/aggregation.h"
+#include "core/prediction/part_training.h"
+
+namespace dpstudio::multiparty {
+
+// The parties' rows: partySizes() blocks of a permutation seeded by options.partitionSeed.
+Result<predict::RowParts> partyRows(Index n, const MultipartyOptions& options);
+
+// Each party's exact minimizer of J_j (tolerance 1e-9·(1 + ‖w‖), else an error: the
+// sensitivity bound needs the minimizer), trained in parallel; progress 0 → 1 as parties
+// finish; cancellation → ErrorKind::Cancelled.
+Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
+                                                 const predict::RowParts& parties, const TrainControl& control = {});
+
+// The exact all-data minimizer w* of (1/n)Σℓ + λ‖w‖².
+Result<Eigen::VectorXd> trainAllData(const MultipartyOptions& options, const Dataset& train,
+                                     const TrainControl& control = {});
+
+struct MultipartyResult {
+  TrainedModel released;          // the release ŵ + η as a binary linear model
+  mech::MechanismReport report;   // its calibration, noise drawn, bound, measured distance
+  std::vector<Index> partySizes;  // n_j in party order
+  // Experiment diagnostics, NOT private (computed from the pooled data or the local models):
+  Eigen::VectorXd average;          // ŵ
+  Eigen::VectorXd allData;          // w*
+  double distance = 0;              // ‖ŵ − w*‖
+  double bound = 0;                 // (K−1)/(n_(1)λ)
+  // The "all data, DP" baseline: a separate release of its own (ε, 0).
+  Eigen::VectorXd allDataPrivate;
+  mech::MechanismReport allDataReport;
+};
+
+// The whole experiment on `train`. `protocol` defaults to the TrustedCurator. Progress: the
+// parties take 0 → 0.8, the all-data model 0.8 → 1.
+Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const Dataset& train,
+                                         privacy::NoiseSource& noise, const TrainControl& control = {},
+                                         const AggregationProtocol* protocol = nullptr);
+
+}  // namespace dpstudio::multiparty

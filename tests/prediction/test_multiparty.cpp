@@ -1,0 +1,160 @@
+// Multiparty aggregation (ALGORITHMS §3 I): the parties' exact local minimizers, the
+// perturbed average through the protocol interface, Theorem 4.2's bound beside the measured
+// distance, the baselines, replay and thread-count independence, and what the report says.
+
+#include <QtTest>
+
+#include "core/models/linear.h"
+#include "core/util/parallel.h"
+#include "tests/common/test_support.h"
+#include "tests/prediction/prediction_fixtures.h"
+
+using namespace dpstudio;
+using multiparty::MultipartyOptions;
+
+namespace {
+
+MultipartyOptions options(double epsilon, double lambda = 0.05) {
+  MultipartyOptions o;
+  o.parties = 4;
+  o.lambda = lambda;
+  o.epsilon = epsilon;
+  return o;
+}
+
+multiparty::MultipartyResult runWithSeed(const MultipartyOptions& o, const Dataset& train, std::uint64_t seed) {
+  privacy::ExperimentNoise noise(seed);
+  return test::orDie(multiparty::trainMultiparty(o, train, noise));
+}
+
+// A protocol test double: returns the average with zero noise and counts its calls.
+class NoiselessProtocol final : public multiparty::AggregationProtocol {
+ public:
+  mutable int calls = 0;
+  std::string name() const override { return "noiseless test double"; }
+  Result<multiparty::AggregateRelease> release(const std::vector<multiparty::LocalModel>& locals,
+                                               const MultipartyOptions& o, privacy::NoiseSource&) const override {
+    ++calls;
+    multiparty::AggregateRelease out;
+    out.released = multiparty::plainAverage(locals);
+    out.report = test::orDie(multiparty::calibrateMultiparty(o, locals.front().rows, locals.front().w.size()));
+    return out;
+  }
+};
+
+}  // namespace
+
+class TestMultiparty : public QObject {
+  Q_OBJECT
+
+  PreparedData data_ = test::predictionBlobs(2, 200);
+
+ private slots:
+  void reportCarriesTheCalibrationAndTheBound() {
+    const auto result = runWithSeed(options(1.0), data_.train, 1);
+    const Index n = data_.train.rows();
+    QCOMPARE(result.partySizes.size(), std::size_t(4));
+    Index total = 0, smallest = n;
+    for (Index size : result.partySizes) {
+      total += size;
+      smallest = std::min(smallest, size);
+    }
+    QCOMPARE(total, n);
+    const auto& r = result.report;
+    QCOMPARE(*r.value("smallest_party"), double(smallest));
+    DPSTUDIO_COMPARE_REL(*r.value("Delta"), 1.0 / (4 * smallest * 0.05), 1e-14);
+    DPSTUDIO_COMPARE_REL(result.bound, 3.0 / (smallest * 0.05), 1e-14);
+    QCOMPARE(r.noiseNorms.size(), std::size_t(1));
+    DPSTUDIO_COMPARE_REL(r.noiseNorms.front(), (result.released.theta - result.average).norm(), 1e-9);
+    QCOMPARE(*r.value("distance_to_all_data"), result.distance);
+    QVERIFY(result.distance <= result.bound);  // Theorem 4.2
+    QVERIFY(result.distance > 0);
+    QVERIFY(r.statement.rfind("(1, 0)-DP", 0) == 0);
+    QVERIFY(r.statement.find("trusted curator") != std::string::npos);
+    QCOMPARE(result.allDataReport.mechanism, std::string("multiparty all-data baseline"));
+    DPSTUDIO_COMPARE_REL(*result.allDataReport.value("Delta"), 1.0 / (n * 0.05), 1e-14);
+  }
+
+  // The local models are the exact minimizers of (1/n_j)Σℓ + λ‖w‖² (gradient ≈ 0 there).
+  void localModelsAreExactMinimizers() {
+    const auto o = options(1.0);
+    const auto parties = test::orDie(multiparty::partyRows(data_.train.rows(), o));
+    const auto locals = test::orDie(multiparty::trainLocalModels(o, data_.train, parties));
+    QCOMPARE(locals.size(), std::size_t(4));
+    const BinaryLinearModel model(data_.train.features(), MarginLoss{});
+    for (std::size_t j = 0; j < locals.size(); ++j) {
+      const Dataset part = data_.train.subset(parties[j]);
+      Eigen::VectorXd grad;
+      model.lossSum(locals[j].w, part.X, part.y, &grad);
+      grad = grad / static_cast<double>(part.rows()) + 2 * o.lambda * locals[j].w;  // λ‖w‖² → 2λw
+      QVERIFY2(grad.norm() <= 1e-8 * (1 + locals[j].w.norm()), qPrintable(QString::number(grad.norm())));
+      QCOMPARE(locals[j].rows, Index(parties[j].size()));
+    }
+  }
+
+  void replaysAndIsIndependentOfThreads() {
+    multiparty::MultipartyResult one, two;
+    {
+      const ScopedWorkerThreads threads(1);
+      one = runWithSeed(options(0.5), data_.train, 11);
+    }
+    {
+      const ScopedWorkerThreads threads(2);
+      two = runWithSeed(options(0.5), data_.train, 11);
+    }
+    QVERIFY((one.released.theta.array() == two.released.theta.array()).all());
+    QVERIFY((one.allDataPrivate.array() == two.allDataPrivate.array()).all());
+    const auto other = runWithSeed(options(0.5), data_.train, 12);
+    QVERIFY(!(other.released.theta.array() == one.released.theta.array()).all());
+  }
+
+  void accuracyRisesWithEpsilon() {
+    auto meanAccuracy = [&](double epsilon) {
+      double sum = 0;
+      for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        const auto r = runWithSeed(options(epsilon), data_.train, seed);
+        sum += accuracy(*r.released.model, r.released.theta, data_.test.X, data_.test.y);
+      }
+      return sum / 20;
+    };
+    const double low = meanAccuracy(0.05), high = meanAccuracy(20);
+    qInfo("multiparty accuracy: eps 0.05 %.3f, eps 20 %.3f", low, high);
+    QVERIFY(high > low);
+    QVERIFY(high > 0.9);
+  }
+
+  // A protocol supplies the average and the noise; aggregate() runs it.
+  void protocolIsPluggable() {
+    NoiselessProtocol protocol;
+    privacy::ExperimentNoise noise(1);
+    auto result = test::orDie(multiparty::trainMultiparty(options(1.0), data_.train, noise, {}, &protocol));
+    QCOMPARE(protocol.calls, 1);
+    QVERIFY((result.released.theta.array() == result.average.array()).all());
+    QVERIFY(result.report.statement.find("noiseless test double") != std::string::npos);
+  }
+
+  void publishedCarriesItsWarning() {
+    auto o = options(1.0);
+    o.calibration = mech::Calibration::Published;
+    const auto result = runWithSeed(o, data_.train, 2);
+    QCOMPARE(result.report.noise, std::string("laplace per coordinate"));
+    QVERIFY(!result.report.warning.empty());
+    QCOMPARE(result.report.calibration, std::string("published"));
+  }
+
+  void refusesMultiClassAndUnboundedRows() {
+    const auto multi = test::predictionBlobs(3, 40);
+    privacy::ExperimentNoise noise(1);
+    auto refused = multiparty::trainMultiparty(options(1.0), multi.train, noise);
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().field, std::string("classes"));
+    Dataset big = data_.train;
+    big.X *= 3.0;
+    auto unbounded = multiparty::trainMultiparty(options(1.0), big, noise);
+    QVERIFY(!unbounded);
+    QCOMPARE(unbounded.error().field, std::string("norm-bound"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMultiparty)
+#include "test_multiparty.moc"

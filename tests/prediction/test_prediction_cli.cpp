@@ -1,0 +1,136 @@
+// `dpstudio-cli train --mechanism prediction|subsample|multiparty` and `audit`, run as a
+// script would (QProcess): the SPEC JSON keys, what the output says about how the test
+// accuracy was measured, and the exit codes of invalid parameters (4) and usage errors (2).
+
+#include <QJsonArray>
+#include <QtTest>
+
+#include "tests/cli/cli_runner.h"
+#include "tests/common/test_support.h"
+
+using dpstudio::test::CliRun;
+using dpstudio::test::runCli;
+
+namespace {
+
+const QStringList kMultiData{"--train", "builtin:blobs:classes=3,per_class=100", "--norm-bound", "10", "--intercept"};
+const QStringList kBinaryData{"--train", "builtin:blobs:classes=2,per_class=100", "--norm-bound", "10", "--intercept"};
+
+QString describe(const CliRun& run) { return run.out.left(600) + " | " + run.err.left(400); }
+
+void requireTrainKeys(const QJsonObject& json) {
+  for (const char* key : {"model", "mechanism", "calibration", "epsilon", "delta", "train_accuracy", "test_accuracy",
+                          "seconds", "report"})
+    QVERIFY2(json.contains(key), key);
+}
+
+}  // namespace
+
+class TestPredictionCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void trainPredictionSensitivity() {
+    const auto run = runCli(QStringList{"train"} + kMultiData +
+                            QStringList{"--model", "softmax", "--mechanism", "prediction", "--epsilon", "5", "--lambda",
+                                        "0.01", "--budget", "20", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject json = run.json();
+    requireTrainKeys(json);
+    QCOMPARE(json["mechanism"].toString(), QString("prediction"));
+    QCOMPARE(json["answered"].toInt(), 20);
+    QCOMPARE(json["budget_remaining"].toInt(), 0);
+    QVERIFY(json["train_accuracy"].isNull());
+    QVERIFY(json["test_accuracy_note"].toString().contains("first 20 test points"));
+    const QJsonObject report = json["report"].toObject();
+    QVERIFY(report.contains("beta"));
+    QVERIFY(report.contains("Delta"));
+    QVERIFY(report["statement"].toString().contains("answer 21 is refused"));
+  }
+
+  void trainSubsampleGaussianIsRefused() {
+    const auto run = runCli(QStringList{"train"} + kMultiData +
+                            QStringList{"--model", "softmax", "--mechanism", "subsample", "--distribution", "gaussian",
+                                        "--delta", "1e-5", "--json"});
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY(run.json()["error"].toObject()["message"].toString().contains("exponential mechanism"));
+  }
+
+  void trainSubsamplePublishedWarns() {
+    const auto run = runCli(QStringList{"train"} + kMultiData +
+                            QStringList{"--model", "softmax", "--mechanism", "subsample", "--teachers", "10",
+                                        "--budget", "15", "--epsilon", "4", "--calibration", "published"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY(run.out.contains("WARNING"));
+    QVERIFY(run.out.contains("as published, NOT (4, 0)-DP"));
+    QVERIFY(run.out.contains("first 15 test points"));
+  }
+
+  void trainMultiparty() {
+    const auto run = runCli(QStringList{"train"} + kBinaryData +
+                            QStringList{"--model", "logreg", "--mechanism", "multiparty", "--party-split",
+                                        "0.15,0.2,0.2,0.2,0.25", "--lambda", "0.01", "--epsilon", "2", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject json = run.json();
+    requireTrainKeys(json);
+    QCOMPARE(json["parties"].toArray().size(), 5);
+    QVERIFY(json["distance_to_all_data"].toDouble() <= json["theorem_4_2_bound"].toDouble());
+    QVERIFY(json["baselines"].toObject().contains("all_data_dp_test_accuracy"));
+    QCOMPARE(json["report"].toObject()["noise"].toString(), QString("l2-laplace"));
+  }
+
+  void invalidParametersExitFour_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("budget 0") << QStringList{"--model", "softmax", "--mechanism", "prediction", "--budget", "0"};
+    QTest::newRow("more teachers than rows") << QStringList{"--model", "softmax", "--mechanism", "subsample",
+                                                            "--teachers", "100000"};
+    QTest::newRow("fractions not summing to 1") << QStringList{"--model", "logreg", "--mechanism", "multiparty",
+                                                               "--party-split", "0.5,0.4"};
+    QTest::newRow("multiparty on three classes") << QStringList{"--model", "logreg", "--mechanism", "multiparty"};
+  }
+  void invalidParametersExitFour() {
+    QFETCH(QStringList, args);
+    const auto run = runCli(QStringList{"train"} + kMultiData + args + QStringList{"--json"});
+    QVERIFY2(run.exitCode == 4, qPrintable(describe(run)));
+    QVERIFY(run.json().contains("error"));
+  }
+
+  void partiesDisagreeingWithSplitIsUsage() {
+    const auto run = runCli(QStringList{"train"} + kBinaryData +
+                            QStringList{"--model", "logreg", "--mechanism", "multiparty", "--parties", "3",
+                                        "--party-split", "0.5,0.5"});
+    QCOMPARE(run.exitCode, 2);
+  }
+
+  void auditJsonHasTheSpecKeys() {
+    const auto run = runCli({"audit", "--mechanism", "subsample", "--model", "logreg", "--teachers", "4", "--budget",
+                             "1", "--epsilon", "1", "--calibration", "published", "--trials", "4000", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject json = run.json();
+    for (const char* key : {"mechanism", "epsilon", "delta", "epsilon_lower", "violation", "trials"})
+      QVERIFY2(json.contains(key), key);
+    QCOMPARE(json["mechanism"].toString(), QString("subsample"));
+    QCOMPARE(json["trials"].toInt(), 4000);
+    QVERIFY(json["violation"].toBool());
+    QVERIFY(json["curve"].toArray().size() >= 2);
+  }
+
+  void auditOfATrainingMechanismOnData() {
+    const auto run = runCli(QStringList{"audit"} + kBinaryData +
+                            QStringList{"--mechanism", "output", "--model", "logreg", "--lambda", "0.1", "--trials",
+                                        "2000", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject json = run.json();
+    QCOMPARE(json["mechanism"].toString(), QString("output"));
+    QVERIFY(!json["violation"].toBool());
+    QVERIFY(json["problem"].toString().contains("builtin:blobs"));
+  }
+
+  void auditNeedsEnoughTrials() {
+    const auto run = runCli({"audit", "--mechanism", "output", "--model", "logreg", "--trials", "10"});
+    QCOMPARE(run.exitCode, 4);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestPredictionCli)
+#include "test_prediction_cli.moc"
