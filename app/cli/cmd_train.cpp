@@ -4,7 +4,9 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
+#include "app/cli/private_prediction_options.h"
 #include "core/mechanisms/report_json.h"
+#include "core/mechanisms/tuning.h"
 
 namespace dpstudio::cli {
 namespace {
@@ -34,6 +36,8 @@ int runTrain(const QStringList& args) {
   command.addTrainingDataOptions();
   addMechanismOptions(command.parser());
   addNoiseOptions(command.parser());
+  addTuningOption(command.parser());
+  addPrivatePredictionOptions(command.parser());
   command.parser().addOptions({
       {"tolerance", "Relative gradient tolerance of the optimizer (default 1e-8).", "TOL"},
       {"max-iterations", "Iteration limit of the optimizer (default 3000).", "N"},
@@ -42,9 +46,13 @@ int runTrain(const QStringList& args) {
   if (!command.parse(args, &exitCode)) return exitCode;
   if (!command.parser().positionalArguments().isEmpty())
     return command.usageError("train takes no positional arguments (use --train DATA)");
+  if (privatePredictionKind(command) != PrivatePredictionKind::None) return runTrainPrivatePrediction(command);
 
   auto options = mechanismOptions(command);
   if (!options) return command.fail(options.error());
+  auto candidates = tuneLambdas(command, options.value());
+  if (!candidates) return command.fail(candidates.error());
+  const bool tuned = !candidates.value().empty();
   auto noiseSpec = noiseChoice(command);
   if (!noiseSpec) return command.fail(noiseSpec.error());
   auto tolerance = command.number("tolerance", 1e-8);
@@ -65,7 +73,8 @@ int runTrain(const QStringList& args) {
   control.tolerance = tolerance.value();
   control.maxIterations = static_cast<int>(maxIterations.value());
   const auto start = std::chrono::steady_clock::now();
-  auto result = mech::trainPrivately(options.value(), train, *noise.value(), control);
+  auto result = tuned ? mech::tunePrivately({options.value(), candidates.value()}, train, *noise.value(), control)
+                      : mech::trainPrivately(options.value(), train, *noise.value(), control);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!result) return command.fail(result.error());
   const TrainedModel& model = result.value().trained;
@@ -75,6 +84,7 @@ int runTrain(const QStringList& args) {
   const double testAccuracy = hasTest ? accuracy(*model.model, model.theta, test.X, test.y) : 0.0;
   const OptimizeSummary& summary = model.summary;
   const bool isPrivate = options.value().kind != mech::MechanismKind::None;
+  const double lambda = tuned ? *report.value("chosen_lambda") : options.value().learner.lambda;
 
   if (command.json()) {
     QJsonObject out{
@@ -83,7 +93,7 @@ int runTrain(const QStringList& args) {
         {"calibration", QString::fromStdString(report.calibration)},
         {"epsilon", isPrivate ? QJsonValue(report.epsilon) : QJsonValue::Null},
         {"delta", isPrivate ? QJsonValue(report.delta) : QJsonValue::Null},
-        {"lambda", options.value().learner.lambda},
+        {"lambda", lambda},
         {"train_accuracy", trainAccuracy},
         {"test_accuracy", hasTest ? QJsonValue(testAccuracy) : QJsonValue::Null},
         {"train_rows", static_cast<qint64>(train.rows())},
@@ -101,10 +111,19 @@ int runTrain(const QStringList& args) {
     };
     if (options.value().learner.kind == ModelKind::HuberSvm || options.value().learner.kind == ModelKind::Lmgc)
       out["huber"] = options.value().learner.huber;
+    if (tuned) {
+      QJsonArray lambdas;
+      for (double candidate : candidates.value()) lambdas.append(candidate);
+      out["tune_lambdas"] = lambdas;
+    }
     command.printJson(out);
     return kOk;
   }
-  printText(QString("model           %1 (lambda %2)").arg(QString::fromStdString(report.model)).arg(options.value().learner.lambda));
+  printText(QString("model           %1 (lambda %2%3)")
+                .arg(QString::fromStdString(report.model))
+                .arg(lambda)
+                .arg(tuned ? QString(", chosen privately among %1 candidates").arg(candidates.value().size())
+                           : QString()));
   printText(QString("data            %1 train rows, %2 test rows, %3 features, %4 classes")
                 .arg(train.rows()).arg(test.rows()).arg(train.features()).arg(train.classes()));
   for (const auto& step : train.provenance.steps) printText("preprocessing   " + QString::fromStdString(step));

@@ -1,11 +1,13 @@
 #include "app/cli/mechanism_options.h"
 
+#include "core/mechanisms/tuning.h"
+
 namespace dpstudio::cli {
 
 void addMechanismOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {"model", "Model: logreg, huber, softmax or lmgc.", "M"},
-      {"mechanism", "none, output, objective, loss, dplmgc or dpsgd (default none).", "X", "none"},
+      {"mechanism", "none, output, objective, loss, dplmgc, dpsgd, prediction, subsample or multiparty (default none).", "X", "none"},
       {"epsilon", "Total privacy budget epsilon (default 1).", "E"},
       {"delta", "Total delta (default 0; Gaussian noise and DP-SGD need delta > 0).", "D"},
       {"lambda", "Regularization strength (default 1e-4; LMGC: weight of the trace term).", "L"},
@@ -69,6 +71,29 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command) {
   }
   if (auto status = o.validate(); !status) return status.error();
   return o;
+}
+
+void addTuningOption(QCommandLineParser& parser) {
+  parser.addOption({"tune-lambdas",
+                    "Choose lambda privately among these candidates (comma-separated; Chaudhuri et al. Alg. 3): "
+                    "the data are split into m+1 parts, one model per candidate, one released.",
+                    "L1,L2,.."});
+}
+
+Result<std::vector<double>> tuneLambdas(const Command& command, const mech::MechanismOptions& base) {
+  std::vector<double> lambdas;
+  if (!command.parser().isSet("tune-lambdas")) return lambdas;
+  const QString text = command.parser().value("tune-lambdas");
+  for (const QString& item : text.split(',')) {
+    bool ok = false;
+    const double value = item.trimmed().toDouble(&ok);
+    if (!ok)
+      return Error{ErrorKind::Usage, "must be a comma-separated list of numbers, found '" + text.toStdString() + "'",
+                   {}, 0, "tune-lambdas"};
+    lambdas.push_back(value);
+  }
+  if (auto status = mech::TuningOptions{base, lambdas}.validate(); !status) return status.error();
+  return lambdas;
 }
 
 Result<NoiseChoice> noiseChoice(const Command& command) {

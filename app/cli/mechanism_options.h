@@ -16,6 +16,13 @@ void addNoiseOptions(QCommandLineParser& parser);
 
 Result<mech::MechanismOptions> mechanismOptions(const Command& command);
 
+// --tune-lambdas L1,L2,..: private parameter tuning (ALGORITHMS §3 H) over these λ.
+void addTuningOption(QCommandLineParser& parser);
+// The candidates, or an empty list when the option is absent. A malformed list is a usage
+// error; values that are not finite and > 0 are invalid privacy parameters (exit 4), as
+// are --mechanism none and the other checks of TuningOptions::validate().
+Result<std::vector<double>> tuneLambdas(const Command& command, const mech::MechanismOptions& base);
+
 struct NoiseChoice {
   privacy::NoiseKind kind = privacy::NoiseKind::Experiment;
   std::uint64_t seed = 1;

@@ -55,7 +55,7 @@ OptimizeSummary minimizeSmooth(const Objective& objective, Eigen::VectorXd& thet
   options.absoluteTolerance = absoluteTolerance > 0 ? absoluteTolerance : control.tolerance;
   options.maxIterations = control.maxIterations;
   return minimizeLbfgs(objective, theta, options,
-                       convergenceCallback(control.progress, control.tolerance, offset, share));
+                       convergenceCallback(control.progress, std::max(control.tolerance, options.absoluteTolerance), offset, share));
 }
 
 }  // namespace
@@ -108,17 +108,22 @@ Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const
   trained.theta = control.warmStart ? *control.warmStart : m.initialParameters(X, y);
   const Objective objective(m, X, y, terms);
   // On the sum scale gradients grow with n; the absolute tolerance follows.
-  const double absolute = control.tolerance * (terms.scale == LossScale::Sum ? static_cast<double>(X.rows()) : 1.0);
+  const double absolute = control.exactGradientNorm
+                              ? *control.exactGradientNorm
+                              : control.tolerance * (terms.scale == LossScale::Sum ? static_cast<double>(X.rows()) : 1.0);
+  const double relative = control.exactGradientNorm ? 0.0 : control.tolerance;
   if (m.isConstrained()) {
     ProjectedGradientOptions options;
-    options.relativeTolerance = control.tolerance;
+    options.relativeTolerance = relative;
     options.absoluteTolerance = absolute;
     options.maxIterations = control.maxIterations;
     trained.summary = minimizeProjectedGradient(
         objective, [&m](Eigen::VectorXd& theta) { m.project(theta); }, trained.theta, options,
-        convergenceCallback(control.progress, control.tolerance, 0.0, 1.0));
+        convergenceCallback(control.progress, std::max(relative, absolute), 0.0, 1.0));
   } else {
-    trained.summary = minimizeSmooth(objective, trained.theta, control, 0.0, 1.0, absolute);
+    TrainControl smooth = control;
+    smooth.tolerance = relative;
+    trained.summary = minimizeSmooth(objective, trained.theta, smooth, 0.0, 1.0, absolute);
   }
   return finish(std::move(trained));
 }

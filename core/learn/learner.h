@@ -44,6 +44,10 @@ struct TrainedModel {
 struct TrainControl {
   std::optional<Eigen::VectorXd> warmStart;  // a starting θ (e.g. the non-private solution)
   double tolerance = 1e-8;                   // relative gradient tolerance
+  // When set, the optimizer stops only at ‖∇J‖ ≤ this absolute, data-independent value (for
+  // constrained models: the projected-gradient step); the relative tolerance is off. Output
+  // perturbation uses it so the distance to the exact minimizer is bounded a priori.
+  std::optional<double> exactGradientNorm;
   int maxIterations = 3000;
   Progress progress;                          // reports convergence; cancellation → Cancelled
 };

@@ -5,6 +5,8 @@
 // with K = √(C(C−1)), L = C/(2h), r = C−1: ρ = C(C−1)/(hε); B is drawn once, jointly over
 // all classes, in an orthonormal basis of the symmetric matrices; minimize
 // Σℓ + λΣtr Ψ_c + ⟨B, Φ⟩ + (ρ/2)‖Φ‖²_F over Φ_c ⪰ 0 (Kifer et al. cover closed convex sets).
+// The noise is loss perturbation's under substitution: β = ε/(4K), not the ε/(2K) of the
+// add/remove proof (see loss_perturbation.cpp).
 //
 // As published: one matrix b ∈ R^{(d+1)×(d+1)} with ‖b‖_F ~ Gamma((d+1)², 2/ε) and a
 // uniform direction, shared by all classes; minimize J(Φ) + Σ_c⟨b, Φ_c⟩. Its proof does not
@@ -53,19 +55,7 @@ Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const Problem
   report.set("L", C / (2.0 * h), "L = C/(2h)");
   report.set("r", C - 1.0, "r = C − 1");
   report.set("rho", rho, "ρ = 2·L·r/ε = C(C−1)/(hε)");
-  std::string guarantee;
-  if (o.family == NoiseFamily::L2Laplace) {
-    const double beta = o.epsilon / (2.0 * K);
-    report.set("beta", beta, "β = ε/(2K)");
-    report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, report.noiseDimension);
-    guarantee = "(" + privacy::formatNumber(o.epsilon) + ", 0)-DP";
-  } else {
-    const double sigma = (K / o.epsilon) * std::sqrt(8.0 * std::log(2.0 / o.delta) + 4.0 * o.epsilon);
-    report.set("sigma", sigma, "σ = (K/ε)·√(8 ln(2/δ) + 4ε)");
-    report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma, report.noiseDimension);
-    guarantee = "(" + privacy::formatNumber(o.epsilon) + ", " + privacy::formatNumber(o.delta) + ")-DP";
-  }
-  report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖B‖_F over the symmetric space");
+  const std::string guarantee = setLossPerturbationNoise(report, o, K);
   report.statement = guarantee +
                      " under substitution of one training example: DP-LMGC by loss perturbation over the "
                      "symmetric parameter space (corrected calibration)";
@@ -99,10 +89,12 @@ Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train
   }
   ObjectiveTerms terms{LossScale::Sum, quadratic,
                        lmgc->traceRegularizer(o.learner.lambda) + lmgc->packParameters(noiseMatrices)};
-  auto trained = minimizeObjective(made.value(), train.X, train.y, terms, control);
+  auto trained = minimizeObjective(made.value(), train.X, train.y, terms,
+                                   dataIndependentStart(control, made.value()->parameterCount()));
   if (!trained) return trained.error();
   PrivateModel out{std::move(trained).value(), std::move(report)};
   out.report.gradientNorm = out.trained.summary.gradientNorm;
+  noteConvergence(out.report, out.trained.summary);
   const double scale = out.report.expectedNoiseNorm /
                        (std::max(quadratic, 1.0) * std::sqrt(static_cast<double>(out.report.noiseDimension)));
   if (auto status = finishRelease(out.report, noise, out.trained.theta, scale); !status) return status.error();

@@ -3,9 +3,18 @@
 // Sum scale: minimize Σℓ(θᵀx_i, y_i) + (nλ/2)‖θ‖² + ⟨B, θ⟩ + (ρ/2)‖θ‖², which is n times
 // the appendix's Algorithm 4 (the main text's eq. 3, with ρ/2 on the mean scale, does not
 // match the proof), with ρ = 2·L·r/ε (L: Hessian bound, r: its rank bound, K: gradient
-// bound, all for ‖x‖ ≤ 1). ε-DP: B ~ ℓ2-Laplace(ε/(2K)); (ε, δ)-DP: B ~ N(0, σ²I) with
-// σ = (K/ε)·√(8 ln(2/δ) + 4ε). The regularizer is written (nλ/2)‖θ‖² so that λ means the
-// same as for the non-private (mean-scale) learners.
+// bound, all for ‖x‖ ≤ 1). The regularizer is written (nλ/2)‖θ‖² so that λ means the same
+// as for the non-private (mean-scale) learners.
+//
+// Noise under substitution (ALGORITHMS §0). The proof (paper 003 Thm. 3, after Kifer et al.
+// Thm. 2) splits ε into a Jacobian term, ≤ r·L/ρ = ε/2, and a noise-density term, and takes
+// D' = D plus one example: the noise that explains a given output moves by ‖∇ℓ‖ ≤ K. Under
+// substitution it moves by ∇ℓ(x) − ∇ℓ(x'), up to 2K (the Jacobian term stays ε/2: both
+// determinants are compared with that of the common part), so the published β = ε/(2K)
+// gives only (3ε/2)-DP. The sensitivity here is therefore 2K:
+//   ε-DP:      B ~ ℓ2-Laplace(ε/(4K))                 (density term ≤ β·2K = ε/2)
+//   (ε, δ)-DP: B ~ N(0, σ²I), σ = (2K/ε)·√(8 ln(2/δ) + 4ε)
+// (Kifer et al.'s Gaussian bound with sensitivity 2K in place of K).
 
 #include <cmath>
 
@@ -13,6 +22,22 @@
 #include "core/privacy/validation.h"
 
 namespace dpstudio::mech::detail {
+
+std::string setLossPerturbationNoise(MechanismReport& report, const MechanismOptions& o, double K) {
+  report.set("sensitivity", 2.0 * K, "2K: how far one substitution moves the noise that explains an output");
+  if (o.family == NoiseFamily::L2Laplace) {
+    const double beta = o.epsilon / (4.0 * K);
+    report.set("beta", beta, "β = ε/(4K) (substitution: sensitivity 2K, density term ε/2)");
+    report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, report.noiseDimension);
+  } else {
+    const double sigma = (2.0 * K / o.epsilon) * std::sqrt(8.0 * std::log(2.0 / o.delta) + 4.0 * o.epsilon);
+    report.set("sigma", sigma, "σ = (2K/ε)·√(8 ln(2/δ) + 4ε) (substitution: sensitivity 2K)");
+    report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma, report.noiseDimension);
+  }
+  report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖B‖");
+  const double delta = o.family == NoiseFamily::L2Laplace ? 0.0 : o.delta;
+  return "(" + privacy::formatNumber(o.epsilon) + ", " + privacy::formatNumber(delta) + ")-DP";
+}
 
 Result<MechanismReport> calibrateLoss(const MechanismOptions& o, const ProblemShape& s) {
   auto made = makeModel(o.learner, s.features, s.classes);
@@ -25,19 +50,7 @@ Result<MechanismReport> calibrateLoss(const MechanismOptions& o, const ProblemSh
   report.set("L", k.hessianBound, "Hessian bound of the loss in the scores");
   report.set("r", static_cast<double>(k.hessianRank), "rank bound of that Hessian");
   report.set("rho", rho, "ρ = 2·L·r/ε");
-  std::string guarantee;
-  if (o.family == NoiseFamily::L2Laplace) {
-    const double beta = o.epsilon / (2.0 * k.gradientBound);
-    report.set("beta", beta, "β = ε/(2K)");
-    report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, report.noiseDimension);
-    guarantee = "(" + privacy::formatNumber(o.epsilon) + ", 0)-DP";
-  } else {
-    const double sigma = (k.gradientBound / o.epsilon) * std::sqrt(8.0 * std::log(2.0 / o.delta) + 4.0 * o.epsilon);
-    report.set("sigma", sigma, "σ = (K/ε)·√(8 ln(2/δ) + 4ε)");
-    report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma, report.noiseDimension);
-    guarantee = "(" + privacy::formatNumber(o.epsilon) + ", " + privacy::formatNumber(o.delta) + ")-DP";
-  }
-  report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖B‖");
+  const std::string guarantee = setLossPerturbationNoise(report, o, k.gradientBound);
   report.statement = guarantee +
                      " under substitution of one training example: loss perturbation (Kifer, Smith & Thakurta "
                      "2012; van der Maaten & Hannun 2020, Alg. 4/5)";
@@ -57,10 +70,12 @@ Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, 
   const double n = static_cast<double>(train.rows());
   const double rho = *report.value("rho");
   ObjectiveTerms terms{LossScale::Sum, n * o.learner.lambda + rho, draw.value().noise};
-  auto trained = minimizeObjective(made.value(), train.X, train.y, terms, control);
+  auto trained = minimizeObjective(made.value(), train.X, train.y, terms,
+                                   dataIndependentStart(control, made.value()->parameterCount()));
   if (!trained) return trained.error();
   PrivateModel out{std::move(trained).value(), std::move(report)};
   out.report.gradientNorm = out.trained.summary.gradientNorm;
+  noteConvergence(out.report, out.trained.summary);
   const double scale = out.report.expectedNoiseNorm /
                        ((n * o.learner.lambda + rho) * std::sqrt(static_cast<double>(out.report.noiseDimension)));
   if (auto status = finishRelease(out.report, noise, out.trained.theta, scale); !status) return status.error();

@@ -155,6 +155,21 @@ Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy
   return privacy::drawL2Laplace(source, *report.value("beta"), dimension);
 }
 
+TrainControl dataIndependentStart(const TrainControl& control, Index parameters) {
+  TrainControl start = control;
+  start.warmStart = Eigen::VectorXd::Zero(parameters);
+  return start;
+}
+
+void noteConvergence(MechanismReport& report, const OptimizeSummary& summary) {
+  if (summary.termination != Termination::MaxIterations && summary.termination != Termination::NumericalError) return;
+  const std::string note = "the optimizer stopped before its tolerance (" + terminationName(summary.termination) +
+                           ", gradient norm " + privacy::formatNumber(summary.gradientNorm) +
+                           "); the guarantee is proven for the exact minimizer of the perturbed objective";
+  if (report.warning.find(note) == std::string::npos)
+    report.warning += (report.warning.empty() ? "" : "; ") + note;
+}
+
 Status finishRelease(MechanismReport& report, privacy::NoiseSource& source,
                      Eigen::Ref<Eigen::VectorXd> released, double noiseScale) {
   auto granularity = privacy::applyReleaseGranularity(source, released, noiseScale);

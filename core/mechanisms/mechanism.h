@@ -109,6 +109,10 @@ struct PrivateModel {
 };
 
 // Trains with the mechanism on rows with ‖x‖ ≤ 1, drawing noise from `noise`.
+// control.warmStart is used by output perturbation only (it releases the exact minimizer,
+// checked to 1e-9); objective and loss perturbation, DP-LMGC and DP-SGD start from zero,
+// because their released approximate minimizer (or iterate) would carry a data-fitted
+// start along. Their report.warning says when the optimizer stopped at its limit.
 Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
                                     privacy::NoiseSource& noise, const TrainControl& control = {});
 

@@ -22,6 +22,22 @@ Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy
 Status finishRelease(MechanismReport& report, privacy::NoiseSource& source, Eigen::Ref<Eigen::VectorXd> released,
                      double noiseScale);
 
+// Loss perturbation's noise (C, and D corrected) for gradient bound K, under substitution
+// (sensitivity 2K; loss_perturbation.cpp says why): sets beta or sigma and the expected
+// norm in `report` (noiseDimension must be set) and returns "(ε, δ)-DP".
+std::string setLossPerturbationNoise(MechanismReport& report, const MechanismOptions& options, double K);
+
+// B, C and D release an approximate minimizer of a perturbed objective, so where the
+// optimizer starts leaks through whatever it has not yet forgotten: they start from zero
+// (data-independent, feasible for LMGC) and ignore control.warmStart, which is typically
+// fitted on the same data (LMGC's own default start is a non-private class-mean and
+// covariance fit). Returns the control to use.
+TrainControl dataIndependentStart(const TrainControl& control, Index parameters);
+
+// The privacy proofs of B, C and D are for the exact minimizer: when the optimizer stopped
+// at its iteration limit or on a numerical error, say so in report.warning.
+void noteConvergence(MechanismReport& report, const OptimizeSummary& summary);
+
 // The tolerance ALGORITHMS §3 A asks of an exact minimizer.
 inline constexpr double kExactMinimizerTolerance = 1e-9;
 

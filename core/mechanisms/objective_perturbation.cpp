@@ -77,14 +77,16 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
   const double Delta = *report.value("Delta");
 
   // One binary release: argmin (1/n)Σℓ + ((Λ + Δ)/2)‖f‖² + (1/n)bᵀf.
-  auto release = [&](const std::shared_ptr<const Model>& binary, const Eigen::VectorXi& labels,
-                     const TrainControl& each) -> Result<TrainedModel> {
+  auto release = [&](const std::shared_ptr<const Model>& binary, const Eigen::VectorXi& labels) -> Result<TrainedModel> {
     auto draw = privacy::drawL2Laplace(noise, beta, d);
     if (!draw) return draw.error();
     report.noiseNorms.push_back(draw.value().norm);
     ObjectiveTerms terms{LossScale::Mean, o.learner.lambda + Delta, draw.value().noise / n};
-    auto trained = minimizeObjective(binary, train.X, labels, terms, each);
-    if (trained) report.gradientNorm = std::max(report.gradientNorm, trained.value().summary.gradientNorm);
+    auto trained = minimizeObjective(binary, train.X, labels, terms, dataIndependentStart(control, d));
+    if (trained) {
+      report.gradientNorm = std::max(report.gradientNorm, trained.value().summary.gradientNorm);
+      noteConvergence(report, trained.value().summary);
+    }
     return trained;
   };
 
@@ -94,15 +96,17 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
     out.trained.model = model;
     out.trained.theta = Eigen::VectorXd::Zero(model->parameterCount());
     for (Index c = 0; c < train.classes(); ++c) {
-      TrainControl each = control;
-      if (control.warmStart) each.warmStart = control.warmStart->segment(c * d, d);
-      auto part = release(binary, OneVsRestModel::binaryLabels(train.y, static_cast<int>(c)), each);
+      auto part = release(binary, OneVsRestModel::binaryLabels(train.y, static_cast<int>(c)));
       if (!part) return part.error();
       out.trained.theta.segment(c * d, d) = part.value().theta;
-      out.trained.summary.iterations += part.value().summary.iterations;
+      OptimizeSummary& total = out.trained.summary;
+      total.iterations += part.value().summary.iterations;
+      total.gradientNorm = std::max(total.gradientNorm, part.value().summary.gradientNorm);
+      if (static_cast<int>(part.value().summary.termination) > static_cast<int>(total.termination))
+        total.termination = part.value().summary.termination;
     }
   } else {
-    auto trained = release(model, train.y, control);
+    auto trained = release(model, train.y);
     if (!trained) return trained.error();
     out.trained = std::move(trained).value();
   }

@@ -25,7 +25,24 @@ struct OutputPlan {
   Index dimension = 0;  // coordinates of one draw
   Index releases = 1;   // one-vs-rest: C
   double strongConvexity = 0;
+  double smoothness = 0;  // of the mean-scale objective (LMGC only: C/(2h) + λ₂)
+
+  // The released point is not the exact minimizer θ* but one whose (projected) gradient is
+  // at most τ; λ-strong convexity gives ‖θ − θ*‖ ≤ τ/λ unconstrained, and
+  // ‖θ − θ*‖ ≤ τ(1 + (1 + L)/λ) for the projected-gradient step on a convex set. So each of
+  // the two neighbouring outputs may sit that far from its exact minimizer: the noise is
+  // calibrated on Δ + 2·that, with τ fixed in advance (data-independent) so that the extra
+  // is 1e-4·Δ.
+  double distancePerTolerance() const {
+    return smoothness > 0 ? 1.0 + (1.0 + smoothness) / strongConvexity : 1.0 / strongConvexity;
+  }
 };
+
+constexpr double kToleranceShareOfDelta = 1e-4;
+
+double gradientTolerance(const OutputPlan& p, double exactDelta) {
+  return kToleranceShareOfDelta * exactDelta / (2.0 * p.distancePerTolerance());
+}
 
 OutputPlan plan(const MechanismOptions& o, const ProblemShape& s) {
   const double C = static_cast<double>(s.classes);
@@ -37,14 +54,13 @@ OutputPlan plan(const MechanismOptions& o, const ProblemShape& s) {
       return {std::sqrt(2.0), s.features * s.classes, 1, o.learner.lambda};
     case ModelKind::Lmgc:
       return {std::sqrt(C * (C - 1)), s.classes * symmetricBasisDimension(s.features + 1), 1,
-              o.lmgcStrongConvexity};
+              o.lmgcStrongConvexity, C / (2.0 * o.learner.huber) + o.lmgcStrongConvexity};
   }
   return {};
 }
 
-// Checks the exact-minimizer condition the sensitivity bound needs.
-Status requireExactMinimizer(const TrainedModel& trained) {
-  const double allowed = kExactMinimizerTolerance * (1.0 + trained.theta.norm());
+// Checks the gradient condition the calibration assumed.
+Status requireExactMinimizer(const TrainedModel& trained, double allowed) {
   if (trained.summary.gradientNorm <= allowed) return Ok{};
   return Error{ErrorKind::Internal,
                "the optimizer stopped at gradient norm " + privacy::formatNumber(trained.summary.gradientNorm) +
@@ -54,9 +70,9 @@ Status requireExactMinimizer(const TrainedModel& trained) {
                {}, 0, "tolerance"};
 }
 
-TrainControl exactControl(const TrainControl& control) {
+TrainControl exactControl(const TrainControl& control, double tolerance) {
   TrainControl exact = control;
-  exact.tolerance = std::min(control.tolerance, kExactMinimizerTolerance);
+  exact.exactGradientNorm = tolerance;
   exact.maxIterations = std::max(control.maxIterations, 20000);
   return exact;
 }
@@ -73,10 +89,16 @@ Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const Problem
   const double n = static_cast<double>(s.rows);
   const double releases = static_cast<double>(p.releases);
   const double epsilonEach = o.epsilon / releases, deltaEach = o.delta / releases;
-  const double Delta = 2.0 * p.K / (n * p.strongConvexity);
+  const double exactDelta = 2.0 * p.K / (n * p.strongConvexity);
+  const double tau = gradientTolerance(p, exactDelta);
+  const double Delta = exactDelta + 2.0 * tau * p.distancePerTolerance();
   report.noiseDimension = p.dimension;
   report.set("K", p.K, "gradient bound of the loss for ||x|| <= 1");
-  report.set("Delta", Delta, o.learner.kind == ModelKind::Lmgc ? "Δ = 2K/(n·λ₂)" : "Δ = 2K/(n·λ)");
+  report.set("gradient_tolerance", tau,
+             "τ: the released minimizer's (projected) gradient norm is at most τ (fixed in advance)");
+  report.set("Delta", Delta,
+             std::string(o.learner.kind == ModelKind::Lmgc ? "Δ = 2K/(n·λ₂)" : "Δ = 2K/(n·λ)") +
+                 " + 2·(distance to the exact minimizer allowed by τ)");
   if (p.releases > 1) {
     report.set("releases", releases, "one-vs-rest: one release per class");
     report.set("epsilon_per_release", epsilonEach, "ε/C (basic composition)");
@@ -109,7 +131,8 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
   auto calibrated = calibrateOutput(o, shape);
   if (!calibrated) return calibrated.error();
   MechanismReport report = std::move(calibrated).value();
-  const TrainControl exact = exactControl(control);
+  const TrainControl exact = exactControl(control, *report.value("gradient_tolerance"));
+  const double allowed = *report.value("gradient_tolerance");
   auto made = makeModel(o.learner, train.features(), train.classes());
   if (!made) return made.error();
   const std::shared_ptr<const Model> model = made.value();
@@ -127,7 +150,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
       const Eigen::VectorXi yc = OneVsRestModel::binaryLabels(train.y, static_cast<int>(c));
       auto part = minimizeObjective(binary, train.X, yc, {LossScale::Mean, o.learner.lambda, {}}, each);
       if (!part) return part.error();
-      if (auto status = requireExactMinimizer(part.value()); !status) return status.error();
+      if (auto status = requireExactMinimizer(part.value(), allowed); !status) return status.error();
       auto draw = drawCalibrated(report, noise, d);
       if (!draw) return draw.error();
       out.trained.theta.segment(c * d, d) = part.value().theta + draw.value().noise;
@@ -145,7 +168,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
     }
     auto trained = minimizeObjective(model, train.X, train.y, terms, exact);
     if (!trained) return trained.error();
-    if (auto status = requireExactMinimizer(trained.value()); !status) return status.error();
+    if (auto status = requireExactMinimizer(trained.value(), allowed); !status) return status.error();
     out.trained = std::move(trained).value();
     report.gradientNorm = out.trained.summary.gradientNorm;
     auto draw = drawCalibrated(report, noise, report.noiseDimension);

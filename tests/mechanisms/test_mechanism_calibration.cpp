@@ -1,0 +1,256 @@
+// Calibration without data: known answers for every mechanism's derived values (computed
+// by hand here from ALGORITHMS §3), the DP-SGD σ search, the substitution accountant, and
+// option validation (rejected before any work, with the parameter named).
+
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "core/mechanisms/mechanism.h"
+#include "core/mechanisms/substitution_rdp.h"
+#include "core/privacy/gaussian.h"
+#include "core/privacy/noise.h"
+#include "core/privacy/rdp_accountant.h"
+#include "tests/common/test_support.h"
+#include "tests/mechanisms/mechanism_fixtures.h"
+
+using namespace dpstudio;
+using mech::MechanismKind;
+using Mutator = std::function<void(mech::MechanismOptions&)>;
+Q_DECLARE_METATYPE(Mutator)
+Q_DECLARE_METATYPE(dpstudio::ModelKind)
+
+namespace {
+
+mech::MechanismReport calibrated(const mech::MechanismOptions& o, mech::ProblemShape shape) {
+  auto report = mech::calibrate(o, shape);
+  if (!report) qFatal("%s", report.error().toString().c_str());
+  return std::move(report).value();
+}
+
+double valueOf(const mech::MechanismReport& r, const char* key) {
+  const auto v = r.value(key);
+  if (!v) qFatal("report has no '%s'", key);
+  return *v;
+}
+
+}  // namespace
+
+class TestMechanismCalibration : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // ALGORITHMS §3 B / issue 4: logistic (c = 1/4), n = 1000.
+  void objectivePerturbationKnownAnswers() {
+    auto o = test::options(MechanismKind::Objective, ModelKind::LogisticRegression, 1.0, 0.01);
+    auto r = calibrated(o, {1000, 10, 2});
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_prime"), 0.950615, 1e-6);
+    QCOMPARE(valueOf(r, "Delta"), 0.0);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "beta"), valueOf(r, "epsilon_prime") / 2, 1e-15);
+
+    o.learner.lambda = 0.001;
+    r = calibrated(o, {1000, 10, 2});
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_prime"), 0.553713, 1e-6);
+    QCOMPARE(valueOf(r, "Delta"), 0.0);
+
+    o.epsilon = 0.1;  // ε' would be negative: Δ > 0 and ε' = ε/2
+    r = calibrated(o, {1000, 10, 2});
+    DPSTUDIO_COMPARE_REL(valueOf(r, "Delta"), 0.0088755, 5e-6);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_prime"), 0.05, 1e-15);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "beta"), 0.025, 1e-15);
+    QCOMPARE(r.noiseDimension, Index(10));
+  }
+
+  void objectivePerturbationHuberAndOneVsRest() {
+    auto o = test::options(MechanismKind::Objective, ModelKind::HuberSvm, 3.0, 0.01);
+    o.learner.huber = 0.25;
+    auto r = calibrated(o, {1000, 5, 3});
+    const double c = 1.0 / (2 * 0.25), perClass = 1.0, ratio = c / (1000 * 0.01);
+    QCOMPARE(valueOf(r, "c"), 2.0);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_per_release"), perClass, 1e-15);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_prime"), perClass - std::log(1 + 2 * ratio + ratio * ratio), 1e-12);
+  }
+
+  void outputPerturbationKnownAnswers_data() {
+    QTest::addColumn<ModelKind>("model");
+    QTest::addColumn<int>("classes");
+    QTest::addColumn<double>("K");
+    QTest::addColumn<int>("dimension");  // of one draw, d = 4
+    QTest::addColumn<int>("releases");
+    QTest::newRow("logreg binary") << ModelKind::LogisticRegression << 2 << 1.0 << 4 << 1;
+    QTest::newRow("huber binary") << ModelKind::HuberSvm << 2 << 1.0 << 4 << 1;
+    QTest::newRow("logreg one-vs-rest") << ModelKind::LogisticRegression << 3 << 1.0 << 4 << 3;
+    QTest::newRow("softmax") << ModelKind::Softmax << 3 << std::sqrt(2.0) << 12 << 1;
+    QTest::newRow("lmgc") << ModelKind::Lmgc << 3 << std::sqrt(6.0) << 3 * 15 << 1;  // C(d+1)(d+2)/2
+  }
+  void outputPerturbationKnownAnswers() {
+    QFETCH(ModelKind, model);
+    QFETCH(int, classes);
+    QFETCH(double, K);
+    QFETCH(int, dimension);
+    QFETCH(int, releases);
+    const double n = 500, lambda = 0.02, lambda2 = 0.05, epsilon = 1.5;
+    auto o = test::options(MechanismKind::Output, model, epsilon, lambda);
+    o.lmgcStrongConvexity = lambda2;
+    auto r = calibrated(o, {500, 4, classes});
+    const double Delta = 2 * K / (n * (model == ModelKind::Lmgc ? lambda2 : lambda));
+    DPSTUDIO_COMPARE_REL(valueOf(r, "Delta"), Delta, 1e-14);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "beta"), epsilon / releases / Delta, 1e-14);
+    QCOMPARE(r.noiseDimension, Index(dimension));
+    DPSTUDIO_COMPARE_REL(r.expectedNoiseNorm, dimension * Delta * releases / epsilon, 1e-14);
+    if (releases > 1) DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_per_release"), epsilon / releases, 1e-15);
+
+    o.family = mech::NoiseFamily::Gaussian;
+    o.delta = 1e-5;
+    r = calibrated(o, {500, 4, classes});
+    const double sigma = privacy::analyticGaussianSigma(epsilon / releases, 1e-5 / releases, Delta).value();
+    DPSTUDIO_COMPARE_REL(valueOf(r, "sigma"), sigma, 1e-14);
+  }
+
+  // Regression (loss perturbation under substitution): the published β = ε/(2K) and
+  // σ = (K/ε)√(…) cover add/remove only; one substitution moves the noise by 2K.
+  void lossPerturbationKnownAnswers() {
+    const double epsilon = 0.5, delta = 1e-6;
+    auto o = test::options(MechanismKind::Loss, ModelKind::Softmax, epsilon);
+    auto r = calibrated(o, {1000, 8, 4});
+    const double K = std::sqrt(2.0), L = 0.5, rank = 4;  // softmax, C = 4
+    DPSTUDIO_COMPARE_REL(valueOf(r, "rho"), 2 * L * rank / epsilon, 1e-15);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "beta"), epsilon / (4 * K), 1e-15);
+    QCOMPARE(r.noiseDimension, Index(32));
+    // The privacy loss: Jacobian term r·L/ρ plus density term β·(2K) is at most ε.
+    QVERIFY(rank * L / valueOf(r, "rho") + valueOf(r, "beta") * 2 * K <= epsilon * (1 + 1e-15));
+
+    o.family = mech::NoiseFamily::Gaussian;
+    o.delta = delta;
+    r = calibrated(o, {1000, 8, 4});
+    DPSTUDIO_COMPARE_REL(valueOf(r, "sigma"), (2 * K / epsilon) * std::sqrt(8 * std::log(2 / delta) + 4 * epsilon), 1e-14);
+
+    o = test::options(MechanismKind::Loss, ModelKind::LogisticRegression, epsilon);
+    r = calibrated(o, {1000, 8, 2});
+    DPSTUDIO_COMPARE_REL(valueOf(r, "rho"), 2 * 0.25 * 1 / epsilon, 1e-15);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "beta"), epsilon / 4, 1e-15);
+  }
+
+  void dpLmgcKnownAnswers() {
+    const double epsilon = 2, h = 0.25;
+    const int C = 3, d = 4;
+    auto o = test::options(MechanismKind::DpLmgc, ModelKind::Lmgc, epsilon);
+    o.learner.huber = h;
+    auto r = calibrated(o, {200, d, C});
+    DPSTUDIO_COMPARE_REL(valueOf(r, "rho"), C * (C - 1) / (h * epsilon), 1e-15);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "beta"), epsilon / (4 * std::sqrt(C * (C - 1.0))), 1e-15);
+    QCOMPARE(r.noiseDimension, Index(C * (d + 1) * (d + 2) / 2));
+    QVERIFY(r.warning.empty());
+
+    o.calibration = mech::Calibration::Published;
+    r = calibrated(o, {200, d, C});
+    DPSTUDIO_COMPARE_REL(valueOf(r, "beta"), epsilon / 2, 1e-15);
+    QCOMPARE(r.noiseDimension, Index((d + 1) * (d + 1)));
+    QVERIFY(!r.warning.empty());
+    QVERIFY(r.statement.find("does not carry a valid guarantee") != std::string::npos);
+    QCOMPARE(r.calibration, std::string("published"));
+  }
+
+  // σ is conservative (its ε ≤ target, under substitution and a fortiori add/remove) and
+  // tight (a slightly smaller σ would exceed the target).
+  void dpSgdSigmaIsConservative() {
+    auto o = test::options(MechanismKind::DpSgd, ModelKind::Softmax, 1.0);
+    o.sgd.batchSize = 256;
+    o.sgd.epochs = 5;
+    const auto r = calibrated(o, {60000, 20, 10});
+    const double sigma = valueOf(r, "noise_multiplier"), q = valueOf(r, "q");
+    const auto steps = static_cast<long long>(valueOf(r, "steps"));
+    QCOMPARE(steps, static_cast<long long>(std::ceil(5 / q)));
+    QVERIFY(mech::accountSubstitution(q, sigma, steps, 1e-5).value().epsilon <= 1.0);
+    QVERIFY(mech::accountSubstitution(q, sigma * (1 - 1e-6), steps, 1e-5).value().epsilon > 1.0);
+    const auto addRemove = privacy::accountSampledGaussian({{q, sigma, steps}}, 1e-5).value();
+    QVERIFY(addRemove.improved.epsilon <= 1.0);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_add_remove"), addRemove.improved.epsilon, 1e-12);
+    QVERIFY(valueOf(r, "epsilon_accounted") <= 1.0);
+
+    o.sgd.noiseMultiplier = 2.0;  // given σ: the report's ε is what it buys
+    const auto given = calibrated(o, {60000, 20, 10});
+    DPSTUDIO_COMPARE_REL(given.epsilon, mech::accountSubstitution(q, 2.0, steps, 1e-5).value().epsilon, 1e-14);
+  }
+
+  // Without subsampling the substitution bound is exact: the Gaussian of sensitivity 2ν,
+  // i.e. the add/remove curve at σ/2. With subsampling it is above the add/remove ε.
+  void substitutionAccountant() {
+    const auto exact = mech::accountSubstitution(1.0, 3.0, 10, 1e-5).value();
+    const auto half = privacy::accountSampledGaussian({{1.0, 1.5, 10}}, 1e-5).value();
+    DPSTUDIO_COMPARE_REL(exact.epsilon, half.improved.epsilon, 1e-12);
+    const auto sampled = mech::accountSubstitution(0.01, 1.1, 1000, 1e-5).value();
+    QVERIFY(sampled.epsilon > sampled.epsilonAddRemove);
+    QVERIFY(sampled.epsilonClassic >= sampled.epsilon);
+    QVERIFY(!mech::accountSubstitution(0.0, 1, 1, 1e-5));
+    QCOMPARE(mech::calibrateSubstitution(0.01, 100, 1e-5, -1).error().field, std::string("target_epsilon"));
+  }
+
+  void invalidOptionsAreRejectedBeforeAnyWork_data() {
+    QTest::addColumn<Mutator>("mutate");
+    QTest::addColumn<QString>("field");
+    using O = mech::MechanismOptions;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    QTest::newRow("epsilon zero") << Mutator([](O& o) { o.epsilon = 0; }) << "epsilon";
+    QTest::newRow("epsilon negative") << Mutator([](O& o) { o.epsilon = -1; }) << "epsilon";
+    QTest::newRow("epsilon NaN") << Mutator([=](O& o) { o.epsilon = nan; }) << "epsilon";
+    QTest::newRow("epsilon infinite") << Mutator([](O& o) { o.epsilon = HUGE_VAL; }) << "epsilon";
+    QTest::newRow("delta one") << Mutator([](O& o) { o.delta = 1; }) << "delta";
+    QTest::newRow("delta NaN") << Mutator([=](O& o) { o.delta = nan; }) << "delta";
+    QTest::newRow("gaussian without delta")
+        << Mutator([](O& o) { o.kind = MechanismKind::Output; o.family = mech::NoiseFamily::Gaussian; }) << "delta";
+    QTest::newRow("dpsgd without delta")
+        << Mutator([](O& o) { o.kind = MechanismKind::DpSgd; o.learner.kind = ModelKind::Softmax; o.delta = 0; })
+        << "delta";
+    QTest::newRow("objective on softmax") << Mutator([](O& o) { o.learner.kind = ModelKind::Softmax; }) << "mechanism";
+    QTest::newRow("objective on lmgc") << Mutator([](O& o) { o.learner.kind = ModelKind::Lmgc; }) << "mechanism";
+    QTest::newRow("dplmgc on logreg") << Mutator([](O& o) { o.kind = MechanismKind::DpLmgc; }) << "mechanism";
+    QTest::newRow("published output")
+        << Mutator([](O& o) { o.kind = MechanismKind::Output; o.calibration = mech::Calibration::Published; })
+        << "calibration";
+    QTest::newRow("published objective")
+        << Mutator([](O& o) { o.calibration = mech::Calibration::Published; }) << "calibration";
+    QTest::newRow("lambda zero") << Mutator([](O& o) { o.learner.lambda = 0; }) << "lambda";
+  }
+  void invalidOptionsAreRejectedBeforeAnyWork() {
+    QFETCH(Mutator, mutate);
+    QFETCH(QString, field);
+    auto o = test::options(MechanismKind::Objective, ModelKind::LogisticRegression, 1.0);
+    mutate(o);
+    const auto data = test::blobs(2, true, 20);
+    auto status = o.validate();
+    QVERIFY(!status);
+    QCOMPARE(status.error().kind, ErrorKind::InvalidPrivacy);
+    QCOMPARE(QString::fromStdString(status.error().field), field);
+    QVERIFY(!mech::calibrate(o, {100, 3, 2}));
+
+    // trainPrivately refuses with the same error and draws nothing from the source.
+    privacy::ExperimentNoise noise(5), fresh(5);
+    bool progressed = false;
+    TrainControl control;
+    control.progress = Progress([&](double) { progressed = true; });
+    auto trained = mech::trainPrivately(o, data.train, noise, control);
+    QVERIFY(!trained);
+    QCOMPARE(QString::fromStdString(trained.error().field), field);
+    QCOMPARE(noise.nextU64(), fresh.nextU64());
+    QVERIFY(!progressed);
+  }
+
+  void rowsOutsideTheUnitBallAreRefused() {
+    auto data = test::blobs(2, true, 20);
+    data.train.X.row(3) *= 2.0;  // as if no norm bound had been declared
+    for (auto kind : {MechanismKind::Output, MechanismKind::Objective, MechanismKind::Loss}) {
+      privacy::ExperimentNoise noise(5), fresh(5);
+      auto trained = mech::trainPrivately(test::options(kind, ModelKind::LogisticRegression, 1.0), data.train, noise);
+      QVERIFY(!trained);
+      QCOMPARE(trained.error().kind, ErrorKind::InvalidPrivacy);
+      QCOMPARE(trained.error().field, std::string("norm-bound"));
+      QCOMPARE(noise.nextU64(), fresh.nextU64());
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMechanismCalibration)
+#include "test_mechanism_calibration.moc"

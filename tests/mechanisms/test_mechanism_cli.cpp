@@ -1,0 +1,159 @@
+// `dpstudio-cli train` with mechanisms and `calibrate`, run as a script would (QProcess):
+// the SPEC JSON keys, calibrate agreeing with the report of a run, exit code 4 for invalid
+// privacy parameters, and --tune-lambdas.
+
+#include <QJsonArray>
+#include <QtTest>
+
+#include "tests/cli/cli_runner.h"
+#include "tests/common/test_support.h"
+
+using dpstudio::test::CliRun;
+using dpstudio::test::runCli;
+
+namespace {
+
+const QStringList kBinaryData{"--train", "builtin:blobs:classes=2,per_class=100", "--norm-bound", "10", "--intercept"};
+const QStringList kMultiData{"--train", "builtin:blobs:classes=3,per_class=100", "--norm-bound", "10"};
+
+QString describe(const CliRun& run) { return run.out.left(400) + " | " + run.err.left(400); }
+
+}  // namespace
+
+class TestMechanismCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void trainObjectiveJsonHasTheSpecKeys() {
+    const auto run = runCli(QStringList{"train"} + kBinaryData +
+                            QStringList{"--model", "logreg", "--mechanism", "objective", "--epsilon", "1", "--lambda",
+                                        "0.01", "--seed", "3", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject out = run.json();
+    for (const char* key : {"model", "mechanism", "calibration", "epsilon", "delta", "train_accuracy", "test_accuracy",
+                            "seconds", "report"})
+      QVERIFY2(out.contains(key), key);
+    QCOMPARE(out["model"].toString(), QString("logreg"));
+    QCOMPARE(out["mechanism"].toString(), QString("objective"));
+    QCOMPARE(out["calibration"].toString(), QString("corrected"));
+    QCOMPARE(out["epsilon"].toDouble(), 1.0);
+    QCOMPARE(out["delta"].toDouble(), 0.0);
+    const QJsonObject report = out["report"].toObject();
+    for (const char* key : {"epsilon_prime", "Delta", "beta", "statement", "noise", "noise_norm", "noise_source"})
+      QVERIFY2(report.contains(key), key);
+    QCOMPARE(report["noise"].toString(), QString("l2-laplace"));
+    QCOMPARE(report["noise_source"].toString(), QString("experiment (seed 3)"));
+    QVERIFY(report["statement"].toString().startsWith("(1, 0)-DP under substitution"));
+  }
+
+  // calibrate --json gives the derived values of a train run with the same settings.
+  void calibrateMatchesTheTrainReport_data() {
+    QTest::addColumn<QStringList>("data");
+    QTest::addColumn<QStringList>("settings");
+    QTest::addColumn<int>("classes");
+    QTest::newRow("objective") << kBinaryData
+                               << QStringList{"--model", "logreg", "--mechanism", "objective", "--epsilon", "0.3"} << 2;
+    QTest::newRow("output gaussian") << kBinaryData
+                                     << QStringList{"--model", "huber", "--mechanism", "output", "--distribution",
+                                                    "gaussian", "--delta", "1e-6"} << 2;
+    QTest::newRow("loss softmax") << kMultiData << QStringList{"--model", "softmax", "--mechanism", "loss"} << 3;
+    QTest::newRow("dplmgc published")
+        << kMultiData << QStringList{"--model", "lmgc", "--mechanism", "dplmgc", "--calibration", "published"} << 3;
+    QTest::newRow("dpsgd") << kMultiData
+                           << QStringList{"--model", "softmax", "--mechanism", "dpsgd", "--delta", "1e-5", "--epochs",
+                                          "2"} << 3;
+  }
+  void calibrateMatchesTheTrainReport() {
+    QFETCH(QStringList, data);
+    QFETCH(QStringList, settings);
+    QFETCH(int, classes);
+    const auto train = runCli(QStringList{"train"} + data + settings + QStringList{"--json"});
+    QVERIFY2(train.exitCode == 0, qPrintable(describe(train)));
+    const QJsonObject trained = train.json();
+    const QJsonObject report = trained["report"].toObject();
+    const auto calibrate = runCli(QStringList{"calibrate"} + settings +
+                                  QStringList{"--n", QString::number(trained["train_rows"].toInt()), "--d",
+                                              QString::number(trained["features"].toInt()), "--classes",
+                                              QString::number(classes), "--json"});
+    QVERIFY2(calibrate.exitCode == 0, qPrintable(describe(calibrate)));
+    const QJsonObject calibrated = calibrate.json();
+    const QJsonObject formulas = calibrated["formulas"].toObject();
+    QVERIFY(!formulas.isEmpty());
+    for (const QString& key : formulas.keys()) QCOMPARE(report[key].toDouble(), calibrated[key].toDouble());
+    for (const char* key : {"noise", "noise_dimension", "statement", "epsilon", "delta", "calibration"})
+      QCOMPARE(report[key], calibrated[key]);
+    QCOMPARE(report.contains("warning"), calibrated.contains("warning"));
+  }
+
+  void invalidPrivacyParametersExitWithFour_data() {
+    QTest::addColumn<QStringList>("settings");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("epsilon zero") << QStringList{"--model", "logreg", "--mechanism", "objective", "--epsilon", "0"}
+                                  << "epsilon";
+    QTest::newRow("delta one") << QStringList{"--model", "logreg", "--mechanism", "output", "--delta", "1"} << "delta";
+    QTest::newRow("gaussian without delta")
+        << QStringList{"--model", "logreg", "--mechanism", "output", "--distribution", "gaussian"} << "delta";
+    QTest::newRow("objective on softmax") << QStringList{"--model", "softmax", "--mechanism", "objective"}
+                                          << "objective perturbation";
+    QTest::newRow("published output")
+        << QStringList{"--model", "logreg", "--mechanism", "output", "--calibration", "published"} << "published";
+    QTest::newRow("tuning without mechanism")
+        << QStringList{"--model", "logreg", "--tune-lambdas", "0.1,0.2"} << "private mechanism";
+    QTest::newRow("negative candidate")
+        << QStringList{"--model", "logreg", "--mechanism", "objective", "--tune-lambdas", "0.1,-2"} << "tune-lambdas";
+  }
+  void invalidPrivacyParametersExitWithFour() {
+    QFETCH(QStringList, settings);
+    QFETCH(QString, says);
+    const auto run = runCli(QStringList{"train"} + kBinaryData + settings + QStringList{"--json"});
+    QVERIFY2(run.exitCode == 4, qPrintable(describe(run)));
+    const QJsonObject error = run.json()["error"].toObject();
+    QCOMPARE(error["code"].toInt(), 4);
+    QVERIFY2(error["message"].toString().contains(says), qPrintable(error["message"].toString()));
+    if (!settings.contains("--tune-lambdas"))
+      QCOMPARE(runCli(QStringList{"calibrate", "--n", "100", "--d", "3"} + settings + QStringList{"--json"}).exitCode, 4);
+  }
+
+  // No norm bound declared: the blobs rows have norms well above 1.
+  void rowsOutsideTheUnitBallExitWithFour() {
+    const auto run = runCli({"train", "--train", "builtin:blobs:classes=2,per_class=100", "--model", "logreg",
+                             "--mechanism", "output", "--json"});
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.json()["error"].toObject()["message"].toString().contains("norm bound"), qPrintable(describe(run)));
+  }
+
+  void tuneLambdas() {
+    const QStringList args = QStringList{"train"} + kBinaryData +
+                             QStringList{"--model", "logreg", "--mechanism", "objective", "--epsilon", "1",
+                                         "--tune-lambdas", "0.001, 0.01,0.1", "--seed", "5", "--json"};
+    const auto run = runCli(args);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject out = run.json();
+    const QJsonObject report = out["report"].toObject();
+    QCOMPARE(report["candidates"].toDouble(), 3.0);
+    QCOMPARE(out["lambda"].toDouble(), report["chosen_lambda"].toDouble());
+    QCOMPARE(out["tune_lambdas"].toArray().size(), 3);
+    QVERIFY(report["statement"].toString().contains("private tuning of lambda over 3 candidates"));
+    QCOMPARE(runCli(args).json()["report"].toObject()["chosen_lambda"], report["chosen_lambda"]);  // replays
+
+    const auto text = runCli(QStringList{"train"} + kBinaryData +
+                             QStringList{"--model", "logreg", "--mechanism", "output", "--tune-lambdas", "0.01,0.1"});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(text.out.contains("chosen privately among 2 candidates"));
+    const auto malformed = runCli(QStringList{"train"} + kBinaryData +
+                                  QStringList{"--model", "logreg", "--mechanism", "output", "--tune-lambdas", "0.1,x"});
+    QCOMPARE(malformed.exitCode, 2);
+  }
+
+  void releaseModeRecordsRelease() {
+    const auto run = runCli(QStringList{"train"} + kMultiData +
+                            QStringList{"--model", "lmgc", "--mechanism", "dplmgc", "--noise", "release", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject report = run.json()["report"].toObject();
+    QVERIFY(report["noise_source"].toString().startsWith("release"));
+    QVERIFY(report["release_granularity"].toDouble() > 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMechanismCli)
+#include "test_mechanism_cli.moc"
