@@ -189,8 +189,13 @@ class TestMechanismTraining : public QObject {
     for (Index k = 0; k < releases; ++k)
       noise.segment(k * draws[0].noise.size(), draws[0].noise.size()) = draws[static_cast<std::size_t>(k)].noise;
     const Eigen::VectorXd added = trained.trained.theta - minimizer;
-    QVERIFY2((added - noise).norm() <= 1e-12 * (1 + trained.trained.theta.norm()),
-             qPrintable(QString::number((added - noise).norm())));
+    // Both the released minimizer (gradient ≤ τ) and this reference (≤ 1e-9·max(1, ‖θ‖))
+    // are within gradient/λ of the exact one; the rest of the difference is the noise.
+    const double tau = *trained.report.value("gradient_tolerance");
+    const double bound = std::sqrt(static_cast<double>(releases)) *
+                             (tau + 1e-9 * std::max(1.0, minimizer.norm())) / o.learner.lambda + 1e-12;
+    QVERIFY2((added - noise).norm() <= bound,
+             qPrintable(QString("%1 > %2").arg((added - noise).norm()).arg(bound)));
   }
 
   // 2250 training rows: two row chunks, so the second thread has work to do.
