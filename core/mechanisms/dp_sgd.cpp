@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "core/mechanisms/mechanism_internal.h"
+#include "core/models/lmgc.h"
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/validation.h"
 
@@ -109,6 +110,7 @@ Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train,
   const double nu = o.sgd.clipNorm;
   const double expectedBatch = p.q * static_cast<double>(train.rows());
 
+  const auto* lmgc = dynamic_cast<const LmgcModel*>(&model);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(model.parameterCount());
   double noiseNormSum = 0;
   for (long long t = 0; t < p.steps; ++t) {
@@ -117,11 +119,19 @@ Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train,
     Eigen::VectorXd sum = Eigen::VectorXd::Zero(theta.size());
     if (!batch.empty()) {
       const Dataset rows = train.subset(batch);
-      Eigen::MatrixXd grads = model.perExampleGradients(theta, rows.X, rows.y);
-      const Eigen::VectorXd norms = grads.rowwise().norm();
-      for (Index i = 0; i < grads.rows(); ++i)
-        if (norms[i] > nu) grads.row(i) *= nu / norms[i];
-      sum = grads.colwise().sum().transpose();
+      if (lmgc) {
+        // A batch × C(d+1)² matrix of per-example gradients would be gigabytes (MNIST: 12 GB);
+        // LMGC gives their norms and any weighted sum at the cost of one gradient.
+        const Eigen::VectorXd norms = lmgc->perExampleGradientNorms(theta, rows.X, rows.y);
+        const Eigen::VectorXd weights = (nu / norms.array().max(nu)).matrix();  // min(1, ν/‖g_i‖)
+        sum = lmgc->weightedGradientSum(theta, rows.X, rows.y, weights);
+      } else {
+        Eigen::MatrixXd grads = model.perExampleGradients(theta, rows.X, rows.y);
+        const Eigen::VectorXd norms = grads.rowwise().norm();
+        for (Index i = 0; i < grads.rows(); ++i)
+          if (norms[i] > nu) grads.row(i) *= nu / norms[i];
+        sum = grads.colwise().sum().transpose();
+      }
     }
     auto draw = privacy::drawGaussian(noise, stepNoise, theta.size());
     if (!draw) return draw.error();
