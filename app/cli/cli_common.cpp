@@ -24,6 +24,12 @@ void printText(const QString& text) {
   std::fputc('\n', stdout);
 }
 
+QJsonArray toJsonArray(const std::vector<std::string>& items) {
+  QJsonArray out;
+  for (const auto& item : items) out.append(QString::fromStdString(item));
+  return out;
+}
+
 Command::Command(QString name, QString description, QString positionalSyntax)
     : name_(std::move(name)) {
   parser_.setApplicationDescription(description);

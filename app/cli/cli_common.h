@@ -4,6 +4,7 @@
 // 4 invalid privacy parameters, 5 bad bundle, 1 anything else).
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 
@@ -58,6 +59,7 @@ class Command {
 };
 
 void printText(const QString& text);  // to stdout, with a newline
+QJsonArray toJsonArray(const std::vector<std::string>& items);
 
 int runDatasets(const QStringList& args);
 int runInfo(const QStringList& args);

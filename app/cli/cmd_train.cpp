@@ -11,12 +11,6 @@
 namespace dpstudio::cli {
 namespace {
 
-QJsonArray toJsonArray(const std::vector<std::string>& items) {
-  QJsonArray out;
-  for (const auto& item : items) out.append(QString::fromStdString(item));
-  return out;
-}
-
 void printReport(const mech::MechanismReport& report) {
   printText(QString("mechanism       %1 (%2 calibration), noise %3")
                 .arg(QString::fromStdString(report.mechanism), QString::fromStdString(report.calibration),

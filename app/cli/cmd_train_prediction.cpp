@@ -26,11 +26,6 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-QJsonArray toJsonArray(const std::vector<std::string>& items) {
-  QJsonArray out;
-  for (const auto& item : items) out.append(QString::fromStdString(item));
-  return out;
-}
 
 void printReport(const mech::MechanismReport& report) {
   printText(QString("mechanism       %1 (%2 calibration), noise %3")
