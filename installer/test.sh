@@ -6,13 +6,14 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 "$here/deps.sh"
 "$here/build.sh" release
-cd "$here/../build/release"
 export QT_QPA_PLATFORM=offscreen
 if [[ -n "${DPSTUDIO_DATA_DIR:-}" ]]; then
+  # Resolved before changing directory: a relative path means "from where you called me".
   DPSTUDIO_DATA_DIR="$(cd "$DPSTUDIO_DATA_DIR" && pwd)"
   export DPSTUDIO_DATA_DIR
   echo "dpstudio: real-data tests read $DPSTUDIO_DATA_DIR"
 else
   echo "dpstudio: DPSTUDIO_DATA_DIR is unset: real-data tests will be skipped"
 fi
+cd "$here/../build/release"
 ctest --output-on-failure --parallel "$(nproc)" "$@"
