@@ -9,21 +9,6 @@
 #include "core/mechanisms/tuning.h"
 
 namespace dpstudio::cli {
-namespace {
-
-void printReport(const mech::MechanismReport& report) {
-  printText(QString("mechanism       %1 (%2 calibration), noise %3")
-                .arg(QString::fromStdString(report.mechanism), QString::fromStdString(report.calibration),
-                     QString::fromStdString(report.noise)));
-  if (!report.noiseSource.empty()) printText("noise source    " + QString::fromStdString(report.noiseSource));
-  for (const auto& d : report.derived)
-    printText(QString("  %1 = %2   [%3]").arg(QString::fromStdString(d.key), -20).arg(d.value, 0, 'g', 8)
-                  .arg(QString::fromStdString(d.formula)));
-  for (double norm : report.noiseNorms) printText(QString("noise drawn     ||b|| = %1").arg(norm, 0, 'g', 6));
-  if (!report.warning.empty()) printText("WARNING         " + QString::fromStdString(report.warning));
-}
-
-}  // namespace
 
 int runTrain(const QStringList& args) {
   Command command("train", "Train a model, with or without a privacy mechanism, and report its accuracy.", "");
@@ -122,7 +107,7 @@ int runTrain(const QStringList& args) {
                 .arg(train.rows()).arg(test.rows()).arg(train.features()).arg(train.classes()));
   for (const auto& step : train.provenance.steps) printText("preprocessing   " + QString::fromStdString(step));
   for (const auto& note : train.provenance.notPrivate) printText("NOT PRIVATE     " + QString::fromStdString(note));
-  if (isPrivate) printReport(report);
+  if (isPrivate) printMechanismReport(report, "b");
   printText(QString("optimizer       %1 after %2 iterations, objective %3, gradient norm %4")
                 .arg(QString::fromStdString(terminationName(summary.termination)))
                 .arg(summary.iterations).arg(summary.objective, 0, 'g', 10).arg(summary.gradientNorm, 0, 'g', 3));

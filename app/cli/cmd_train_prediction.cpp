@@ -27,17 +27,6 @@ double secondsSince(Clock::time_point start) {
 }
 
 
-void printReport(const mech::MechanismReport& report) {
-  printText(QString("mechanism       %1 (%2 calibration), noise %3")
-                .arg(QString::fromStdString(report.mechanism), QString::fromStdString(report.calibration),
-                     QString::fromStdString(report.noise)));
-  if (!report.noiseSource.empty()) printText("noise source    " + QString::fromStdString(report.noiseSource));
-  for (const auto& d : report.derived)
-    printText(QString("  %1 = %2   [%3]").arg(QString::fromStdString(d.key), -20).arg(d.value, 0, 'g', 8)
-                  .arg(QString::fromStdString(d.formula)));
-  for (double norm : report.noiseNorms) printText(QString("noise drawn     ||eta|| = %1").arg(norm, 0, 'g', 6));
-  if (!report.warning.empty()) printText("WARNING         " + QString::fromStdString(report.warning));
-}
 
 QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& data, double seconds) {
   return QJsonObject{
@@ -90,7 +79,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
                 .arg(data.train.rows()).arg(data.test.rows()).arg(data.train.features()).arg(data.train.classes()));
   for (const auto& notPrivate : data.train.provenance.notPrivate)
     printText("NOT PRIVATE     " + QString::fromStdString(notPrivate));
-  printReport(report);
+  printMechanismReport(report, "eta");
   if (a.answered > 0) printText(QString("test accuracy   %1").arg(accuracy, 0, 'f', 4));
   printText("                (" + QString::fromStdString(note) + ")");
   printText(QString("non-private     %1 on the same points (NOT private, for comparison)")
@@ -195,7 +184,7 @@ int runMultiparty(const Command& command, const PreparedData& data, privacy::Noi
   printText(QString("model           %1, lambda %2 (objective (1/n_j) sum loss + lambda ||w||^2)")
                 .arg(QString::fromStdString(r.report.model)).arg(options.value().lambda));
   printText("parties         " + sizes.join(", ") + " rows");
-  printReport(r.report);
+  printMechanismReport(r.report, "eta");
   printText(QString("||w_avg - w*||  %1 measured (NOT private), Theorem 4.2 bound %2")
                 .arg(r.distance, 0, 'g', 6).arg(r.bound, 0, 'g', 6));
   printText(QString("train accuracy  %1").arg(trainAccuracy, 0, 'f', 4));

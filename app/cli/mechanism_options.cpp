@@ -107,4 +107,17 @@ Result<NoiseChoice> noiseChoice(const Command& command) {
   return choice;
 }
 
+void printMechanismReport(const mech::MechanismReport& report, const QString& noiseSymbol) {
+  printText(QString("mechanism       %1 (%2 calibration), noise %3")
+                .arg(QString::fromStdString(report.mechanism), QString::fromStdString(report.calibration),
+                     QString::fromStdString(report.noise)));
+  if (!report.noiseSource.empty()) printText("noise source    " + QString::fromStdString(report.noiseSource));
+  for (const auto& d : report.derived)
+    printText(QString("  %1 = %2   [%3]").arg(QString::fromStdString(d.key), -20).arg(d.value, 0, 'g', 8)
+                  .arg(QString::fromStdString(d.formula)));
+  for (double norm : report.noiseNorms)
+    printText(QString("noise drawn     ||%1|| = %2").arg(noiseSymbol).arg(norm, 0, 'g', 6));
+  if (!report.warning.empty()) printText("WARNING         " + QString::fromStdString(report.warning));
+}
+
 }  // namespace dpstudio::cli

@@ -29,4 +29,8 @@ struct NoiseChoice {
 };
 Result<NoiseChoice> noiseChoice(const Command& command);
 
+// The report as text: mechanism, noise source, every derived value with its formula, the
+// norms drawn (named ||symbol||) and the "as published" warning.
+void printMechanismReport(const mech::MechanismReport& report, const QString& noiseSymbol);
+
 }  // namespace dpstudio::cli
