@@ -132,6 +132,31 @@ Result<PredictionOptions> predictionOptionsFromJson(const QJsonObject& json) {
   return o;
 }
 
+namespace {
+
+// The fields both predictor kinds store: header, options, shape, budget and its use.
+struct CommonFields {
+  PredictionOptions options;
+  long long rows = 0, features = 0, classes = 0, used = 0;
+};
+
+Result<CommonFields> readCommonFields(const QJsonObject& json, const char* kind) {
+  if (auto status = checkHeader(json, kind); !status) return status.error();
+  auto options = predictionOptionsFromJson(json["options"].toObject());
+  if (!options) return options.error();
+  auto rows = integerField(json, "train_rows", 1);
+  auto features = integerField(json, "features", 1);
+  auto classes = integerField(json, "classes", 2);
+  auto used = integerField(json, "used", 0);
+  auto budget = integerField(json, "budget", 1);
+  for (const auto* r : {&rows, &features, &classes, &used, &budget})
+    if (!*r) return r->error();
+  if (budget.value() != options.value().budget) return bad("budget and options.budget differ", "budget");
+  return CommonFields{options.value(), rows.value(), features.value(), classes.value(), used.value()};
+}
+
+}  // namespace
+
 QJsonObject predictorToJson(const PrivatePredictor& p) {
   QJsonObject out = header("prediction", p.options(), p.report(), p.budget(), p.used());
   out["train_rows"] = static_cast<qint64>(p.trainRows());
@@ -143,22 +168,14 @@ QJsonObject predictorToJson(const PrivatePredictor& p) {
 }
 
 Result<PrivatePredictor> predictorFromJson(const QJsonObject& json) {
-  if (auto status = checkHeader(json, "prediction"); !status) return status.error();
-  auto options = predictionOptionsFromJson(json["options"].toObject());
-  if (!options) return options.error();
-  auto rows = integerField(json, "train_rows", 1);
-  auto features = integerField(json, "features", 1);
-  auto classes = integerField(json, "classes", 2);
-  auto used = integerField(json, "used", 0);
-  auto budget = integerField(json, "budget", 1);
-  for (const auto* r : {&rows, &features, &classes, &used, &budget})
-    if (!*r) return r->error();
-  if (budget.value() != options.value().budget) return bad("budget and options.budget differ", "budget");
+  auto common = readCommonFields(json, "prediction");
+  if (!common) return common.error();
+  const CommonFields& c = common.value();
   auto theta = fromArray(json["theta"], "theta");
   if (!theta) return theta.error();
-  auto predictor = PrivatePredictor::restore(options.value(), static_cast<Index>(rows.value()),
-                                             static_cast<Index>(features.value()), static_cast<Index>(classes.value()),
-                                             std::move(theta).value(), used.value(),
+  auto predictor = PrivatePredictor::restore(c.options, static_cast<Index>(c.rows),
+                                             static_cast<Index>(c.features), static_cast<Index>(c.classes),
+                                             std::move(theta).value(), c.used,
                                              json["dataset"].toString().toStdString());
   if (!predictor) return predictor.error();
   if (auto status = checkCalibration(json, predictor.value().report()); !status) return status.error();
@@ -180,24 +197,16 @@ QJsonObject subsampleToJson(const SubsampleAggregate& p) {
 }
 
 Result<SubsampleAggregate> subsampleFromJson(const QJsonObject& json) {
-  if (auto status = checkHeader(json, "subsample"); !status) return status.error();
-  auto options = predictionOptionsFromJson(json["options"].toObject());
-  if (!options) return options.error();
-  auto rows = integerField(json, "train_rows", 1);
-  auto features = integerField(json, "features", 1);
-  auto classes = integerField(json, "classes", 2);
-  auto used = integerField(json, "used", 0);
-  auto budget = integerField(json, "budget", 1);
-  for (const auto* r : {&rows, &features, &classes, &used, &budget})
-    if (!*r) return r->error();
-  if (budget.value() != options.value().budget) return bad("budget and options.budget differ", "budget");
-  auto model = makeModel(options.value().learner, static_cast<Index>(features.value()),
-                         static_cast<Index>(classes.value()));
+  auto common = readCommonFields(json, "subsample");
+  if (!common) return common.error();
+  const CommonFields& c = common.value();
+  auto model = makeModel(c.options.learner, static_cast<Index>(c.features),
+                         static_cast<Index>(c.classes));
   if (!model) return bad(model.error().message, "model");
   auto ensemble = std::make_shared<TeacherEnsemble>();
   ensemble->model = model.value();
-  ensemble->trainRows = static_cast<Index>(rows.value());
-  ensemble->partRows = ensemble->trainRows / options.value().teachers;
+  ensemble->trainRows = static_cast<Index>(c.rows);
+  ensemble->partRows = ensemble->trainRows / c.options.teachers;
   ensemble->dataset = json["dataset"].toString().toStdString();
   if (!json["teachers"].isArray()) return bad("teachers must be an array of parameter arrays", "teachers");
   for (const QJsonValue& teacher : json["teachers"].toArray()) {
@@ -205,7 +214,7 @@ Result<SubsampleAggregate> subsampleFromJson(const QJsonObject& json) {
     if (!theta) return theta.error();
     ensemble->thetas.push_back(std::move(theta).value());
   }
-  auto predictor = SubsampleAggregate::restore(options.value(), std::move(ensemble), used.value());
+  auto predictor = SubsampleAggregate::restore(c.options, std::move(ensemble), c.used);
   if (!predictor) return predictor.error();
   if (auto status = checkCalibration(json, predictor.value().report()); !status) return status.error();
   return predictor;
