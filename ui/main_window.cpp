@@ -59,6 +59,7 @@ QString viewDescription(const ViewSpec& spec) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
+      ledger_(std::make_shared<privacy::PrivacyLedger>()),
       document_(new DatasetDocument(this)),
       controller_(new DatasetController(document_, this)),
       scatter_(new ScatterView),

@@ -14,8 +14,11 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <memory>
+
 #include "core/io/loader.h"
 #include "core/models/model.h"
+#include "core/privacy/ledger.h"
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -63,6 +66,9 @@ class MainWindow : public QMainWindow {
   TrainingController* trainer() const { return trainer_; }
   ModelPanel* modelPanel() const { return modelPanel_; }
   DecisionOverlay* decisionOverlay() const { return overlay_; }
+  // The session's privacy ledger: every private release made from this window (training,
+  // answers, audits do not spend) is recorded here; the Ledger view shows it.
+  privacy::PrivacyLedger& ledger() const { return *ledger_; }
 
   // Trains a `kind` model with the Model dock's other settings as soon as the next dataset
   // has opened (the --train-model start-up option).
@@ -98,6 +104,7 @@ class MainWindow : public QMainWindow {
   void handleOpenFailed(const QString& spec, const QString& message);
   void showAbout();
 
+  std::shared_ptr<privacy::PrivacyLedger> ledger_;  // first: the controllers below record into it
   DatasetDocument* document_;
   DatasetController* controller_;
   ScatterView* scatter_;
