@@ -1,6 +1,7 @@
 # Private training mechanisms (ALGORITHMS §3 A–E, H).
 target_sources(dpstudio_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/mechanism.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/exact_minimizer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_perturbation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/objective_perturbation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loss_perturbation.cpp

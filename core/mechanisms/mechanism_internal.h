@@ -38,9 +38,6 @@ TrainControl dataIndependentStart(const TrainControl& control, Index parameters)
 // at its iteration limit or on a numerical error, say so in report.warning.
 void noteConvergence(MechanismReport& report, const OptimizeSummary& summary);
 
-// The tolerance ALGORITHMS §3 A asks of an exact minimizer.
-inline constexpr double kExactMinimizerTolerance = 1e-9;
-
 // calibrate/train per mechanism; each train* calls its calibrate* and uses its numbers.
 Result<MechanismReport> calibrateOutput(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainOutput(const MechanismOptions& options, const Dataset& train,

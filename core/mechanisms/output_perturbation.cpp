@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "core/linalg/psd.h"
+#include "core/mechanisms/exact_minimizer.h"
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/models/linear.h"
 #include "core/models/lmgc.h"
@@ -24,58 +25,28 @@ struct OutputPlan {
   double K = 1;
   Index dimension = 0;  // coordinates of one draw
   Index releases = 1;   // one-vs-rest: C
-  double strongConvexity = 0;
-  double smoothness = 0;  // of the mean-scale objective (LMGC only: C/(2h) + λ₂)
-
-  // The released point is not the exact minimizer θ* but one whose (projected) gradient is
-  // at most τ; λ-strong convexity gives ‖θ − θ*‖ ≤ τ/λ unconstrained, and
-  // ‖θ − θ*‖ ≤ τ(1 + (1 + L)/λ) for the projected-gradient step on a convex set. So each of
-  // the two neighbouring outputs may sit that far from its exact minimizer: the noise is
-  // calibrated on Δ + 2·that, with τ fixed in advance (data-independent) so that the extra
-  // is 1e-4·Δ.
-  double distancePerTolerance() const {
-    return smoothness > 0 ? 1.0 + (1.0 + smoothness) / strongConvexity : 1.0 / strongConvexity;
-  }
+  // The released point is not the exact minimizer (exact_minimizer.h): the mean-scale
+  // objective's strong convexity, and for LMGC's projected problem its smoothness
+  // C/(2h) + λ₂, bound how far it may be.
+  ExactMinimizerBound exactness;
 };
-
-constexpr double kToleranceShareOfDelta = 1e-4;
-
-double gradientTolerance(const OutputPlan& p, double exactDelta) {
-  return kToleranceShareOfDelta * exactDelta / (2.0 * p.distancePerTolerance());
-}
 
 OutputPlan plan(const MechanismOptions& o, const ProblemShape& s) {
   const double C = static_cast<double>(s.classes);
   switch (o.learner.kind) {
     case ModelKind::LogisticRegression:
     case ModelKind::HuberSvm:
-      return {1.0, s.features, s.classes == 2 ? 1 : s.classes, o.learner.lambda};
+      return {1.0, s.features, s.classes == 2 ? 1 : s.classes, {o.learner.lambda}};
     case ModelKind::Softmax:
-      return {std::sqrt(2.0), s.features * s.classes, 1, o.learner.lambda};
+      return {std::sqrt(2.0), s.features * s.classes, 1, {o.learner.lambda}};
     case ModelKind::Lmgc:
       return {std::sqrt(C * (C - 1)), s.classes * symmetricBasisDimension(s.features + 1), 1,
-              o.lmgcStrongConvexity, C / (2.0 * o.learner.huber) + o.lmgcStrongConvexity};
+              {o.lmgcStrongConvexity, C / (2.0 * o.learner.huber) + o.lmgcStrongConvexity}};
   }
   return {};
 }
 
-// Checks the gradient condition the calibration assumed.
-Status requireExactMinimizer(const TrainedModel& trained, double allowed) {
-  if (trained.summary.gradientNorm <= allowed) return Ok{};
-  return Error{ErrorKind::Internal,
-               "the optimizer stopped at gradient norm " + privacy::formatNumber(trained.summary.gradientNorm) +
-                   " > " + privacy::formatNumber(allowed) +
-                   "; output perturbation's sensitivity bound holds for the exact minimizer only, "
-                   "so nothing was released (" + trained.summary.message + ")",
-               {}, 0, "tolerance"};
-}
-
-TrainControl exactControl(const TrainControl& control, double tolerance) {
-  TrainControl exact = control;
-  exact.exactGradientNorm = tolerance;
-  exact.maxIterations = std::max(control.maxIterations, 20000);
-  return exact;
-}
+constexpr const char* kWhat = "output perturbation";
 
 double perCoordinateScale(const MechanismReport& report) {
   return report.expectedNoiseNorm / std::sqrt(static_cast<double>(std::max<Index>(1, report.noiseDimension)));
@@ -89,9 +60,9 @@ Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const Problem
   const double n = static_cast<double>(s.rows);
   const double releases = static_cast<double>(p.releases);
   const double epsilonEach = o.epsilon / releases, deltaEach = o.delta / releases;
-  const double exactDelta = 2.0 * p.K / (n * p.strongConvexity);
-  const double tau = gradientTolerance(p, exactDelta);
-  const double Delta = exactDelta + 2.0 * tau * p.distancePerTolerance();
+  const double exactDelta = 2.0 * p.K / (n * p.exactness.strongConvexity);
+  const double tau = p.exactness.tolerance(exactDelta);
+  const double Delta = p.exactness.sensitivity(exactDelta);
   report.noiseDimension = p.dimension;
   report.set("K", p.K, "gradient bound of the loss for ||x|| <= 1");
   report.set("gradient_tolerance", tau,
@@ -131,8 +102,8 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
   auto calibrated = calibrateOutput(o, shape);
   if (!calibrated) return calibrated.error();
   MechanismReport report = std::move(calibrated).value();
-  const TrainControl exact = exactControl(control, *report.value("gradient_tolerance"));
   const double allowed = *report.value("gradient_tolerance");
+  const TrainControl exact = exactMinimizerControl(control, allowed);
   auto made = makeModel(o.learner, train.features(), train.classes());
   if (!made) return made.error();
   const std::shared_ptr<const Model> model = made.value();
@@ -150,7 +121,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
       const Eigen::VectorXi yc = OneVsRestModel::binaryLabels(train.y, static_cast<int>(c));
       auto part = minimizeObjective(binary, train.X, yc, {LossScale::Mean, o.learner.lambda, {}}, each);
       if (!part) return part.error();
-      if (auto status = requireExactMinimizer(part.value(), allowed); !status) return status.error();
+      if (auto status = requireExactMinimizer(part.value().summary, allowed, kWhat); !status) return status.error();
       auto draw = drawCalibrated(report, noise, d);
       if (!draw) return draw.error();
       out.trained.theta.segment(c * d, d) = part.value().theta + draw.value().noise;
@@ -168,7 +139,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
     }
     auto trained = minimizeObjective(model, train.X, train.y, terms, exact);
     if (!trained) return trained.error();
-    if (auto status = requireExactMinimizer(trained.value(), allowed); !status) return status.error();
+    if (auto status = requireExactMinimizer(trained.value().summary, allowed, kWhat); !status) return status.error();
     out.trained = std::move(trained).value();
     report.gradientNorm = out.trained.summary.gradientNorm;
     auto draw = drawCalibrated(report, noise, report.noiseDimension);

@@ -1,7 +1,10 @@
 #include "core/prediction/multiparty.h"
 
+#include <algorithm>
+
 #include "core/models/linear.h"
-#include "core/prediction/exact_training.h"
+#include "core/mechanisms/exact_minimizer.h"
+#include "core/prediction/data_contract.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::multiparty {
@@ -16,15 +19,17 @@ TrainControl scaledControl(const TrainControl& control, double offset, double sh
   return scaled;
 }
 
-Result<TrainedModel> trainExact(const MultipartyOptions& options, const Dataset& data, const TrainControl& control) {
+// Trains one local (or the pooled) model to gradient norm ≤ tolerance.
+Result<TrainedModel> trainExact(const MultipartyOptions& options, const Dataset& data, double tolerance,
+                                const TrainControl& control) {
   auto model = makeModel(options.localLearner(), data.features(), 2);
   if (!model) return model.error();
-  TrainControl exact = predict::exactControl(control);
+  TrainControl exact = mech::exactMinimizerControl(control, tolerance);
   exact.warmStart.reset();
   auto trained = minimizeObjective(model.value(), data.X, data.y, {LossScale::Mean, options.localLearner().lambda, {}},
                                    exact);
   if (!trained) return trained.error();
-  if (auto status = predict::requireExactMinimizer(trained.value().summary, trained.value().theta); !status)
+  if (auto status = mech::requireExactMinimizer(trained.value().summary, tolerance, "multiparty aggregation"); !status)
     return status.error();
   return trained;
 }
@@ -48,9 +53,15 @@ Result<predict::RowParts> partyRows(Index n, const MultipartyOptions& options) {
 Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
                                                  const predict::RowParts& parties, const TrainControl& control) {
   if (auto status = options.validate(); !status) return status.error();
+  Index smallest = train.rows();
+  for (const auto& rows : parties) smallest = std::min(smallest, static_cast<Index>(rows.size()));
+  const double tolerance = localGradientTolerance(options, smallest);
   auto trained = predict::trainParts(
       train, parties,
-      [&options](const Dataset& part, const TrainControl& each) { return trainExact(options, part, each); }, control);
+      [&options, tolerance](const Dataset& part, const TrainControl& each) {
+        return trainExact(options, part, tolerance, each);
+      },
+      control);
   if (!trained) return trained.error();
   std::vector<LocalModel> locals;
   for (std::size_t j = 0; j < parties.size(); ++j)
@@ -60,7 +71,7 @@ Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& option
 
 Result<Eigen::VectorXd> trainAllData(const MultipartyOptions& options, const Dataset& train,
                                      const TrainControl& control) {
-  auto trained = trainExact(options, train, control);
+  auto trained = trainExact(options, train, localGradientTolerance(options, train.rows()), control);
   if (!trained) return trained.error();
   return std::move(trained.value().theta);
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/mechanisms/exact_minimizer.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::multiparty {
@@ -80,6 +81,13 @@ Result<std::vector<Index>> partySizes(Index n, const MultipartyOptions& options)
   return sizes;
 }
 
+// The local objective (1/n_j)Σℓ + λ‖w‖² is 2λ-strongly convex; its exact minimizer moves by
+// at most 1/(n_j λ) ≤ 1/(n_(1) λ) when one of the party's rows is replaced.
+double localGradientTolerance(const MultipartyOptions& options, Index smallestParty) {
+  const mech::ExactMinimizerBound exactness{2.0 * options.lambda};
+  return exactness.tolerance(1.0 / (static_cast<double>(smallestParty) * options.lambda));
+}
+
 Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, Index smallestParty, Index features) {
   if (auto status = o.validate(); !status) return status.error();
   if (smallestParty < 1 || features < 1) return invalid("the parties need >= 1 row and >= 1 feature", "n");
@@ -97,11 +105,16 @@ Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, In
   report.set("lambda", o.lambda, "λ of J_j(w) = (1/n_j)Σℓ + λ‖w‖² (the learner's λ is 2λ)");
   report.set("theorem_4_2_bound", (K - 1.0) / (n1 * o.lambda),
              "‖ŵ − w*‖ ≤ (K−1)/(n_(1)λ): paper 004 Theorem 4.2, as published");
+  const double tolerance = localGradientTolerance(o, smallestParty);
+  report.set("gradient_tolerance", tolerance, "τ: every local model's gradient norm is at most τ (fixed in advance)");
   if (o.calibration == mech::Calibration::Corrected) {
-    const double Delta = 1.0 / (K * n1 * o.lambda);
+    const mech::ExactMinimizerBound exactness{2.0 * o.lambda};
+    const double Delta = exactness.sensitivity(1.0 / (n1 * o.lambda)) / K;
     const double beta = o.epsilon / Delta;
     report.noise = "l2-laplace";
-    report.set("Delta", Delta, "Δ = 1/(K·n_(1)·λ): ℓ2-sensitivity of the average (each ŵ_j moves ≤ 1/(n_j λ))");
+    report.set("Delta", Delta,
+               "Δ = (1/(K·n_(1)·λ))·(1 + 1e-4): ℓ2-sensitivity of the average (each exact ŵ_j moves ≤ 1/(n_j λ); "
+               "the local models are within τ of them)");
     report.set("beta", beta, "β = ε/Δ");
     report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, features);
     report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖η‖ = d/β");

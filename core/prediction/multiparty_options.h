@@ -45,9 +45,14 @@ struct MultipartyOptions {
 // the lower index); even split: f_j = 1/K. Σ n_j = n. Each n_j must be ≥ 1.
 Result<std::vector<Index>> partySizes(Index n, const MultipartyOptions& options);
 
+// The gradient norm every party's local model must reach (exact_minimizer.h): fixed in
+// advance from the smallest party, so that the distance to the exact local minimizers adds
+// 1e-4 of the exact sensitivity 1/(K·n_(1)·λ) to the calibrated Δ.
+double localGradientTolerance(const MultipartyOptions& options, Index smallestParty);
+
 // The calibration for the average of K = options.partyCount() local models when the smallest
 // party has `smallestParty` rows, in d = `features` dimensions. Keys: parties,
-// smallest_party, Delta, beta (corrected) or laplace_scale and epsilon_provable (published),
+// smallest_party, gradient_tolerance, Delta, beta (corrected) or laplace_scale and epsilon_provable (published),
 // expected_noise_norm, theorem_4_2_bound = (K−1)/(n_(1)λ) (as published in paper 004).
 // Pure; a protocol that learns n_(1) obliviously calls it too.
 Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& options, Index smallestParty,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/mechanisms/exact_minimizer.h"
 #include "core/privacy/composition.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/validation.h"
@@ -38,17 +39,28 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
   const bool gaussian = o.family == mech::NoiseFamily::Gaussian;
   mech::MechanismReport report = baseReport(o, mech::noiseFamilyName(o.family));
   const double n = static_cast<double>(s.rows), B = static_cast<double>(o.budget);
-  const double Delta = 2.0 * score.K / (n * o.learner.lambda);
+  // The scores move by at most the parameters' distance (‖x‖ ≤ 1), and the parameters are
+  // an approximate minimizer of a λ-strongly convex objective (exact_minimizer.h): each of
+  // one-vs-rest's C problems on its own, so τ is set on one problem's share Δ₀/√C.
+  const mech::ExactMinimizerBound exactness{o.learner.lambda};
+  const bool oneVsRest = o.learner.kind != ModelKind::Softmax && s.classes > 2;
+  const double problems = oneVsRest ? static_cast<double>(s.classes) : 1.0;
+  const double exactDelta = 2.0 * score.K / (n * o.learner.lambda);
+  const double tolerance = exactness.tolerance(exactDelta / std::sqrt(problems));
+  const double Delta = std::sqrt(problems) * exactness.sensitivity(exactDelta / std::sqrt(problems));
   report.noiseDimension = score.dimension;
   report.set("K", score.K, score.kFormula);
-  report.set("Delta", Delta, "Δ = 2K/(nλ): how far the released scores θ*ᵀx can move, ‖x‖ ≤ 1");
+  report.set("gradient_tolerance", tolerance, "τ: the model's gradient norm is at most τ (fixed in advance)");
+  report.set("Delta", Delta,
+             "Δ = (2K/(nλ))·(1 + 1e-4): how far the released scores θᵀx can move, ‖x‖ ≤ 1, for minimizers "
+             "within τ of the exact ones");
   report.set("budget", B, "B: answers covered by the guarantee; answer B+1 is refused");
   std::string perAnswer;
   if (!gaussian) {
     const double epsilonEach = o.epsilon / B;
     const double beta = epsilonEach / Delta;
     report.set("epsilon_per_answer", epsilonEach, "ε/B (basic composition over the B answers)");
-    report.set("beta", beta, "β = nλε/(2KB) = (ε/B)/Δ");
+    report.set("beta", beta, "β = (ε/B)/Δ");
     report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, score.dimension);
     report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖b‖ = m/β");
     report.statement = costText(o.epsilon, 0.0);

@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "core/prediction/exact_training.h"
+#include "core/mechanisms/exact_minimizer.h"
+#include "core/prediction/data_contract.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/release_granularity.h"
 #include "core/privacy/validation.h"
@@ -34,11 +35,13 @@ Result<PrivatePredictor> PrivatePredictor::train(const PredictionOptions& option
   if (auto status = options.validate(); !status) return status.error();
   if (auto status = requireUnitRows(train); !status) return status.error();
   // Calibrate first: everything that can be refused is refused before any training.
-  if (auto calibrated = calibratePrediction(options, {train.rows(), train.features(), train.classes()}); !calibrated)
-    return calibrated.error();
-  auto trained = trainModel(options.learner, train.X, train.y, train.classes(), exactControl(control));
+  auto calibrated = calibratePrediction(options, {train.rows(), train.features(), train.classes()});
+  if (!calibrated) return calibrated.error();
+  const double tolerance = *calibrated.value().value("gradient_tolerance");
+  auto trained = trainModel(options.learner, train.X, train.y, train.classes(),
+                            mech::exactMinimizerControl(control, tolerance));
   if (!trained) return trained.error();
-  if (auto status = requireExactMinimizer(trained.value().summary, trained.value().theta); !status)
+  if (auto status = mech::requireExactMinimizer(trained.value().summary, tolerance, "prediction sensitivity"); !status)
     return status.error();
   const double reached = trained.value().summary.gradientNorm;
   auto predictor = restore(options, train.rows(), train.features(), train.classes(),
