@@ -11,6 +11,10 @@
 namespace dpstudio::cli {
 namespace {
 
+// The RDP bound of the Poisson-subsampled Gaussian is for adding or removing one example;
+// a substitution changes two, which core/mechanisms/substitution_rdp.h accounts for.
+constexpr const char* kAdjacency = "add/remove one example (not substitution)";
+
 using privacy::RdpReport;
 using privacy::SgmEvent;
 
@@ -67,6 +71,7 @@ void printReport(const Command& command, const std::vector<SgmEvent>& events,
         {"order_classic", report.classic.order},
         {"delta", report.delta},
         {"conversion", "improved (Canonne, Kamath & Steinke 2020); epsilon_classic: Mironov 2017"},
+        {"adjacency", kAdjacency},
         {"events", eventList},
         {"orders", toJson(report.orders)},
         {"orders_skipped", toJson(report.skippedOrders)},
@@ -90,6 +95,7 @@ void printReport(const Command& command, const std::vector<SgmEvent>& events,
                   .arg(*calibratedSigma, 0, 'g', 10)
                   .arg(targetEpsilon, 0, 'g', 6));
   printText(QString("delta         %1").arg(report.delta, 0, 'g', 6));
+  printText(QString("adjacency     %1").arg(kAdjacency));
   printText(QString("epsilon       %1  (order %2; improved conversion, Canonne-Kamath-Steinke)")
                 .arg(report.improved.epsilon, 0, 'g', 6)
                 .arg(report.improved.order));
@@ -106,7 +112,9 @@ int runAccountant(const QStringList& args) {
                   "Privacy of composed DP-SGD runs (Poisson-subsampled Gaussian) by the RDP "
                   "accountant. Repeat --q, --sigma and --steps once per event, in order; "
                   "--target-epsilon instead of --sigma calibrates one sigma shared by all "
-                  "events.",
+                  "events. The epsilon is for add/remove-one adjacency (the accountant's "
+                  "usual setting); `train --mechanism dpsgd` reports the substitution "
+                  "(replace-one) epsilon the rest of dpstudio uses, which is larger.",
                   "");
   command.parser().addOptions({
       {"q", "Sampling rate of an event (--q or -q), in (0, 1]: batch size / n. Repeatable.",

@@ -39,6 +39,9 @@ class TestCliAccountant : public QObject {
     QCOMPARE(out["events"].toArray()[0].toObject()["steps"].toInt(), 14063);
     QCOMPARE(out["orders_skipped"].toArray().size(), 0);
     QVERIFY(!out.contains("sigma"));  // only when calibrated
+    // The RDP bound is for add/remove adjacency; the output must not pass it off as the
+    // substitution ε the mechanisms report.
+    QVERIFY(out["adjacency"].toString().startsWith("add/remove"));
   }
 
   void secondKnownAnswer() {
