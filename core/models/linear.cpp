@@ -1,5 +1,6 @@
 #include "core/models/linear.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -19,6 +20,18 @@ double softplusNeg(double z) { return z > 0 ? std::log1p(std::exp(-z)) : -z + st
 
 Eigen::Map<const Eigen::MatrixXd> asMatrix(const Eigen::VectorXd& theta, Index rows, Index cols) {
   return Eigen::Map<const Eigen::MatrixXd>(theta.data(), rows, cols);
+}
+
+// Σ log1p(e_i) for e_i ∈ [0, 1]. Eigen's log1p is a scalar call per element and was half of
+// a logistic loss evaluation on a9a; since 1 + e_i ∈ [1, 2], a block of 512 factors has a
+// product below 2^512, so one log per block gives the same sum (to ~1e-15 relative) at
+// vectorized cost. Only the objective value uses it; the gradient does not.
+double sumLog1p(const Eigen::ArrayXd& e) {
+  constexpr Index kBlock = 512;
+  double sum = 0;
+  for (Index begin = 0; begin < e.size(); begin += kBlock)
+    sum += std::log((1.0 + e.segment(begin, std::min(kBlock, e.size() - begin))).prod());
+  return sum;
 }
 
 // Σ_i ℓ(y_i·wᵀx_i) and its gradient for one binary problem (positive class `positive`),
@@ -59,12 +72,12 @@ double MarginLoss::derivative(double z) const {
 
 double MarginLoss::evaluate(const Eigen::ArrayXd& z, Eigen::ArrayXd& derivatives) const {
   if (type == BinaryLoss::Logistic) {
-    // One exp and one log1p per margin, vectorized: with e = exp(−|z|),
+    // One exp per margin, vectorized: with e = exp(−|z|),
     // ℓ = max(−z, 0) + log1p(e) and ℓ' = −σ(−z) = −e/(1+e) (z ≥ 0) or −1/(1+e) (z < 0).
     const Eigen::ArrayXd e = (-z.abs()).exp();
     const Eigen::ArrayXd inv = 1.0 / (1.0 + e);
     derivatives = (z >= 0).select(-e * inv, -inv);
-    return ((-z).max(0.0) + e.log1p()).sum();
+    return (-z).max(0.0).sum() + sumLog1p(e);
   }
   const double h = huber;
   const Eigen::ArrayXd t = 1.0 + h - z;  // > 0 where the loss is active
