@@ -109,8 +109,8 @@ struct PrivateModel {
 };
 
 // Trains with the mechanism on rows with ‖x‖ ≤ 1, drawing noise from `noise`.
-// control.warmStart is used by output perturbation only (it releases the exact minimizer,
-// checked to 1e-9); objective and loss perturbation, DP-LMGC and DP-SGD start from zero,
+// control.warmStart is used by output perturbation only (it releases a minimizer within the
+// gradient tolerance its calibration fixed in advance, exact_minimizer.h); objective and loss perturbation, DP-LMGC and DP-SGD start from zero,
 // because their released approximate minimizer (or iterate) would carry a data-fitted
 // start along. Their report.warning says when the optimizer stopped at its limit.
 Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,

@@ -1,6 +1,6 @@
 #pragma once
 // The last digits of a minimizer. Output perturbation's sensitivity bound holds for the
-// exact minimizer only (ALGORITHMS §3 A asks for ‖∇J‖ ≤ 1e-9·(1 + ‖θ‖)), but near the
+// exact minimizer only (core/mechanisms/exact_minimizer.h fixes how close), but near the
 // optimum J changes by ~‖∇J‖²/λ — far below double precision of J itself — so any line
 // search that compares objective values (LBFGSpp's) stalls around ‖∇J‖ ≈ 1e-8. This
 // polish takes quasi-Newton steps whose length is chosen from directional derivatives

@@ -25,8 +25,8 @@ namespace dpstudio::multiparty {
 // The parties' rows: partySizes() blocks of a permutation seeded by options.partitionSeed.
 Result<predict::RowParts> partyRows(Index n, const MultipartyOptions& options);
 
-// Each party's exact minimizer of J_j (tolerance 1e-9·(1 + ‖w‖), else an error: the
-// sensitivity bound needs the minimizer), trained in parallel; progress 0 → 1 as parties
+// Each party's minimizer of J_j to the gradient tolerance localGradientTolerance() (else an
+// error: the calibration assumed it), trained in parallel; progress 0 → 1 as parties
 // finish; cancellation → ErrorKind::Cancelled.
 Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
                                                  const predict::RowParts& parties, const TrainControl& control = {});

@@ -2,9 +2,10 @@
 // F. Prediction sensitivity (ALGORITHMS §3 F; paper 003 §3.2, Alg. 6/7).
 //
 // A PrivatePredictor wraps the exact minimizer θ* of J(θ) = (1/n)Σℓ + (λ/2)‖θ‖² (trained
-// non-privately, to a gradient norm ≤ 1e-9·(1 + ‖θ‖), as §3 A requires) and answers queries
-// x with ‖x‖ ≤ 1 by releasing the noisy scores θ*ᵀx + b and their argmax. The scores move by
-// at most Δ = 2K/(nλ) under substitution of one training example, so b ~ ℓ2-Laplace(
+// non-privately, to the gradient tolerance τ fixed in advance: core/mechanisms/exact_minimizer.h)
+// and answers queries x with ‖x‖ ≤ 1 by releasing the noisy scores θ*ᵀx + b and their argmax.
+// The scores move by at most Δ = (2K/(nλ))·(1 + 1e-4) under substitution of one training
+// example (the 1e-4 covers the distance τ allows), so b ~ ℓ2-Laplace(
 // (ε/B)/Δ, m) makes each answer (ε/B)-DP (basic composition over B answers), or b ~ N(0, σ²I)
 // with the per-answer (ε*, δ*) of basic or advanced composition, whichever needs less noise.
 // m = 1 for a binary model (the one score wᵀx), C otherwise (prediction_options.h).
