@@ -1,8 +1,11 @@
 #include "ui/decision_overlay.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "ui/ensemble_regions.h"
 #include "ui/jobs/job.h"
+#include "ui/prediction_answers.h"
 #include "ui/region_image.h"
 #include "ui/scatter_view.h"
 
@@ -42,41 +45,139 @@ void addPointSets(ScatterContent& content, const Dataset& data, const Eigen::Mat
   }
 }
 
-ScatterContent modelContent(const TrainingResult& result, const ModelView& view) {
-  const ModelViewGeometry& geometry = view.geometry;
-  const TrainingSettings& settings = result.settings;
-  ScatterContent content;
-  // Test points first, so that the filled training points are drawn over the rings.
-  if (geometry.testCoords.rows() > 0) addPointSets(content, result.data.test, geometry.testCoords, SeriesRole::TestPoints);
-  addPointSets(content, result.data.train, geometry.trainCoords, SeriesRole::Points);
+// A private predictor's test points, per class: those not answered yet (by their true
+// label), and the answered ones twice — by their true label (the rings) and by the label
+// the predictor released (the dots).
+struct AnsweredLists {
+  std::vector<QList<QPointF>> unanswered, rings, dots;
+};
 
+AnsweredLists answeredLists(const Dataset& test, const Eigen::MatrixXd& coords, const std::vector<Index>& labels) {
+  const auto classes = static_cast<std::size_t>(test.classes());
+  AnsweredLists lists{std::vector<QList<QPointF>>(classes), std::vector<QList<QPointF>>(classes),
+                      std::vector<QList<QPointF>>(classes)};
+  const auto valid = [classes](Index k) { return k >= 0 && static_cast<std::size_t>(k) < classes; };
+  for (Index i = 0; i < coords.rows(); ++i) {
+    const QPointF point(coords(i, 0), coords(i, 1));
+    const Index truth = test.y[i];
+    const auto answered = static_cast<std::size_t>(i) < labels.size();
+    if (!valid(truth)) continue;
+    if (!answered) {
+      lists.unanswered[static_cast<std::size_t>(truth)].append(point);
+      continue;
+    }
+    lists.rings[static_cast<std::size_t>(truth)].append(point);
+    const Index label = labels[static_cast<std::size_t>(i)];
+    if (valid(label)) lists.dots[static_cast<std::size_t>(label)].append(point);
+  }
+  return lists;
+}
+
+void addSets(ScatterContent& content, const Dataset& data, const std::vector<QList<QPointF>>& lists, SeriesRole role) {
+  for (std::size_t k = 0; k < lists.size(); ++k) {
+    PointSet set;
+    set.name = QString::fromStdString(data.classNames[k]);
+    set.classIndex = static_cast<int>(k);
+    set.role = role;
+    set.points = lists[k];
+    content.pointSets.push_back(std::move(set));
+  }
+}
+
+// The ellipses of `ellipses` that can be drawn, as curves of `role`; returns how many.
+int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipses, SeriesRole role,
+                const TrainingResult& result, const QString& whose, const QString& shadowNote) {
   int drawn = 0;
-  const QString shadowNote = geometry.ellipsesAreShadows
-                                 ? QObject::tr("\nFor d = %1 > 2 this is the shadow (orthogonal projection) of "
-                                               "the class's ellipsoid on the view plane.")
-                                       .arg(result.model.model->inputDim())
-                                 : QString();
-  for (std::size_t k = 0; k < geometry.ellipses.size(); ++k) {
-    const Eigen::MatrixXd outline = geometry.ellipses[k].polyline(kEllipsePoints);
+  for (std::size_t k = 0; k < ellipses.size(); ++k) {
+    const Eigen::MatrixXd outline = ellipses[k].polyline(kEllipsePoints);
     if (outline.rows() == 0) continue;  // unbounded along the view plane: nothing to draw
     ClassCurve curve;
     curve.classIndex = static_cast<int>(k);
+    curve.role = role;
     for (Index i = 0; i < outline.rows(); ++i) curve.points.append(QPointF(outline(i, 0), outline(i, 1)));
-    curve.tooltip = QObject::tr("%1: LMGC ellipse, where the class score has risen by one margin above "
-                                "its minimum: (x \u2212 \u03bc)\u1d40\u03a8(x \u2212 \u03bc) = %2.%3")
-                        .arg(QString::fromStdString(result.data.train.classNames[k]))
-                        .arg(number(geometry.ellipses[k].level))
+    curve.tooltip = QObject::tr("%1: %2 LMGC ellipse, where the class score has risen by one margin above "
+                                "its minimum: (x \u2212 \u03bc)\u1d40\u03a8(x \u2212 \u03bc) = %3.%4")
+                        .arg(QString::fromStdString(result.data->train.classNames[k]), whose)
+                        .arg(number(ellipses[k].level))
                         .arg(shadowNote);
     content.curves.push_back(std::move(curve));
     ++drawn;
   }
+  return drawn;
+}
+
+// "(ε = 1, δ = 1e-05)" as the report states them.
+QString budgetText(const mech::MechanismReport& report) {
+  return QObject::tr("\u03b5 = %1, \u03b4 = %2").arg(number(report.epsilon), number(report.delta));
+}
+
+// What the regions image shows, for the title's notes.
+QString regionsNote(const TrainingResult& result) {
+  if (!result.prediction) return QObject::tr("regions: the model's decisions on the view plane through the data mean");
+  if (result.prediction->isSubsample())
+    return QObject::tr("\u26a0 regions: plurality vote of the T = %1 non-private teachers \u2014 not released")
+        .arg(std::get<predict::SubsampleAggregate>(result.prediction->predictor).teachers().teachers());
+  return QObject::tr("\u26a0 regions: the non-private model \u03b8* \u2014 not released");
+}
+
+// answers: a private predictor's, or nullptr.
+ScatterContent modelContent(const TrainingResult& result, const ModelView& view, const PredictionAnswers* answers) {
+  const ModelViewGeometry& geometry = view.geometry;
+  const TrainingSettings& settings = result.settings;
+  const PreparedData& data = *result.data;
+  const bool isPrivate = result.isPrivate();
+  const bool prediction = result.isPrediction();
+  const bool hasTest = geometry.testCoords.rows() > 0;
+  ScatterContent content;
+  // Test points first, so that the filled training points are drawn over the rings.
+  AnsweredLists answered;
+  if (prediction && hasTest) {
+    answered = answeredLists(data.test, geometry.testCoords, answers ? answers->labels() : std::vector<Index>{});
+    addSets(content, data.test, answered.unanswered, SeriesRole::TestPoints);
+  } else if (hasTest) {
+    addPointSets(content, data.test, geometry.testCoords, SeriesRole::TestPoints);
+  }
+  addPointSets(content, data.train, geometry.trainCoords, SeriesRole::Points);
+  // The answered points above everything: they are what the budget bought.
+  if (prediction && hasTest) {
+    addSets(content, data.test, answered.rings, SeriesRole::AnsweredRing);
+    addSets(content, data.test, answered.dots, SeriesRole::AnsweredFill);
+  }
+
+  const Index d = result.shownModel().model->inputDim();
+  const QString shadowNote = geometry.ellipsesAreShadows
+                                 ? QObject::tr("\nFor d = %1 > 2 this is the shadow (orthogonal projection) of "
+                                               "the class's ellipsoid on the view plane.")
+                                       .arg(d)
+                                 : QString();
+  // A predictor's picture has no ellipses: its regions are a non-private model's already.
+  const int drawn =
+      prediction ? 0
+                 : addEllipses(content, geometry.ellipses, SeriesRole::Curve, result,
+                               isPrivate ? QObject::tr("the private model's") : QObject::tr("the model's"), shadowNote);
+  const int referenceDrawn =
+      addEllipses(content, view.referenceEllipses, SeriesRole::ReferenceCurve, result,
+                  QObject::tr("the non-private model's (for reference; not released)"), shadowNote);
 
   content.keys.push_back({QObject::tr("training points"), SeriesRole::Points});
-  if (geometry.testCoords.rows() > 0) content.keys.push_back({QObject::tr("test points"), SeriesRole::TestPoints});
-  if (drawn > 0)
-    content.keys.push_back({geometry.ellipsesAreShadows ? QObject::tr("class ellipses (shadows)")
-                                                        : QObject::tr("class ellipses"),
-                            SeriesRole::Curve});
+  if (prediction && hasTest) {
+    content.keys.push_back({QObject::tr("test points, not answered"), SeriesRole::TestPoints});
+    content.keys.push_back({QObject::tr("private answer (dot)"), SeriesRole::AnsweredFill});
+    content.keys.push_back({QObject::tr("true label (ring)"), SeriesRole::AnsweredRing});
+  } else if (hasTest) {
+    content.keys.push_back({QObject::tr("test points"), SeriesRole::TestPoints});
+  }
+  if (drawn > 0) {
+    QString name = geometry.ellipsesAreShadows ? QObject::tr("class ellipses (shadows)") : QObject::tr("class ellipses");
+    if (isPrivate) name = geometry.ellipsesAreShadows ? QObject::tr("private ellipses (shadows)")
+                                                      : QObject::tr("private ellipses");
+    content.keys.push_back({name, SeriesRole::Curve});
+  }
+  // The dashed reference: the non-private ellipses and, in the regions image, its boundaries.
+  if (result.multiparty)
+    content.keys.push_back({QObject::tr("all-data non-private model (dashed)"), SeriesRole::ReferenceCurve});
+  else if (result.release)
+    content.keys.push_back({QObject::tr("non-private model (dashed)"), SeriesRole::ReferenceCurve});
 
   const QString preprocessing = preprocessingText(settings.data.preprocess);
   for (int axis = 0; axis < 2; ++axis) {
@@ -85,30 +186,64 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view)
   }
 
   const QString model = modelDisplayName(settings.learner.kind);
-  content.title = QObject::tr("%1 \u2014 %2 (not private: no mechanism)").arg(result.datasetName, model);
+  QString status;      // plain, for the export's title
+  QString statusHtml;  // coloured, above the plot
+  if (!isPrivate) {
+    status = QObject::tr("not private: no mechanism");
+    statusHtml = QObject::tr("<span style=\"color:#b00020\">\u26a0 not private: no mechanism</span>");
+  } else {
+    const mech::MechanismReport& report = prediction ? result.prediction->report() : result.release->report;
+    const QString mechanism = privacyDisplayName(settings.privacy);
+    QString budget = budgetText(report);
+    // The privacy unit of a predictor is its budget of answers.
+    if (prediction) budget += QObject::tr(" for B = %1 answers").arg(result.prediction->budget());
+    if (report.calibration == "published") {
+      status = QObject::tr("%1 as published (%2): NOT private as stated").arg(mechanism, budget);
+      statusHtml = QObject::tr("%1 <span style=\"color:#b00020\">\u26a0 as published (%2): NOT private as "
+                               "stated</span>")
+                       .arg(mechanism.toHtmlEscaped(), budget);
+    } else {
+      status = QObject::tr("%1, %2").arg(mechanism, budget);
+      statusHtml = QObject::tr("<span style=\"color:#1b5e20\">%1, %2</span>").arg(mechanism.toHtmlEscaped(), budget);
+    }
+  }
+  content.title = QObject::tr("%1 \u2014 %2 (%3)").arg(result.datasetName, model, status);
   // Short lines rather than one long one: the chart elides a title wider than itself.
   QStringList notes;
   notes << (preprocessing.isEmpty() ? QObject::tr("raw features") : preprocessing);
-  notes << QObject::tr("regions: the model's decisions on the view plane through the data mean");
+  if (!prediction) notes << regionsNote(result);
   // Further lines, one note each: what the picture cannot show when the model sees more
-  // than two dimensions.
+  // than two dimensions, and which model is which.
   QStringList detailNotes;
-  const Index d = result.model.model->inputDim();
+  if (prediction)
+    detailNotes << QObject::tr("only the answers are private: each answered test point spends one of the B "
+                               "answers \u2014 dot: the released label, ring: the true one");
+  else if (result.multiparty)
+    detailNotes << QObject::tr("regions: the released model \u0175 + \u03b7 \u00b7 dashed: the all-data "
+                               "non-private model w*, for comparison (not released)");
+  else if (isPrivate)
+    detailNotes << QObject::tr("regions%1: the private model \u00b7 dashed: the non-private model, for "
+                               "comparison (not released)")
+                       .arg(drawn > 0 ? QObject::tr(" and solid ellipses") : QString());
   if (d > 2)
     detailNotes << QObject::tr("points are projected onto the plane from %1-D: a point's region need not "
                                "be its prediction")
                        .arg(d);
-  if (geometry.ellipsesAreShadows && drawn > 0)
+  if (geometry.ellipsesAreShadows && drawn + referenceDrawn > 0)
     detailNotes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane").arg(d);
   const int undrawn = static_cast<int>(geometry.ellipses.size()) - drawn;
   if (undrawn > 0)
     detailNotes << QObject::tr("%n ellipse(s) not drawn: unbounded along the view plane", nullptr, undrawn);
-  QString html = QObject::tr("%1 \u2014 %2 &nbsp;<span style=\"color:#b00020\">\u26a0 not private: no mechanism</span>")
-                     .arg(result.datasetName.toHtmlEscaped(), model.toHtmlEscaped());
+  QString html = QObject::tr("%1 \u2014 %2 &nbsp;%3").arg(result.datasetName.toHtmlEscaped(), model.toHtmlEscaped(),
+                                                           statusHtml);
   if (geometry.projection.notPrivate)
     html += QObject::tr(" <span style=\"color:#b00020\">\u26a0 PCA view: fitted on the data</span>");
   const QString noteStyle = QStringLiteral("<br><span style=\"font-weight:normal; font-size:small; color:#555555\">%1</span>");
   html += noteStyle.arg(notes.join(QStringLiteral(" \u00b7 ")).toHtmlEscaped());
+  // What the regions of a predictor are, where nobody can miss it: not what it releases.
+  if (prediction)
+    html += QStringLiteral("<br><span style=\"font-weight:normal; color:#8a1c00\">%1</span>")
+                .arg(regionsNote(result).toHtmlEscaped());
   for (const QString& note : detailNotes) html += noteStyle.arg(note.toHtmlEscaped());
   content.titleHtml = html;
   return content;
@@ -122,6 +257,20 @@ DecisionOverlay::DecisionOverlay(ScatterView* view, QObject* parent) : QObject(p
   debounce_.setInterval(15);
   connect(&debounce_, &QTimer::timeout, this, [this] { startRegions(false); });
   connect(view_, &ScatterView::visibleAreaChanged, this, &DecisionOverlay::scheduleRegions);
+  // The reference's legend key also takes its boundaries out of (or back into) the regions.
+  connect(view_, &ScatterView::roleVisibilityChanged, this, [this](SeriesRole role) {
+    if (role == SeriesRole::ReferenceCurve && result_ && result_->release) scheduleRegions();
+  });
+}
+
+void DecisionOverlay::setAnswerSource(TrainingDocument* document) {
+  answerSource_ = document;
+  connect(document, &TrainingDocument::answersChanged, this, &DecisionOverlay::showAnswers);
+}
+
+const PredictionAnswers* DecisionOverlay::shownAnswers() const {
+  if (!answerSource_ || !result_ || answerSource_->result() != result_) return nullptr;
+  return answerSource_->answers().get();
 }
 
 void DecisionOverlay::show(std::shared_ptr<const TrainingResult> result, std::shared_ptr<const ModelView> view) {
@@ -129,8 +278,23 @@ void DecisionOverlay::show(std::shared_ptr<const TrainingResult> result, std::sh
   if (!result || !view) return;
   result_ = std::move(result);
   modelView_ = std::move(view);
-  view_->showContent(modelContent(*result_, *modelView_));
+  view_->showContent(modelContent(*result_, *modelView_, shownAnswers()));
   scheduleRegions();
+}
+
+void DecisionOverlay::showAnswers() {
+  const PredictionAnswers* answers = shownAnswers();
+  if (!answers || modelView_->geometry.testCoords.rows() == 0) return;
+  // Only the test points move between sets: the zoom, the regions and the legend stay.
+  const Dataset& test = result_->data->test;
+  const AnsweredLists lists = answeredLists(test, modelView_->geometry.testCoords, answers->labels());
+  for (std::size_t k = 0; k < lists.rings.size(); ++k) {
+    const int classIndex = static_cast<int>(k);
+    view_->replacePoints(SeriesRole::TestPoints, classIndex, lists.unanswered[k]);
+    view_->replacePoints(SeriesRole::AnsweredRing, classIndex, lists.rings[k]);
+    view_->replacePoints(SeriesRole::AnsweredFill, classIndex, lists.dots[k]);
+  }
+  emit answersShown();
 }
 
 void DecisionOverlay::detach() {
@@ -158,20 +322,41 @@ void DecisionOverlay::startRegions(bool fine) {
   // Core restricts models with polynomial scores of degree <= 2 to the plane exactly (a
   // few ms at any size); anything else is evaluated pixel by pixel, so it gets a coarse
   // image first and the full one after it.
-  const int degree = result_->model.model->scoreDegree();
-  if (degree < 1 || degree > 2) {
+  const bool teachers = result_->prediction && result_->prediction->isSubsample();
+  const int degree = result_->shownModel().model->scoreDegree();
+  if (teachers) {
+    // T maps per image: one image at a resolution the teachers can afford, drawn stretched.
+    const Index count = std::get<predict::SubsampleAggregate>(result_->prediction->predictor).teachers().teachers();
+    const double shrink =
+        std::sqrt(static_cast<double>(maxVotePixels(count)) / (static_cast<double>(pixels.width()) * pixels.height()));
+    if (shrink < 1.0)
+      pixels = QSize(std::max(2, static_cast<int>(pixels.width() * shrink)),
+                     std::max(2, static_cast<int>(pixels.height() * shrink)));
+    fine = true;
+  } else if (degree < 1 || degree > 2) {
     if (!fine) pixels = QSize(std::max(2, pixels.width() / kCoarseFactor), std::max(2, pixels.height() / kCoarseFactor));
   } else {
     fine = true;
   }
 
   const quint64 generation = generation_;
+  // A private model's regions carry the non-private model's boundaries, dashed, unless the
+  // legend hid the reference. A predictor's regions are a non-private model's already.
+  const bool reference = result_->release && !view_->isRoleHidden(SeriesRole::ReferenceCurve);
   auto* job = startJob<RegionImage>(
       tr("Drawing decision regions"),
-      [result = result_, modelView = modelView_, rect, pixels, fine](const Progress& progress) -> Result<RegionImage> {
+      [result = result_, modelView = modelView_, rect, pixels, fine, reference,
+       teachers](const Progress& progress) -> Result<RegionImage> {
         if (progress.cancelled()) return Error::cancelled();
-        return computeRegionImage(*result->model.model, result->model.theta,
-                                  modelView->geometry.projection, rect, pixels, fine);
+        if (teachers) {
+          const auto& ensemble = std::get<predict::SubsampleAggregate>(result->prediction->predictor).teachers();
+          auto image = computeVoteRegionImage(ensemble, modelView->geometry.projection, rect, pixels, progress);
+          if (!image) return Error::cancelled();
+          return std::move(*image);
+        }
+        const TrainedModel& shown = result->shownModel();
+        return computeRegionImage(*shown.model, shown.theta, modelView->geometry.projection, rect, pixels, fine,
+                                  reference ? &result->model : nullptr);
       },
       this);
   regionJob_ = job;

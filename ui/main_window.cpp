@@ -22,12 +22,14 @@
 #include <algorithm>
 
 #include "core/data/source.h"
+#include "ui/audit_view.h"
 #include "ui/dataset_controller.h"
 #include "ui/dataset_document.h"
 #include "ui/dataset_files.h"
 #include "ui/dataset_panel.h"
 #include "ui/decision_overlay.h"
 #include "ui/job_status_widget.h"
+#include "ui/ledger_view.h"
 #include "ui/model_dock.h"
 #include "ui/model_panel.h"
 #include "ui/model_settings_form.h"
@@ -64,7 +66,7 @@ MainWindow::MainWindow(QWidget* parent)
       controller_(new DatasetController(document_, this)),
       scatter_(new ScatterView),
       training_(new TrainingDocument(this)),
-      trainer_(new TrainingController(document_, training_, this)),
+      trainer_(new TrainingController(document_, training_, ledger_.get(), this)),
       overlay_(new DecisionOverlay(scatter_, this)),
       jobStatus_(new JobStatusWidget) {
   setObjectName(QStringLiteral("MainWindow"));
@@ -76,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
   createActions();
   createDock();
   createModelDock();
+  createPrivacyDocks();
   createMenus();
   connectTraining();
 
@@ -163,8 +166,43 @@ void MainWindow::createModelDock() {
   });
 }
 
+void MainWindow::createPrivacyDocks() {
+  ledgerView_ = new LedgerView(ledger_);
+  ledgerDock_ = new QDockWidget(tr("Ledger"), this);
+  ledgerDock_->setObjectName(QStringLiteral("ledgerDock"));
+  ledgerDock_->setWidget(ledgerView_);
+  ledgerDock_->toggleViewAction()->setText(tr("&Ledger"));
+  ledgerDock_->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+3")));
+
+  auditView_ = new AuditView(document_);
+  // The current dataset is audited as the Model panel would train on it (split, norm bound R).
+  auditView_->setPreparation([this]() -> Result<SplitAndPreprocess> {
+    const ModelSettingsForm* form = modelPanel_->form();
+    if (!form->isValid())
+      return Error{ErrorKind::InvalidPrivacy,
+                   "fix the Model panel first: " + form->problems().join(QStringLiteral("; ")).toStdString(), {}, 0,
+                   {}};
+    return form->settings().data;
+  });
+  connect(auditView_, &AuditView::jobStarted, jobStatus_, &JobStatusWidget::track);
+  auditDock_ = new QDockWidget(tr("Audit"), this);
+  auditDock_->setObjectName(QStringLiteral("auditDock"));
+  auditDock_->setWidget(auditView_);
+  auditDock_->toggleViewAction()->setText(tr("&Audit"));
+  auditDock_->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+4")));
+
+  // Both below the plot, as tabs: tables and charts want width more than height.
+  addDockWidget(Qt::BottomDockWidgetArea, ledgerDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, auditDock_);
+  tabifyDockWidget(ledgerDock_, auditDock_);
+  ledgerDock_->raise();
+  resizeDocks({ledgerDock_}, {300}, Qt::Vertical);
+}
+
 void MainWindow::connectTraining() {
   connect(trainer_, &TrainingController::jobStarted, jobStatus_, &JobStatusWidget::track);
+  // A private predictor's answers appear on its test points as they are given.
+  overlay_->setAnswerSource(training_);
   connect(trainer_, &TrainingController::viewFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("The model could not be shown in this 2-D view: %1").arg(message), 8000);
   });
@@ -214,6 +252,8 @@ void MainWindow::createMenus() {
   modelToggle->setText(tr("&Model Panel"));
   modelToggle->setShortcut(QKeySequence(tr("Ctrl+2")));
   view->addAction(modelToggle);
+  view->addAction(ledgerDock_->toggleViewAction());
+  view->addAction(auditDock_->toggleViewAction());
   view->addAction(toolBar->toggleViewAction());
   view->addSeparator();
   view->addAction(resetZoomAction_);

@@ -28,11 +28,13 @@ QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
+class AuditView;
 class DatasetController;
 class DatasetDocument;
 class DatasetPanel;
 class DecisionOverlay;
 class JobStatusWidget;
+class LedgerView;
 class ModelDock;
 class ModelPanel;
 class RecentFiles;
@@ -69,6 +71,9 @@ class MainWindow : public QMainWindow {
   // The session's privacy ledger: every private release made from this window (training,
   // answers, audits do not spend) is recorded here; the Ledger view shows it.
   privacy::PrivacyLedger& ledger() const { return *ledger_; }
+  // The Ledger and Audit views (bottom docks, View menu).
+  LedgerView* ledgerView() const { return ledgerView_; }
+  AuditView* auditView() const { return auditView_; }
 
   // Trains a `kind` model with the Model dock's other settings as soon as the next dataset
   // has opened (the --train-model start-up option).
@@ -97,6 +102,7 @@ class MainWindow : public QMainWindow {
   void createDock();
   void createModelDock();
   void connectTraining();
+  void createPrivacyDocks();
   void restoreSettings();
   void saveSettings() const;
   void showDocument();
@@ -116,6 +122,10 @@ class MainWindow : public QMainWindow {
   ModelPanel* modelPanel_ = nullptr;
   ModelDock* modelDock_ = nullptr;
   JobStatusWidget* jobStatus_;
+  LedgerView* ledgerView_ = nullptr;
+  QDockWidget* ledgerDock_ = nullptr;
+  AuditView* auditView_ = nullptr;
+  QDockWidget* auditDock_ = nullptr;
   RecentFiles* recentFiles_ = nullptr;
   QMenu* recentMenu_ = nullptr;
 

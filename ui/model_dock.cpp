@@ -1,10 +1,14 @@
 #include "ui/model_dock.h"
 
+#include <QEvent>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QStyle>
 
 #include <algorithm>
 
 #include "ui/model_panel.h"
+#include "ui/prediction_answers_box.h"
 #include "ui/training_controller.h"
 #include "ui/training_document.h"
 
@@ -12,25 +16,55 @@ namespace dpstudio::ui {
 
 ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, TrainingController* trainer,
                      QWidget* parent)
-    : QDockWidget(tr("Model"), parent), training_(training), panel_(new ModelPanel(datasets, training)) {
+    : QDockWidget(tr("Mechanism & Model"), parent), training_(training), panel_(new ModelPanel(datasets, training)) {
   setObjectName(QStringLiteral("modelDock"));
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(panel_);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(std::max(300, panel_->sizeHint().width() + 16));
-  setWidget(scroll);
+  scroll_ = new QScrollArea;
+  scroll_->setWidget(panel_);
+  scroll_->setWidgetResizable(true);
+  scroll_->setFrameShape(QFrame::NoFrame);
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setWidget(scroll_);
+  fitWidth();
+  // Rows appear and disappear with the mechanism: the dock follows the widest so far, so
+  // that nothing is ever clipped (there is no horizontal scroll bar).
+  panel_->installEventFilter(this);
 
   connect(panel_, &ModelPanel::trainRequested, trainer, &TrainingController::train);
+  connect(panel_, &ModelPanel::redrawRequested, trainer, &TrainingController::redrawNoise);
+  connect(panel_, &ModelPanel::answerRequested, trainer, &TrainingController::answerTestPoints);
+  connect(trainer, &TrainingController::answered, this, [this](long long count, const QString& ledgerText) {
+    QString text = tr("Answered %n more test point(s) privately.", nullptr, static_cast<int>(count));
+    if (!ledgerText.isEmpty()) text += QLatin1Char(' ') + tr("The first answer opened the budget: %1").arg(ledgerText);
+    panel_->answersBox()->showMessage(text, false);
+    emit statusMessage(text, 8000);
+  });
+  connect(trainer, &TrainingController::answerRefused, this, [this](const QString& message) {
+    panel_->answersBox()->showMessage(tr("Refused: %1").arg(message), true);
+    emit statusMessage(tr("The private predictor refused to answer."), 6000);
+  });
   connect(trainer, &TrainingController::busyChanged, panel_, &ModelPanel::setTraining);
   connect(trainer, &TrainingController::trainingStarted, this, [this] { emit statusMessage(QString(), 0); });
   connect(trainer, &TrainingController::trained, this, [this] {
     const TrainingResult& r = *training_->result();
+    if (r.isPrediction()) {
+      emit statusMessage(tr("A private predictor (%1) is ready on %2: nothing is released until it answers.")
+                             .arg(privacyDisplayName(r.settings.privacy), r.datasetName),
+                         8000);
+      return;
+    }
+    if (r.isPrivate()) return;  // released() says more
     emit statusMessage(tr("Trained %1 on %2 in %3 s.")
                            .arg(modelDisplayName(r.settings.learner.kind), r.datasetName)
                            .arg(r.seconds, 0, 'f', 2),
                        6000);
+  });
+  connect(trainer, &TrainingController::released, this, [this](const QString& ledgerText) {
+    const TrainingResult& r = *training_->result();
+    emit statusMessage(tr("Trained a private %1 on %2 in %3 s. %4")
+                           .arg(modelDisplayName(r.settings.learner.kind), r.datasetName)
+                           .arg(r.release->seconds, 0, 'f', 2)
+                           .arg(ledgerText),
+                       10000);
   });
   connect(trainer, &TrainingController::trainingCancelled, this, [this] {
     const QString text = training_->hasModel() ? tr("Training was cancelled; the previous model is still shown.")
@@ -42,6 +76,17 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
     panel_->showTrainingMessage(tr("Training failed: %1").arg(message), true);
     emit statusMessage(tr("Training failed."), 6000);
   });
+}
+
+bool ModelDock::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == panel_ && event->type() == QEvent::LayoutRequest) fitWidth();
+  return QDockWidget::eventFilter(watched, event);
+}
+
+void ModelDock::fitWidth() {
+  const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  const int wanted = std::max({300, panel_->minimumSizeHint().width() + scrollBar + 4, scroll_->minimumWidth()});
+  if (wanted != scroll_->minimumWidth()) scroll_->setMinimumWidth(wanted);
 }
 
 }  // namespace dpstudio::ui

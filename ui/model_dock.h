@@ -8,6 +8,10 @@
 
 #include <QDockWidget>
 
+QT_BEGIN_NAMESPACE
+class QScrollArea;
+QT_END_NAMESPACE
+
 namespace dpstudio::ui {
 
 class DatasetDocument;
@@ -27,7 +31,13 @@ class ModelDock : public QDockWidget {
  signals:
   void statusMessage(const QString& text, int timeoutMs);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
+  void fitWidth();
+
+  QScrollArea* scroll_;
   TrainingDocument* training_;
   ModelPanel* panel_;
 };

@@ -8,14 +8,22 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include <QHBoxLayout>
+
+#include "ui/calibration_view.h"
 #include "ui/dataset_document.h"
 #include "ui/model_settings_form.h"
+#include "ui/prediction_answers.h"
+#include "ui/prediction_answers_box.h"
 
 namespace dpstudio::ui {
 namespace {
 
 const QString kWarningStyle = QStringLiteral(
     "QLabel { color: #8a1c00; background: #fff1e6; border: 1px solid #e8a87c;"
+    " border-radius: 3px; padding: 4px; }");
+const QString kPrivateStyle = QStringLiteral(
+    "QLabel { color: #1b4d20; background: #eef7ee; border: 1px solid #9ccc9f;"
     " border-radius: 3px; padding: 4px; }");
 
 QLabel* valueLabel() {
@@ -55,7 +63,12 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   trainButton_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train"));
   trainButton_->setDefault(true);
   trainButton_->setShortcut(QKeySequence(tr("Ctrl+T")));
-  layout->addWidget(trainButton_);
+  redrawButton_ = new QPushButton(style()->standardIcon(QStyle::SP_BrowserReload), tr("Redraw noise"));
+  redrawButton_->setShortcut(QKeySequence(tr("Ctrl+R")));
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(trainButton_, 1);
+  buttons->addWidget(redrawButton_, 1);
+  layout->addLayout(buttons);
   problemLabel_ = new QLabel;
   problemLabel_->setWordWrap(true);
   problemLabel_->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
@@ -63,17 +76,30 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   messageLabel_ = new QLabel;
   messageLabel_->setWordWrap(true);
   layout->addWidget(messageLabel_);
+  answersBox_ = new PredictionAnswersBox;
+  layout->addWidget(answersBox_);
   layout->addWidget(makeResultGroup());
   layout->addStretch(1);
 
   connect(trainButton_, &QPushButton::clicked, this, &ModelPanel::requestTrain);
+  connect(redrawButton_, &QPushButton::clicked, this, [this] {
+    if (!redrawButton_->isEnabled()) return;
+    messageLabel_->clear();
+    emit redrawRequested();
+  });
   connect(form_, &ModelSettingsForm::changed, this, &ModelPanel::refreshButton);
+  form_->setDataset(datasets_->dataset());
   connect(datasets_, &DatasetDocument::datasetChanged, this, [this] {
     form_->setDatasetSpec(datasets_->source().spec);
+    form_->setDataset(datasets_->dataset());
     messageLabel_->clear();
     refreshButton();
   });
   connect(training_, &TrainingDocument::modelChanged, this, &ModelPanel::refreshResult);
+  // A predictor's noise and accuracy grow with its answers.
+  connect(training_, &TrainingDocument::answersChanged, this, &ModelPanel::refreshResult);
+  connect(answersBox_, &PredictionAnswersBox::answerRequested, this, &ModelPanel::answerRequested);
+  connect(training_, &TrainingDocument::modelChanged, this, &ModelPanel::refreshButton);
   refreshButton();
   refreshResult();
 }
@@ -90,12 +116,29 @@ QWidget* ModelPanel::makeResultGroup() {
   privacyLabel_->setStyleSheet(kWarningStyle);
   resultForm_->addRow(privacyLabel_);
   modelLabel_ = valueLabel();
+  mechanismLabel_ = valueLabel();
+  noiseLabel_ = valueLabel();
+  reportView_ = new CalibrationView;
+  releaseWarning_ = new QLabel;
+  releaseWarning_->setWordWrap(true);
+  releaseWarning_->setStyleSheet(kWarningStyle);
+  releaseWarning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   trainAccuracyLabel_ = valueLabel();
   testAccuracyLabel_ = valueLabel();
   optimizerLabel_ = valueLabel();
   objectiveLabel_ = valueLabel();
   timeLabel_ = valueLabel();
+  partiesLabel_ = valueLabel();
+  distanceLabel_ = valueLabel();
+  baselineLabel_ = valueLabel();
   resultForm_->addRow(tr("Model:"), modelLabel_);
+  resultForm_->addRow(tr("Mechanism:"), mechanismLabel_);
+  resultForm_->addRow(tr("Noise drawn:"), noiseLabel_);
+  resultForm_->addRow(tr("Calibration:"), reportView_);
+  resultForm_->addRow(releaseWarning_);
+  resultForm_->addRow(tr("Parties:"), partiesLabel_);
+  resultForm_->addRow(tr("‖ŵ − w*‖:"), distanceLabel_);
+  resultForm_->addRow(tr("All-data DP:"), baselineLabel_);
   resultForm_->addRow(tr("Train accuracy:"), trainAccuracyLabel_);
   resultForm_->addRow(tr("Test accuracy:"), testAccuracyLabel_);
   resultForm_->addRow(tr("Optimizer:"), optimizerLabel_);
@@ -113,6 +156,7 @@ void ModelPanel::requestTrain() {
 
 void ModelPanel::setTraining(bool training) {
   trainingRunning_ = training;
+  answersBox_->setBusy(training);
   trainButton_->setText(training ? tr("Training\u2026") : tr("Train"));
   refreshButton();
 }
@@ -128,6 +172,17 @@ void ModelPanel::refreshButton() {
   problemLabel_->setVisible(!problems.isEmpty());
   const bool hasData = datasets_->hasDataset();
   trainButton_->setEnabled(problems.isEmpty() && hasData && !trainingRunning_);
+  const bool redrawable = training_->isModelOf(datasets_->dataset()) && training_->result()->isPrivate();
+  redrawButton_->setEnabled(redrawable && !trainingRunning_);
+  redrawButton_->setToolTip(
+      !redrawable ? tr("Train a private model first: Redraw noise shows how much its noise moves it.")
+      : training_->result()->isPrediction()
+          ? tr("A new repetition of the private predictor shown (Ctrl+R): the same non-private model, a new budget "
+               "of B answers and new noise (the next seed in experiment mode). It is a release of its own, recorded "
+               "in the privacy ledger at its first answer.")
+          : tr("Train the private model shown again with a new noise draw (Ctrl+R): the next seed in "
+               "experiment mode, fresh OS randomness in release mode. Each draw is a release of its own "
+               "and is recorded in the privacy ledger."));
   if (!problems.isEmpty())
     trainButton_->setToolTip(tr("Fix the marked fields first:\n%1").arg(problems.join(QLatin1Char('\n'))));
   else if (!hasData)
@@ -141,34 +196,180 @@ void ModelPanel::refreshButton() {
 
 void ModelPanel::refreshResult() {
   const bool has = training_->hasModel();
+  const bool isPrivate = has && training_->result()->isPrivate();
   noModelLabel_->setVisible(!has);
   for (QLabel* label : {privacyLabel_, modelLabel_, trainAccuracyLabel_, testAccuracyLabel_, optimizerLabel_,
                         objectiveLabel_, timeLabel_})
     resultForm_->setRowVisible(label, has);
+  for (QWidget* widget : std::initializer_list<QWidget*>{mechanismLabel_, noiseLabel_, reportView_})
+    resultForm_->setRowVisible(widget, isPrivate);
+  resultForm_->setRowVisible(releaseWarning_, false);
+  for (QLabel* label : {partiesLabel_, distanceLabel_, baselineLabel_}) resultForm_->setRowVisible(label, false);
+  const bool prediction = has && training_->result()->isPrediction();
+  answersBox_->setVisible(prediction);
+  answersBox_->setAnswers(prediction ? training_->answers().get() : nullptr);
   if (!has) return;
 
   const TrainingResult& r = *training_->result();
+  if (prediction) {
+    showPrediction(r);
+    return;
+  }
   const LearnerSpec& spec = r.settings.learner;
   const QLocale locale;
-  privacyLabel_->setText(tr("\u26a0 Not private: no mechanism"));
-  privacyLabel_->setToolTip(tr("The model is trained exactly on the data and can reveal information "
-                               "about individual rows."));
+  if (!isPrivate) {
+    privacyLabel_->setStyleSheet(kWarningStyle);
+    privacyLabel_->setText(tr("\u26a0 Not private: no mechanism"));
+    privacyLabel_->setToolTip(tr("The model is trained exactly on the data and can reveal information "
+                                 "about individual rows."));
+  } else {
+    const mech::MechanismReport& report = r.release->report;
+    const bool published = report.calibration == "published";
+    privacyLabel_->setStyleSheet(published ? kWarningStyle : kPrivateStyle);
+    privacyLabel_->setText((published ? tr("\u26a0 ") : QString()) + QString::fromStdString(report.statement));
+    privacyLabel_->setToolTip(tr("The privacy statement of the released (private) model. The non-private model "
+                                 "beside it is a reference and is not released."));
+  }
   QString model = tr("%1, \u03bb = %2").arg(modelDisplayName(spec.kind), QString::number(spec.lambda, 'g', 4));
   if (spec.kind == ModelKind::HuberSvm || spec.kind == ModelKind::Lmgc)
     model += tr(", h = %1").arg(spec.huber, 0, 'g', 4);
   model += tr("\non %1: %2 training rows, %3 test rows")
-               .arg(r.datasetName, locale.toString(static_cast<qlonglong>(r.data.train.rows())),
-                    locale.toString(static_cast<qlonglong>(r.data.test.rows())));
+               .arg(r.datasetName, locale.toString(static_cast<qlonglong>(r.data->train.rows())),
+                    locale.toString(static_cast<qlonglong>(r.data->test.rows())));
   modelLabel_->setText(model);
-  trainAccuracyLabel_->setText(percent(r.trainAccuracy));
-  testAccuracyLabel_->setText(r.testAccuracy ? percent(*r.testAccuracy) : tr("\u2014 (no test part)"));
-  const OptimizeSummary& summary = r.model.summary;
+  const TrainedModel& shown = r.shownModel();
+  if (isPrivate) {
+    const PrivateRelease& release = *r.release;
+    const mech::MechanismReport& report = release.report;
+    QString mechanism = tr("%1, %2 calibration; %3 noise from %4")
+                            .arg(privacyDisplayName(r.settings.privacy),
+                                 QString::fromStdString(report.calibration), noiseDisplayName(report.noise),
+                                 QString::fromStdString(release.noise.describe()));
+    if (const auto chosen = report.value("chosen_lambda"))
+      mechanism += tr("\n\u03bb chosen privately: %1 (the \u03bb above is the non-private model's)")
+                       .arg(*chosen, 0, 'g', 4);
+    mechanismLabel_->setText(mechanism);
+    QStringList norms;
+    for (double norm : report.noiseNorms) norms << formatDerivedValue(norm);
+    noiseLabel_->setText(
+        tr("\u2016b\u2016 = %1 (E\u2016b\u2016 = %2)")
+            .arg(norms.isEmpty() ? tr("\u2014") : norms.join(QStringLiteral(", ")), formatDerivedValue(report.expectedNoiseNorm)));
+    noiseLabel_->setToolTip(report.noiseNorms.size() > 1
+                                ? tr("One draw per released part (one-vs-rest: one per class).")
+                                : tr("The norm of the noise actually drawn, and its expectation."));
+    reportView_->setReport(report);
+    if (!report.warning.empty()) {
+      releaseWarning_->setText(tr("\u26a0 %1").arg(QString::fromStdString(report.warning)));
+      resultForm_->setRowVisible(releaseWarning_, true);
+    }
+    if (r.multiparty) showMultiparty(r);
+    const QString reference = r.multiparty ? tr("all-data non-private") : tr("non-private");
+    const auto pair = [&reference](double privateValue, double baseline) {
+      return tr("%1 private \u00b7 %2 %3").arg(percent(privateValue), percent(baseline), reference);
+    };
+    trainAccuracyLabel_->setText(pair(release.trainAccuracy, r.trainAccuracy));
+    testAccuracyLabel_->setText(release.testAccuracy && r.testAccuracy ? pair(*release.testAccuracy, *r.testAccuracy)
+                                                                       : tr("\u2014 (no test part)"));
+    timeLabel_->setToolTip(tr("Private training; the non-private model took %1 s.").arg(r.seconds, 0, 'f', 2));
+  } else {
+    trainAccuracyLabel_->setText(percent(r.trainAccuracy));
+    testAccuracyLabel_->setText(r.testAccuracy ? percent(*r.testAccuracy) : tr("\u2014 (no test part)"));
+    timeLabel_->setToolTip(QString());
+  }
+  // Multiparty trains K + 1 exact minimizers, not one run to report.
+  for (QLabel* label : {optimizerLabel_, objectiveLabel_}) resultForm_->setRowVisible(label, !r.multiparty);
+  const OptimizeSummary& summary = shown.summary;
   optimizerLabel_->setText(terminationText(summary));
   objectiveLabel_->setText(tr("%1 (gradient norm %2)")
                                .arg(locale.toString(summary.objective, 'g', 6),
                                     locale.toString(summary.gradientNorm, 'g', 2)));
-  timeLabel_->setText(r.seconds < 1.0 ? tr("%1 ms").arg(locale.toString(r.seconds * 1000.0, 'f', 0))
-                                      : tr("%1 s").arg(locale.toString(r.seconds, 'f', 2)));
+  const double seconds = isPrivate ? r.release->seconds : r.seconds;
+  timeLabel_->setText(seconds < 1.0 ? tr("%1 ms").arg(locale.toString(seconds * 1000.0, 'f', 0))
+                                    : tr("%1 s").arg(locale.toString(seconds, 'f', 2)));
+}
+
+void ModelPanel::showPrediction(const TrainingResult& r) {
+  const PredictionRelease& prediction = *r.prediction;
+  const mech::MechanismReport& report = prediction.report();
+  const PredictionAnswers* answers = training_->answers().get();
+  const bool published = report.calibration == "published";
+  privacyLabel_->setStyleSheet(published ? kWarningStyle : kPrivateStyle);
+  privacyLabel_->setText((published ? tr("\u26a0 ") : QString()) + QString::fromStdString(report.statement));
+  privacyLabel_->setToolTip(tr("The guarantee covers the budget's B answers together. Training the predictor "
+                               "released nothing; the model (or teachers) it answers from is not released."));
+  const LearnerSpec& spec = r.settings.learner;
+  modelLabel_->setText(tr("%1, \u03bb = %2 (not released)\non %3: %4 training rows, %5 test rows")
+                           .arg(modelDisplayName(spec.kind), QString::number(spec.lambda, 'g', 4), r.datasetName)
+                           .arg(r.data->train.rows())
+                           .arg(r.data->test.rows()));
+  const QString source = answers ? QString::fromStdString(answers->noise().describe()) : QString();
+  QString mechanism;
+  if (prediction.isSubsample()) {
+    const auto& teachers = std::get<predict::SubsampleAggregate>(prediction.predictor).teachers();
+    mechanism = tr("%1, %2 calibration; T = %3 teachers of %4 rows; votes sampled with noise from %5")
+                    .arg(privacyDisplayName(r.settings.privacy), QString::fromStdString(report.calibration))
+                    .arg(teachers.teachers())
+                    .arg(teachers.partRows)
+                    .arg(source);
+    noiseLabel_->setText(tr("per answer: a label drawn with probability \u221d exp(\u03b2\u00b7votes)"));
+    noiseLabel_->setToolTip(QString());
+  } else {
+    mechanism = tr("%1, %2 calibration; %3 noise on the scores of each answer, from %4")
+                    .arg(privacyDisplayName(r.settings.privacy), QString::fromStdString(report.calibration),
+                         noiseDisplayName(report.noise), source);
+    const bool any = answers && answers->answered() > 0;
+    noiseLabel_->setText(tr("per answer: mean \u2016b\u2016 = %1 over %2 answers (E\u2016b\u2016 = %3)")
+                             .arg(any ? formatDerivedValue(answers->meanNoiseNorm()) : tr("\u2014"))
+                             .arg(answers ? answers->answered() : 0)
+                             .arg(formatDerivedValue(report.expectedNoiseNorm)));
+    noiseLabel_->setToolTip(tr("A diagnostic: the noise itself is never released, only the noisy scores' label."));
+  }
+  mechanismLabel_->setText(mechanism);
+  reportView_->setReport(report);
+  if (!report.warning.empty()) {
+    releaseWarning_->setText(tr("\u26a0 %1").arg(QString::fromStdString(report.warning)));
+    resultForm_->setRowVisible(releaseWarning_, true);
+  }
+  // The accuracies are the answers' (the Private answers group): answering the training
+  // points would spend budget, so they are not measured.
+  for (QLabel* label : {trainAccuracyLabel_, testAccuracyLabel_, optimizerLabel_, objectiveLabel_})
+    resultForm_->setRowVisible(label, false);
+  const QLocale locale;
+  timeLabel_->setText(prediction.seconds < 1.0 ? tr("%1 ms").arg(locale.toString(prediction.seconds * 1000.0, 'f', 0))
+                                               : tr("%1 s").arg(locale.toString(prediction.seconds, 'f', 2)));
+  timeLabel_->setToolTip(prediction.isSubsample() ? tr("Training the T teachers.") : tr("Training \u03b8*."));
+}
+
+void ModelPanel::showMultiparty(const TrainingResult& r) {
+  const MultipartyDiagnostics& m = *r.multiparty;
+  QStringList sizes;
+  Index smallest = m.partySizes.empty() ? 0 : m.partySizes.front();
+  for (Index size : m.partySizes) {
+    sizes << QString::number(size);
+    smallest = std::min(smallest, size);
+  }
+  partiesLabel_->setText(tr("K = %1: n\u2c7c = %2 rows; n\u208d\u2081\u208e = %3")
+                             .arg(m.partySizes.size())
+                             .arg(sizes.join(QStringLiteral(", ")))
+                             .arg(smallest));
+  partiesLabel_->setToolTip(tr("A seeded, data-independent assignment of the training rows to the parties. The "
+                               "noise is calibrated to the smallest party, n\u208d\u2081\u208e."));
+  distanceLabel_->setText(tr("%1 measured \u00b7 Theorem 4.2 bound %2\n(an experiment diagnostic from the pooled "
+                             "data: NOT private)")
+                              .arg(formatDerivedValue(m.distance), formatDerivedValue(m.bound)));
+  distanceLabel_->setToolTip(tr("\u2016\u0175 \u2212 w*\u2016 between the parties' noise-free average and the "
+                                "all-data minimizer, against paper 004's bound (K \u2212 1)/(n\u208d\u2081\u208e"
+                                "\u03bb), as published."));
+  const QString test = m.allDataPrivateTestAccuracy ? percent(*m.allDataPrivateTestAccuracy) : tr("\u2014");
+  baselineLabel_->setText(tr("test %1 \u00b7 train %2 (paper 004's baseline: one party with all the data; "
+                             "not released)")
+                              .arg(test, percent(m.allDataPrivateTrainAccuracy)));
+  baselineLabel_->setToolTip(QString::fromStdString(m.allDataReport.statement));
+  for (QLabel* label : {partiesLabel_, distanceLabel_, baselineLabel_}) resultForm_->setRowVisible(label, true);
+  noiseLabel_->setText(noiseLabel_->text().replace(QStringLiteral("\u2016b\u2016"), QStringLiteral("\u2016\u03b7\u2016")));
+  mechanismLabel_->setText(mechanismLabel_->text() +
+                           tr("\n\u03bb = %1 of paper 004's objective (1/n\u2c7c)\u03a3\u2113 + \u03bb\u2016w\u2016\u00b2")
+                               .arg(r.settings.learner.lambda, 0, 'g', 4));
 }
 
 }  // namespace dpstudio::ui

@@ -1,9 +1,17 @@
 #pragma once
-// The Model dock's contents: the parameter form (model_settings_form.h: mechanism, for now
-// only "none", the non-private baseline; model; data), the Train button, and what the last training
-// gave: train and test accuracy, the optimizer's iterations, objective and time, and the
-// privacy status. Train is disabled, with the reasons shown, while any field is invalid or
-// a training runs (Cancel is in the status bar).
+// The Model dock's contents: the parameter form (model_settings_form.h: privacy mechanism,
+// model, data), the Train and Redraw noise buttons, and what the last training gave: the
+// privacy status; for a private model the mechanism's report (noise family and source, the
+// noise norm drawn, the derived calibration, the statement and any warning); train and test
+// accuracy (of the private and the non-private model side by side), the optimizer's
+// iterations, objective and time. Train is disabled, with the reasons shown, while any
+// field is invalid or a training runs (Cancel is in the status bar). Redraw noise is
+// enabled while a private model of the current dataset is shown.
+//
+// A private predictor (§3 F, G) has no release to report: the panel shows its calibration and
+// the "Private answers" group (prediction_answers_box.h) instead of accuracies. Multiparty
+// aggregation (§3 I) adds paper 004's numbers: the party sizes, ‖ŵ − w*‖ against Theorem
+// 4.2's bound, and the all-data DP baseline — experiment diagnostics, marked not private.
 //
 // Like the Dataset panel it only shows documents and asks for work through a signal; the
 // main window routes trainRequested() to the TrainingController.
@@ -21,7 +29,9 @@ QT_END_NAMESPACE
 namespace dpstudio::ui {
 
 class DatasetDocument;
+class CalibrationView;
 class ModelSettingsForm;
+class PredictionAnswersBox;
 
 class ModelPanel : public QWidget {
   Q_OBJECT
@@ -31,8 +41,19 @@ class ModelPanel : public QWidget {
 
   ModelSettingsForm* form() const { return form_; }
   QPushButton* trainButton() const { return trainButton_; }
+  QPushButton* redrawButton() const { return redrawButton_; }
+  CalibrationView* reportView() const { return reportView_; }
+  QLabel* mechanismLabel() const { return mechanismLabel_; }
+  QLabel* noiseLabel() const { return noiseLabel_; }
+  QLabel* releaseWarningLabel() const { return releaseWarning_; }
+  QLabel* trainAccuracyLabel() const { return trainAccuracyLabel_; }
   QLabel* problemLabel() const { return problemLabel_; }
   QLabel* privacyLabel() const { return privacyLabel_; }
+  QLabel* testAccuracyLabel() const { return testAccuracyLabel_; }
+  PredictionAnswersBox* answersBox() const { return answersBox_; }
+  QLabel* partiesLabel() const { return partiesLabel_; }
+  QLabel* distanceLabel() const { return distanceLabel_; }
+  QLabel* baselineLabel() const { return baselineLabel_; }
 
  public slots:
   // What the Train button does: emits trainRequested() if the form is valid and nothing runs.
@@ -43,27 +64,40 @@ class ModelPanel : public QWidget {
 
  signals:
   void trainRequested(const dpstudio::ui::TrainingSettings& settings);
+  void redrawRequested();
+  void answerRequested(long long count);  // the private predictor shown, next test points
 
  private:
   QWidget* makeResultGroup();
   void refreshButton();
   void refreshResult();
+  void showPrediction(const TrainingResult& r);
+  void showMultiparty(const TrainingResult& r);
 
   DatasetDocument* datasets_;
   TrainingDocument* training_;
   ModelSettingsForm* form_ = nullptr;
   QPushButton* trainButton_ = nullptr;
+  QPushButton* redrawButton_ = nullptr;
   QLabel* problemLabel_ = nullptr;
   QLabel* messageLabel_ = nullptr;
   QFormLayout* resultForm_ = nullptr;
   QLabel* privacyLabel_ = nullptr;
   QLabel* modelLabel_ = nullptr;
+  QLabel* mechanismLabel_ = nullptr;
+  QLabel* noiseLabel_ = nullptr;
+  CalibrationView* reportView_ = nullptr;
+  QLabel* releaseWarning_ = nullptr;
   QLabel* trainAccuracyLabel_ = nullptr;
   QLabel* testAccuracyLabel_ = nullptr;
   QLabel* optimizerLabel_ = nullptr;
   QLabel* objectiveLabel_ = nullptr;
   QLabel* timeLabel_ = nullptr;
   QLabel* noModelLabel_ = nullptr;
+  QLabel* partiesLabel_ = nullptr;
+  QLabel* distanceLabel_ = nullptr;
+  QLabel* baselineLabel_ = nullptr;
+  PredictionAnswersBox* answersBox_ = nullptr;
   bool trainingRunning_ = false;
 };
 

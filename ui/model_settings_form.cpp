@@ -13,7 +13,11 @@
 #include <cmath>
 #include <limits>
 
+#include <QStandardItemModel>
+
 #include "core/data/public_bounds.h"
+#include "core/data/split.h"
+#include "ui/mechanism_form.h"
 #include "ui/number_field.h"
 
 namespace dpstudio::ui {
@@ -35,27 +39,52 @@ QString lambdaHelp(ModelKind kind) {
 
 bool usesHuber(ModelKind kind) { return kind == ModelKind::HuberSvm || kind == ModelKind::Lmgc; }
 
+// The shape a training would see: n of the training part after the split, d after the
+// preprocessing, C. From the labels and core's own split and preprocessing fit, without
+// copying the rows (the form offers no PCA, and a fit without PCA reads no row).
+std::optional<mech::ProblemShape> problemShape(const Dataset& data, const SplitAndPreprocess& split, QString* why) {
+  mech::ProblemShape shape;
+  shape.classes = data.classes();
+  shape.rows = data.rows();
+  if (split.testFraction > 0) {
+    auto indices = stratifiedSplit(data.y, data.classes(), split.testFraction, split.splitSeed);
+    if (!indices) {
+      *why = QString::fromStdString(indices.error().message);
+      return std::nullopt;
+    }
+    shape.rows = static_cast<Index>(indices.value().train.size());
+  }
+  auto pre = fitPreprocessor(split.preprocess, data);
+  if (!pre) {
+    *why = QString::fromStdString(pre.error().message);
+    return std::nullopt;
+  }
+  shape.features = pre.value().outputDim;
+  return shape;
+}
+
 }  // namespace
 
 ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  auto* privacyGroup = new QGroupBox(tr("Privacy"));
+  auto* privacyLayout = new QVBoxLayout(privacyGroup);
+  mechanism_ = new MechanismForm;
+  privacyLayout->addWidget(mechanism_);
+  layout->addWidget(privacyGroup);
   layout->addWidget(makeModelGroup());
   layout->addWidget(makeDataGroup());
+  connect(mechanism_, &MechanismForm::mechanismChanged, this, &ModelSettingsForm::updateModelChoices);
+  connect(mechanism_, &MechanismForm::changed, this, &ModelSettingsForm::fieldsChanged);
   updateModelRows();
+  updateModelChoices();
   wasValid_ = isValid();
 }
 
 QWidget* ModelSettingsForm::makeModelGroup() {
   auto* group = new QGroupBox(tr("Model"));
   modelForm_ = new QFormLayout(group);
-
-  mechanismBox_ = new QComboBox;
-  mechanismBox_->addItem(tr("None \u2014 non-private baseline"), QStringLiteral("none"));
-  mechanismBox_->setToolTip(tr("How privacy is achieved. \u201cNone\u201d trains the model exactly: it "
-                               "is not differentially private and is what private mechanisms are "
-                               "measured against."));
-  modelForm_->addRow(tr("Mechanism:"), mechanismBox_);
 
   modelBox_ = new QComboBox;
   const struct {
@@ -72,6 +101,7 @@ QWidget* ModelSettingsForm::makeModelGroup() {
   for (const auto& m : models) {
     modelBox_->addItem(modelDisplayName(m.kind), static_cast<int>(m.kind));
     modelBox_->setItemData(modelBox_->count() - 1, tr(m.tip), Qt::ToolTipRole);
+    modelBox_->setItemData(modelBox_->count() - 1, tr(m.tip), Qt::UserRole + 1);
   }
   modelBox_->setToolTip(tr("The non-private baseline to train."));
   modelForm_->addRow(tr("Model:"), modelBox_);
@@ -115,8 +145,11 @@ QWidget* ModelSettingsForm::makeModelGroup() {
   connect(modelBox_, &QComboBox::currentIndexChanged, this, [this] {
     updateModelRows();
     lambda_->recheck();
+    mechanism_->setLearner(learner());
     fieldsChanged();
   });
+  for (NumberField* field : {lambda_, huber_})
+    connect(field, &NumberField::valueEdited, this, [this] { mechanism_->setLearner(learner()); });
   for (NumberField* field : {lambda_, huber_, tolerance_})
     connect(field, &NumberField::valueEdited, this, &ModelSettingsForm::fieldsChanged);
   connect(maxIterations_, &QSpinBox::valueChanged, this, &ModelSettingsForm::fieldsChanged);
@@ -181,6 +214,12 @@ QWidget* ModelSettingsForm::makeDataGroup() {
   for (QCheckBox* box : {unitRows_, intercept_})
     connect(box, &QCheckBox::toggled, this, &ModelSettingsForm::fieldsChanged);
   connect(splitSeed_, &QSpinBox::valueChanged, this, &ModelSettingsForm::fieldsChanged);
+  // The calibration's n and d follow the split and the preprocessing.
+  connect(useNormBound_, &QCheckBox::toggled, this, &ModelSettingsForm::updateShape);
+  for (NumberField* field : {testFraction_, normBound_})
+    connect(field, &NumberField::valueEdited, this, &ModelSettingsForm::updateShape);
+  for (QCheckBox* box : {unitRows_, intercept_}) connect(box, &QCheckBox::toggled, this, &ModelSettingsForm::updateShape);
+  connect(splitSeed_, &QSpinBox::valueChanged, this, &ModelSettingsForm::updateShape);
   normBound_->setEnabled(false);
   setDatasetSpec(QString());
   return group;
@@ -192,6 +231,52 @@ ModelKind ModelSettingsForm::modelKind() const {
 
 void ModelSettingsForm::setModelKind(ModelKind kind) {
   modelBox_->setCurrentIndex(modelBox_->findData(static_cast<int>(kind)));
+}
+
+LearnerSpec ModelSettingsForm::learner() const {
+  LearnerSpec spec;
+  spec.kind = modelKind();
+  spec.lambda = lambda_->value().value_or(std::numeric_limits<double>::quiet_NaN());
+  spec.huber = huber_->value().value_or(std::numeric_limits<double>::quiet_NaN());
+  return spec;
+}
+
+void ModelSettingsForm::updateModelChoices() {
+  // Models the mechanism cannot train are disabled with core's reason; if the current one
+  // is among them, the first model it can train is chosen.
+  auto* items = qobject_cast<QStandardItemModel*>(modelBox_->model());
+  int firstAllowed = -1;
+  for (int i = 0; i < modelBox_->count(); ++i) {
+    const QString problem = mechanism_->modelProblem(static_cast<ModelKind>(modelBox_->itemData(i).toInt()));
+    QStandardItem* item = items->item(i);
+    item->setEnabled(problem.isEmpty());
+    if (problem.isEmpty() && firstAllowed < 0) firstAllowed = i;
+    // The model's own description stays; a refusal is added to it.
+    const QString help = item->data(Qt::UserRole + 1).toString();
+    item->setToolTip(problem.isEmpty() ? help : tr("Not with this mechanism: %1").arg(problem));
+  }
+  if (!items->item(modelBox_->currentIndex())->isEnabled() && firstAllowed >= 0)
+    modelBox_->setCurrentIndex(firstAllowed);
+  mechanism_->setLearner(learner());
+}
+
+void ModelSettingsForm::setDataset(std::shared_ptr<const Dataset> dataset) {
+  dataset_ = std::move(dataset);
+  updateShape();
+}
+
+void ModelSettingsForm::updateShape() {
+  if (!dataset_) {
+    mechanism_->setProblemShape(std::nullopt, tr("Open a dataset to see the calibration."));
+    return;
+  }
+  if (!testFraction_->isValid() || (useNormBound_->isChecked() && !normBound_->isValid())) {
+    mechanism_->setProblemShape(std::nullopt, tr("Fix the training-data fields to see the calibration."));
+    return;
+  }
+  QString why;
+  const auto shape = problemShape(*dataset_, settings().data, &why);
+  mechanism_->setProblemShape(shape, why);
 }
 
 void ModelSettingsForm::updateModelRows() {
@@ -230,6 +315,7 @@ TrainingSettings ModelSettingsForm::settings() const {
   if (useNormBound_->isChecked()) s.data.preprocess.normBound = normBound_->value();
   s.data.preprocess.unitRows = unitRows_->isChecked();
   s.data.preprocess.intercept = intercept_->isChecked();
+  s.privacy = mechanism_->settings();
   return s;
 }
 
@@ -243,6 +329,16 @@ QStringList ModelSettingsForm::problems() const {
   add(tr("Tolerance"), tolerance_);
   add(tr("Test fraction"), testFraction_);
   if (useNormBound_->isChecked()) add(tr("Norm bound R"), normBound_);
+  if (mechanism_->isPrivate()) {
+    if (const QString problem = mechanism_->modelProblem(modelKind()); !problem.isEmpty())
+      out << tr("Model: %1").arg(problem);
+    // Every privacy proof assumes ‖x‖ ≤ 1 (ALGORITHMS §0); core refuses other rows —
+    // except subsample-and-aggregate's, whose teachers are black boxes to its proof.
+    if (mechanism_->needsUnitRows() && !useNormBound_->isChecked() && !unitRows_->isChecked())
+      out << tr("Norm bound R: a private mechanism needs rows with \u2016x\u2016 \u2264 1 \u2014 "
+                "declare a public norm bound R or scale rows to unit norm");
+    out << mechanism_->problems();
+  }
   return out;
 }
 
@@ -266,6 +362,7 @@ void ModelSettingsForm::saveSettings() const {
   settings.setValue(kPrefix + QStringLiteral("splitSeed"), splitSeed_->value());
   settings.setValue(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked());
   settings.setValue(kPrefix + QStringLiteral("intercept"), intercept_->isChecked());
+  mechanism_->saveSettings();
 }
 
 void ModelSettingsForm::restoreSettings() {
@@ -285,6 +382,8 @@ void ModelSettingsForm::restoreSettings() {
   splitSeed_->setValue(settings.value(kPrefix + QStringLiteral("splitSeed"), splitSeed_->value()).toInt());
   unitRows_->setChecked(settings.value(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked()).toBool());
   intercept_->setChecked(settings.value(kPrefix + QStringLiteral("intercept"), intercept_->isChecked()).toBool());
+  // After the model: the mechanism adjusts the model to what it can train.
+  mechanism_->restoreSettings();
 }
 
 }  // namespace dpstudio::ui

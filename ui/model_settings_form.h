@@ -1,6 +1,7 @@
 #pragma once
-// The Model dock's parameter form: which baseline to train and with what, and how the data
-// are split and preprocessed before it sees them. Every field is validated as it is typed,
+// The Model dock's parameter form: the privacy mechanism and its parameters
+// (mechanism_form.h), which model to train and with what, and how the data are split and
+// preprocessed before it sees them. Every field is validated as it is typed,
 // by core's own rules where core has them; settings() is meaningful while problems() is
 // empty. Laid out as a QFormLayout per group so that later mechanisms add rows, not screens.
 //
@@ -8,10 +9,17 @@
 // public bound (core/data/public_bounds.h) it is prefilled and the note under it says where
 // it comes from; otherwise the box is off and the user enters a bound they know publicly.
 //
+// The model list offers only what core accepts with the chosen mechanism (the others are
+// disabled, core's reason as their tooltip), and a private mechanism needs rows with
+// ‖x‖ ≤ 1: a norm bound R or unit rows. The mechanism's live calibration is for the current
+// dataset's shape after the split and preprocessing chosen here (setDataset()).
+//
 // The choices (not R, which belongs to the dataset) persist in QSettings under "model/".
 
 #include <QStringList>
 #include <QWidget>
+
+#include <memory>
 
 #include "ui/training_document.h"
 
@@ -25,6 +33,7 @@ QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
+class MechanismForm;
 class NumberField;
 
 class ModelSettingsForm : public QWidget {
@@ -39,6 +48,8 @@ class ModelSettingsForm : public QWidget {
 
   // A dataset was opened: prefill R from its public bound, if it has one.
   void setDatasetSpec(const QString& spec);
+  // The dataset the calibration's shape (n, d, C) is computed for; nullptr: none.
+  void setDataset(std::shared_ptr<const Dataset> dataset);
   void setModelKind(ModelKind kind);
   ModelKind modelKind() const;
 
@@ -46,6 +57,7 @@ class ModelSettingsForm : public QWidget {
   void restoreSettings();
 
   // For tests, and for whoever drives the form as a user would.
+  MechanismForm* mechanismForm() const { return mechanism_; }
   QComboBox* modelBox() const { return modelBox_; }
   NumberField* lambdaField() const { return lambda_; }
   NumberField* huberField() const { return huber_; }
@@ -66,10 +78,14 @@ class ModelSettingsForm : public QWidget {
   QWidget* makeModelGroup();
   QWidget* makeDataGroup();
   void updateModelRows();
+  void updateModelChoices();
+  void updateShape();
+  LearnerSpec learner() const;
   void fieldsChanged();
 
+  MechanismForm* mechanism_ = nullptr;
+  std::shared_ptr<const Dataset> dataset_;
   QFormLayout* modelForm_ = nullptr;
-  QComboBox* mechanismBox_ = nullptr;
   QComboBox* modelBox_ = nullptr;
   NumberField* lambda_ = nullptr;
   NumberField* huber_ = nullptr;

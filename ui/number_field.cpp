@@ -69,9 +69,12 @@ void NumberField::recheck() {
 void NumberField::updateMarking() {
   // A disabled field is not in use (e.g. R while its box is off): nothing to fix there.
   const bool marked = !problem_.isEmpty() && isEnabled();
-  setStyleSheet(marked ? QStringLiteral("QLineEdit { border: 1px solid #c62828; "
-                                        "border-radius: 2px; background: #fff3f3; }")
-                       : QString());
+  const QString sheet = marked ? QStringLiteral("QLineEdit { border: 1px solid #c62828; "
+                                                "border-radius: 2px; background: #fff3f3; }")
+                               : QString();
+  // Setting the same sheet twice before the field is first shown makes Qt take the marked
+  // palette for the field's own, and clearing the sheet then leaves it pink: only on a change.
+  if (styleSheet() != sheet) setStyleSheet(sheet);
   warning_->setVisible(marked);
   warning_->setToolTip(problem_);
   setToolTip(marked ? problem_ : help_);

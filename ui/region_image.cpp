@@ -48,9 +48,30 @@ QImage renderRegionMap(const RegionMap& map, bool outline) {
   return image;
 }
 
+void drawReferenceBoundaries(QImage& image, const RegionMap& reference) {
+  if (image.width() != reference.width || image.height() != reference.height) return;
+  if (image.format() != QImage::Format_RGB32) image = image.convertToFormat(QImage::Format_RGB32);
+  constexpr int kDash = 4;
+  for (int row = 0; row < reference.height; ++row) {
+    auto* line = reinterpret_cast<QRgb*>(image.scanLine(row));
+    for (int column = 0; column < reference.width; ++column) {
+      // Blocks of a checkerboard: a boundary in any direction but the exact diagonals
+      // passes alternately through "on" and "off" blocks, so it reads as dashes.
+      if ((row / kDash + column / kDash) % 2 != 0) continue;
+      const int label = reference.at(row, column);
+      // Both sides of a change of label: two pixels wide, visible over the region colours.
+      const bool boundary = (column + 1 < reference.width && reference.at(row, column + 1) != label) ||
+                            (row + 1 < reference.height && reference.at(row + 1, column) != label) ||
+                            (column > 0 && reference.at(row, column - 1) != label) ||
+                            (row > 0 && reference.at(row - 1, column) != label);
+      if (boundary) line[column] = kReferenceBoundaryColor;
+    }
+  }
+}
+
 RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
                                const ViewProjection& view, const QRectF& dataRect, QSize pixels,
-                               bool outline) {
+                               bool outline, const TrainedModel* reference) {
   ViewGrid grid;
   grid.xMin = dataRect.left();
   grid.xMax = dataRect.right();
@@ -58,7 +79,10 @@ RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
   grid.yMax = dataRect.bottom();
   grid.width = pixels.width();
   grid.height = pixels.height();
-  return RegionImage{renderRegionMap(computeDecisionRegions(model, theta, view, grid), outline), dataRect};
+  QImage image = renderRegionMap(computeDecisionRegions(model, theta, view, grid), outline);
+  if (reference && reference->model)
+    drawReferenceBoundaries(image, computeDecisionRegions(*reference->model, reference->theta, view, grid));
+  return RegionImage{std::move(image), dataRect};
 }
 
 }  // namespace dpstudio::ui

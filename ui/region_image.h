@@ -2,7 +2,9 @@
 // Decision regions as a picture: core's RegionMap (decision_map.h) for a rectangle of the
 // view, rendered with light versions of the class colours so that points drawn on top keep
 // their contrast, and the boundaries between regions a little darker so that they read as
-// lines. Pure functions of values: safe on worker threads (QImage is reentrant).
+// lines. A second model's boundaries (the non-private reference of a private model) can be
+// drawn over them as dark dashes. Pure functions of values: safe on worker threads (QImage
+// is reentrant).
 
 #include <QImage>
 #include <QRectF>
@@ -11,6 +13,7 @@
 #include <memory>
 
 #include "core/learn/decision_map.h"
+#include "core/learn/learner.h"
 
 namespace dpstudio::ui {
 
@@ -27,10 +30,15 @@ struct RegionImage {
   QRectF dataRect;  // view coordinates it covers: x xMin..xMax, y yMin..yMax (y up)
 };
 
+// The boundary pixels of `reference` (a map of the image's size) drawn over `image` in
+// dark grey, dashed (on and off in 4-pixel blocks) and two pixels wide.
+inline constexpr QRgb kReferenceBoundaryColor = 0xff303030;
+void drawReferenceBoundaries(QImage& image, const RegionMap& reference);
+
 // Computes the regions of `model` at `theta` on `view` for dataRect, pixels.width() ×
-// pixels.height() pixels, and renders them.
+// pixels.height() pixels, and renders them; with `reference`, its boundaries go on top.
 RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
                                const ViewProjection& view, const QRectF& dataRect, QSize pixels,
-                               bool outline = true);
+                               bool outline = true, const TrainedModel* reference = nullptr);
 
 }  // namespace dpstudio::ui

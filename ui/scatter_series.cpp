@@ -93,19 +93,57 @@ QImage lightMarkerImage(const QScatterSeries* series, qreal dpr) {
 
 }  // namespace
 
+// An answered test point: the ring is wider than a test point's and the dot inside it a
+// little smaller than a training point, with a white gap between them, so that both colours
+// read even when they are the same.
+void styleAnswered(QScatterSeries* series, int classIndex, Index points, bool ring) {
+  const qreal base = markerSizeFor(points);
+  series->setMarkerShape(markerShapeFor(classIndex));
+  const QColor colour = classColor(classIndex);
+  if (ring) {
+    series->setMarkerSize(base + 7.0);
+    series->setPen(QPen(colour, 2.4));
+    series->setBrush(Qt::NoBrush);
+    return;
+  }
+  series->setMarkerSize(base);
+  series->setPen(QPen(Qt::white, 1.2));
+  series->setColor(colour);
+  series->setBrush(colour);
+}
+
 QScatterSeries* makePointSeries(const PointSet& set, Index totalPoints) {
   auto* series = new QScatterSeries;
-  const bool test = set.role == SeriesRole::TestPoints;
-  series->setName(test ? QObject::tr("%1 (test)").arg(set.name) : set.name);
   tag(series, set.role, set.classIndex);
-  styleSeries(series, set.classIndex, totalPoints, test);
+  switch (set.role) {
+    case SeriesRole::TestPoints:
+      series->setName(QObject::tr("%1 (test)").arg(set.name));
+      styleSeries(series, set.classIndex, totalPoints, true);
+      break;
+    case SeriesRole::AnsweredFill:
+      series->setName(QObject::tr("private answer: %1").arg(set.name));
+      styleAnswered(series, set.classIndex, totalPoints, false);
+      break;
+    case SeriesRole::AnsweredRing:
+      series->setName(QObject::tr("answered; true label: %1").arg(set.name));
+      styleAnswered(series, set.classIndex, totalPoints, true);
+      break;
+    default:
+      series->setName(set.name);
+      styleSeries(series, set.classIndex, totalPoints, false);
+      break;
+  }
   return series;
 }
 
 QLineSeries* makeCurveSeries(const ClassCurve& curve) {
   auto* series = new QLineSeries;
-  tag(series, SeriesRole::Curve, curve.classIndex);
-  series->setPen(QPen(classColor(curve.classIndex), 2.0));
+  const bool reference = curve.role == SeriesRole::ReferenceCurve;
+  tag(series, reference ? SeriesRole::ReferenceCurve : SeriesRole::Curve, curve.classIndex);
+  // The reference is thinner and dashed: there to compare with, not the model shown.
+  QPen pen(classColor(curve.classIndex), reference ? 1.6 : 2.0);
+  if (reference) pen.setStyle(Qt::DashLine);
+  series->setPen(pen);
   return series;
 }
 
@@ -113,15 +151,17 @@ QAbstractSeries* makeKeySeries(const LegendKey& key) {
   // An empty series in grey, drawn like the role it stands for.
   const QColor grey(0x55, 0x55, 0x55);
   QAbstractSeries* series = nullptr;
-  if (key.standsFor == SeriesRole::Curve) {
+  if (key.standsFor == SeriesRole::Curve || key.standsFor == SeriesRole::ReferenceCurve) {
     auto* line = new QLineSeries;
-    line->setPen(QPen(grey, 2.0));
+    QPen pen(grey, 2.0);
+    if (key.standsFor == SeriesRole::ReferenceCurve) pen.setStyle(Qt::DashLine);
+    line->setPen(pen);
     series = line;
   } else {
     auto* marker = new QScatterSeries;
     marker->setMarkerSize(9.0);
-    if (key.standsFor == SeriesRole::TestPoints) {
-      marker->setPen(QPen(grey, 1.6));
+    if (key.standsFor == SeriesRole::TestPoints || key.standsFor == SeriesRole::AnsweredRing) {
+      marker->setPen(QPen(grey, key.standsFor == SeriesRole::AnsweredRing ? 2.4 : 1.6));
       marker->setBrush(Qt::NoBrush);
     } else {
       marker->setPen(QPen(Qt::white, 0.8));

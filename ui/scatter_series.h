@@ -27,25 +27,33 @@ namespace dpstudio::ui {
 // What a series stands for. Points: one class's points, filled, with a legend entry.
 // TestPoints: hollow, no legend entry of their own (a Key stands for all of them).
 // Curve: a closed line in a class colour, no legend entry. Key: an empty series that is
-// only a legend entry for every series of one role.
-enum class SeriesRole { Points, TestPoints, Curve, Key };
+// only a legend entry for every series of one role. ReferenceCurve: a dashed closed line in
+// a class colour, no legend entry: the non-private model's ellipse beside a private one.
+// AnsweredFill and AnsweredRing: test points a private predictor has answered, drawn as a
+// dot filled in the colour of the released label (AnsweredFill, one series per released
+// class) inside a thick ring in the colour of the true label (AnsweredRing, one series per
+// true class), so that a wrong answer is a dot of another colour in its ring; no legend
+// entries of their own.
+// (New roles go last: a series stores its role as an int.)
+enum class SeriesRole { Points, TestPoints, Curve, Key, ReferenceCurve, AnsweredFill, AnsweredRing };
 
 struct PointSet {
   QString name;  // legend text: the class name
   int classIndex = 0;
-  SeriesRole role = SeriesRole::Points;  // Points or TestPoints
+  SeriesRole role = SeriesRole::Points;  // Points, TestPoints, AnsweredFill or AnsweredRing
   QList<QPointF> points;
 };
 
 struct ClassCurve {
   int classIndex = 0;
+  SeriesRole role = SeriesRole::Curve;  // Curve or ReferenceCurve
   QList<QPointF> points;  // closed: the last point joins the first
   QString tooltip;        // shown while hovering the curve
 };
 
 struct LegendKey {
   QString name;
-  SeriesRole standsFor = SeriesRole::TestPoints;  // Points, TestPoints or Curve
+  SeriesRole standsFor = SeriesRole::TestPoints;  // any role but Key
 };
 
 struct ScatterContent {

@@ -189,7 +189,8 @@ void ScatterView::showContent(const ScatterContent& content) {
     legend->setMarkerShape(classes <= classPaletteSize() ? QLegend::MarkerShapeCircle
                                                          : QLegend::MarkerShapeFromSeries);
     for (QLegendMarker* marker : legend->markers()) {
-      if (roleOf(marker->series()) == SeriesRole::Key && keyTarget(marker->series()) == SeriesRole::Curve)
+      if (roleOf(marker->series()) == SeriesRole::Key && (keyTarget(marker->series()) == SeriesRole::Curve ||
+                                                          keyTarget(marker->series()) == SeriesRole::ReferenceCurve))
         marker->setShape(QLegend::MarkerShapeFromSeries);
       connect(marker, &QLegendMarker::clicked, this, [this, marker] { toggleFromLegend(marker); });
     }
@@ -201,6 +202,17 @@ void ScatterView::showContent(const ScatterContent& content) {
   axisY_->setTitleText(content.axisTitles[1]);
   c->setTitle(content.titleHtml.isEmpty() ? content.title.toHtmlEscaped() : content.titleHtml);
   plainTitle_ = content.title;
+}
+
+bool ScatterView::replacePoints(SeriesRole role, int classIndex, const QList<QPointF>& points) {
+  for (QAbstractSeries* series : chart()->series()) {
+    auto* scatter = qobject_cast<QScatterSeries*>(series);
+    if (scatter && roleOf(series) == role && classOf(series) == classIndex) {
+      scatter->replace(points);
+      return true;
+    }
+  }
+  return false;
 }
 
 void ScatterView::showMessage(const QString& message) {
@@ -265,14 +277,25 @@ void ScatterView::drawBackground(QPainter* painter, const QRectF& rect) {
 void ScatterView::toggleFromLegend(QLegendMarker* marker) {
   QAbstractSeries* series = marker->series();
   if (roleOf(series) == SeriesRole::Key) {
-    const int target = static_cast<int>(keyTarget(series));
-    if (!hiddenRoles_.remove(target)) hiddenRoles_.insert(target);
-  } else {
-    const int k = classOf(series);
-    if (!hiddenClasses_.remove(k)) hiddenClasses_.insert(k);
+    const SeriesRole target = keyTarget(series);
+    setRoleHidden(target, !isRoleHidden(target));
+    return;
   }
+  const int k = classOf(series);
+  if (!hiddenClasses_.remove(k)) hiddenClasses_.insert(k);
   const DetachedChart detached(scene(), chart());
   applyVisibility();
+}
+
+void ScatterView::setRoleHidden(SeriesRole role, bool hidden) {
+  if (hidden == isRoleHidden(role)) return;
+  if (hidden) hiddenRoles_.insert(static_cast<int>(role));
+  else hiddenRoles_.remove(static_cast<int>(role));
+  {
+    const DetachedChart detached(scene(), chart());
+    applyVisibility();
+  }
+  emit roleVisibilityChanged(role, !hidden);
 }
 
 void ScatterView::applyVisibility() {

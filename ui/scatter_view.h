@@ -45,6 +45,11 @@ class ScatterView : public QChartView {
   void showContent(const ScatterContent& content);
   // Shows an empty plot with a message instead of points.
   void showMessage(const QString& message);
+  // Replaces the points of the shown point set of `role` and class `classIndex` (one that
+  // showContent() made, possibly empty), keeping the zoom, the underlay and what the legend
+  // hid: for point sets that change while a model is shown (a private predictor's answers).
+  // False if there is no such set.
+  bool replacePoints(SeriesRole role, int classIndex, const QList<QPointF>& points);
 
   // The image drawn behind the series so that it covers `dataRect` (x: xMin..xMax,
   // y: yMin..yMax in data coordinates, y pointing up; the image's first row is at yMax).
@@ -63,6 +68,10 @@ class ScatterView : public QChartView {
   int pointCount() const;  // over all series
   int pointCount(SeriesRole role) const;
   QStringList seriesNames() const;
+  // Whether the legend key of `role` has hidden every series of that role.
+  bool isRoleHidden(SeriesRole role) const { return hiddenRoles_.contains(static_cast<int>(role)); }
+  // What the legend click on a key does; also for whoever offers the same toggle elsewhere.
+  void setRoleHidden(SeriesRole role, bool hidden);
   ChartNavigation* navigation() const { return navigation_; }
 
   // Writes what is shown; false with *error set on failure.
@@ -77,6 +86,9 @@ class ScatterView : public QChartView {
  signals:
   // The axis ranges or the plot area's size changed (zoom, pan, resize, new content).
   void visibleAreaChanged();
+  // A legend key hid or showed its role (drawings outside the series, such as the reference
+  // boundaries in the underlay, follow it).
+  void roleVisibilityChanged(dpstudio::ui::SeriesRole role, bool visible);
 
  protected:
   void drawBackground(QPainter* painter, const QRectF& rect) override;

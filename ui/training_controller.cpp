@@ -1,74 +1,30 @@
 #include "ui/training_controller.h"
 
-#include <chrono>
-
+#include "core/privacy/ledger.h"
 #include "ui/dataset_document.h"
+#include "ui/prediction_answers.h"
+#include "ui/training_job.h"
 
 namespace dpstudio::ui {
 namespace {
-
-struct TrainingOutcome {
-  std::shared_ptr<const TrainingResult> result;
-  std::shared_ptr<const ModelView> view;  // empty if the view failed
-  std::string viewError;
-};
 
 bool sameViewSpec(const ViewSpec& a, const ViewSpec& b) {
   return a.kind == b.kind && a.featureA == b.featureA && a.featureB == b.featureB && a.seed == b.seed;
 }
 
-Result<ModelView> computeModelView(const TrainingResult& result, const ViewSpec& spec) {
-  auto geometry = makeModelViewGeometry(result.data, spec, *result.model.model, result.model.theta);
-  if (!geometry) return geometry.error();
-  return ModelView{spec, std::move(geometry).value()};
-}
-
-// The worker: split and preprocess a copy of the dataset, train, measure, and lay the
-// result out in the 2-D view. Runs on a pool thread with nothing shared but immutable data.
-Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset, const QString& name,
-                                      const TrainingSettings& settings, const ViewSpec& viewSpec,
-                                      const Progress& progress) {
-  auto prepared = prepareLoaded(*dataset, std::nullopt, settings.data);
-  if (!prepared) return prepared.error();
-  if (progress.cancelled()) return Error::cancelled();
-  // The split and preprocessing are quick; the optimizer gets most of the bar.
-  progress.report(0.03);
-
-  auto result = std::make_shared<TrainingResult>();
-  result->source = dataset;
-  result->datasetName = name;
-  result->settings = settings;
-  result->data = std::move(prepared).value();
-  const Dataset& train = result->data.train;
-  const Dataset& test = result->data.test;
-
-  TrainControl control;
-  control.tolerance = settings.tolerance;
-  control.maxIterations = settings.maxIterations;
-  control.progress = Progress([&progress](double f) { progress.report(0.03 + 0.94 * f); }, progress.stopToken());
-  const auto start = std::chrono::steady_clock::now();
-  auto trained = trainModel(settings.learner, train.X, train.y, train.classes(), control);
-  result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!trained) return trained.error();
-  result->model = std::move(trained).value();
-
-  const Model& model = *result->model.model;
-  result->trainAccuracy = accuracy(model, result->model.theta, train.X, train.y);
-  if (test.rows() > 0) result->testAccuracy = accuracy(model, result->model.theta, test.X, test.y);
-
-  TrainingOutcome outcome;
-  auto view = computeModelView(*result, viewSpec);
-  if (view) outcome.view = std::make_shared<const ModelView>(std::move(view).value());
-  else outcome.viewError = view.error().toString();
-  outcome.result = std::move(result);
-  progress.report(1.0);
-  return outcome;
+QString entryText(const privacy::LedgerEntry& entry) {
+  return QObject::tr("Ledger entry %1: %2, ε = %3, δ = %4")
+      .arg(entry.index + 1)
+      .arg(QString::fromStdString(entry.mechanism))
+      .arg(entry.epsilon, 0, 'g', 4)
+      .arg(entry.delta, 0, 'g', 4);
 }
 
 }  // namespace
 
-TrainingController::TrainingController(DatasetDocument* datasets, TrainingDocument* training, QObject* parent)
-    : QObject(parent), datasets_(datasets), training_(training) {
+TrainingController::TrainingController(DatasetDocument* datasets, TrainingDocument* training,
+                                       privacy::PrivacyLedger* ledger, QObject* parent)
+    : QObject(parent), datasets_(datasets), training_(training), ledger_(ledger) {
   connect(datasets_, &DatasetDocument::datasetChanged, this, &TrainingController::datasetReplaced);
   connect(datasets_, &DatasetDocument::viewChanged, this, &TrainingController::recomputeView);
 }
@@ -81,10 +37,16 @@ void TrainingController::train(const TrainingSettings& settings) {
   std::shared_ptr<const Dataset> dataset = datasets_->dataset();
   const QString name = datasets_->displayName();
   const ViewSpec viewSpec = datasets_->viewSpec();
+  // The shown model's baseline and prepared data are reused when only privacy differs.
+  std::shared_ptr<const TrainingResult> reuse = training_->isModelOf(dataset) ? training_->result() : nullptr;
+  const QString model = QString::fromStdString(modelKindName(settings.learner.kind));
+  const QString title = settings.privacy.isPrivate()
+                            ? tr("Training %1 with %2").arg(model, privacyDisplayName(settings.privacy))
+                            : tr("Training %1").arg(model);
   auto* job = startJob<TrainingOutcome>(
-      tr("Training %1").arg(QString::fromStdString(modelKindName(settings.learner.kind))),
-      [dataset, name, settings, viewSpec](const Progress& progress) {
-        return trainWithView(dataset, name, settings, viewSpec, progress);
+      title,
+      [dataset, name, settings, viewSpec, reuse](const Progress& progress) {
+        return trainWithView(dataset, name, settings, viewSpec, reuse, progress);
       },
       this);
   trainJob_ = job;
@@ -104,9 +66,31 @@ void TrainingController::finishTraining(JobHandle* handle, JobHandle::State stat
       TrainingOutcome outcome = job->takeValue();
       // A model of a dataset that has been replaced meanwhile is not shown.
       if (outcome.result->source != datasets_->dataset()) return;
+      // A private model is shown only once it is on the record. A private predictor has
+      // released nothing yet: its first answer records it.
+      QString recorded;
+      if (outcome.result->release) {
+        auto entry = ledger_->record(ledgerEntryFor(*outcome.result));
+        if (!entry) {
+          emit trainingFailed(tr("the release could not be recorded in the privacy ledger (%1), so it is not shown")
+                                  .arg(QString::fromStdString(entry.error().message)));
+          return;
+        }
+        recorded = entryText(entry.value());
+      }
+      std::shared_ptr<PredictionAnswers> answers;
+      if (outcome.result->isPrediction()) {
+        auto made = PredictionAnswers::make(outcome.result);
+        if (!made) {
+          emit trainingFailed(QString::fromStdString(made.error().toString()));
+          return;
+        }
+        answers = std::move(made).value();
+      }
       const ViewSpec usedSpec = outcome.view ? outcome.view->spec : ViewSpec{};
-      training_->setModel(std::move(outcome.result), std::move(outcome.view));
+      training_->setModel(std::move(outcome.result), std::move(outcome.view), std::move(answers));
       emit trained();
+      if (!recorded.isEmpty()) emit released(recorded);
       if (!outcome.viewError.empty()) emit viewFailed(QString::fromStdString(outcome.viewError));
       // The user may have changed the 2-D view while the model was training.
       if (!training_->view() || !sameViewSpec(usedSpec, datasets_->viewSpec())) recomputeView();
@@ -116,6 +100,58 @@ void TrainingController::finishTraining(JobHandle* handle, JobHandle::State stat
     case JobHandle::State::Cancelled: emit trainingCancelled(); break;
     case JobHandle::State::Running: break;
   }
+}
+
+bool TrainingController::canRedrawNoise() const {
+  return training_->isModelOf(datasets_->dataset()) && training_->result()->isPrivate();
+}
+
+void TrainingController::redrawNoise() {
+  if (!canRedrawNoise()) return;
+  if (training_->result()->isPrediction()) {
+    renewPredictor();
+    return;
+  }
+  TrainingSettings settings = training_->result()->settings;
+  // Experiment mode: the next seed, so that every draw can be replayed. Release mode draws
+  // from the OS afresh anyway.
+  if (settings.privacy.noise == privacy::NoiseKind::Experiment) ++settings.privacy.seed;
+  train(settings);
+}
+
+void TrainingController::renewPredictor() {
+  // Only the budget and the noise are new: the trained θ* or teachers stay, and so do the
+  // prepared data and the view.
+  dropTrainingJob();
+  auto result = std::make_shared<TrainingResult>(*training_->result());
+  PredictionRelease& prediction = *result->prediction;
+  prediction.predictor = std::visit(
+      [](const auto& p) -> decltype(prediction.predictor) { return p.freshRepetition(); }, prediction.predictor);
+  // Experiment mode: the next seed, so that every repetition can be replayed.
+  if (result->settings.privacy.noise == privacy::NoiseKind::Experiment) ++result->settings.privacy.seed;
+  auto answers = PredictionAnswers::make(result);
+  if (!answers) {
+    emit trainingFailed(QString::fromStdString(answers.error().toString()));
+    return;
+  }
+  training_->setModel(std::move(result), training_->view(), std::move(answers).value());
+  emit trained();
+}
+
+void TrainingController::answerTestPoints(long long count) {
+  const std::shared_ptr<PredictionAnswers> answers = training_->answers();
+  if (!answers || !training_->isModelOf(datasets_->dataset())) return;
+  const std::size_t entriesBefore = ledger_->size();
+  const Status status = answers->answerNext(count, ledger_);
+  if (!status) {
+    emit answerRefused(QString::fromStdString(status.error().message));
+    return;
+  }
+  // The first answer of the budget recorded the release.
+  QString recorded;
+  if (ledger_->size() > entriesBefore) recorded = entryText(ledger_->entries().back());
+  training_->noteAnswered();
+  emit answered(count, recorded);
 }
 
 void TrainingController::recomputeView() {

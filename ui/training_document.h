@@ -6,21 +6,61 @@
 //
 // Signals are past tense: modelChanged() after a model was published or cleared (with its
 // view), viewChanged() after only the view of the same model changed.
+//
+// A private training keeps two models: the non-private baseline (`model`, trained with the
+// same settings, or reused from the last training of the same settings) and the private
+// release (`release`). The baseline is the reference the release is judged against; it is
+// shown for comparison and never leaves the session. A private predictor (§3 F, G) releases
+// nothing when trained: the document then also holds the answers it has given
+// (prediction_answers.h), and answersChanged() follows each batch of them.
 
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <variant>
+#include <vector>
 
 #include "core/data/prepare.h"
 #include "core/learn/learner.h"
 #include "core/learn/model_view.h"
+#include "core/mechanisms/mechanism.h"
+#include "core/prediction/multiparty_options.h"
+#include "core/prediction/private_predictor.h"
+#include "core/prediction/subsample_aggregate.h"
+#include "core/privacy/noise_source.h"
 
 namespace dpstudio::ui {
 
 // The model's name for people: "Logistic regression", "Huber SVM", "Softmax regression", "LMGC".
 QString modelDisplayName(ModelKind kind);
+
+// How a training is made private; what the Mechanism part of the form produces. At most one
+// of options.kind (a private training mechanism, §3 A–E), prediction (a private predictor,
+// §3 F, G) and multiparty (§3 I) is set.
+struct PrivacySettings {
+  mech::MechanismOptions options;   // kind None: no training mechanism; options.learner is
+                                    // unused (TrainingSettings::learner is the one)
+  std::vector<double> tuneLambdas;  // not empty: choose λ privately among these (§3 H)
+  // §3 F, G: nothing is released by training; each answer of the predictor is. Its learner
+  // is TrainingSettings::learner.
+  std::optional<predict::PredictionOptions> prediction;
+  // §3 I: the perturbed average of K parties' models. Its model, λ (paper 004's, of
+  // λ‖w‖²) and h are TrainingSettings::learner's.
+  std::optional<multiparty::MultipartyOptions> multiparty;
+  privacy::NoiseKind noise = privacy::NoiseKind::Experiment;
+  std::uint64_t seed = 1;           // experiment mode only
+
+  bool isPrivate() const {
+    return options.kind != mech::MechanismKind::None || prediction.has_value() || multiparty.has_value();
+  }
+};
+
+// The mechanism's name for people, whichever kind it is: "Output perturbation", "Prediction
+// sensitivity", "Subsample-and-aggregate", "Multiparty aggregation", … ("None" without one).
+QString privacyDisplayName(const PrivacySettings& privacy);
 
 // Everything Train needs besides the dataset; what the Model dock's form produces.
 struct TrainingSettings {
@@ -28,24 +68,100 @@ struct TrainingSettings {
   double tolerance = 1e-8;  // the optimizer's relative gradient tolerance (as dpstudio-cli)
   int maxIterations = 3000;
   SplitAndPreprocess data;  // test fraction, split seed, preprocessing
+  PrivacySettings privacy;
+
+  // The mechanism's options with this learner.
+  mech::MechanismOptions mechanismOptions() const;
+  // privacy.prediction / privacy.multiparty with this learner (their model, λ and h).
+  predict::PredictionOptions predictionOptions() const;
+  multiparty::MultipartyOptions multipartyOptions() const;
 };
 
-// One trained model with what it was trained on and how well it did.
+// Whether two settings train the same non-private model on the same data (everything but
+// the privacy settings agrees), so that a private run can reuse the other's baseline.
+bool sameBaseline(const TrainingSettings& a, const TrainingSettings& b);
+
+// The mechanism's name for people: "Output perturbation", "DP-LMGC", …
+QString mechanismDisplayName(mech::MechanismKind kind);
+
+// A private model: what the mechanism released and how well it does.
+struct PrivateRelease {
+  TrainedModel model;
+  mech::MechanismReport report;
+  double trainAccuracy = 0;
+  std::optional<double> testAccuracy;
+  double seconds = 0;  // wall-clock time of the private training
+  privacy::NoiseProvenance noise;
+};
+
+// A private predictor (§3 F, G). Training it releases nothing: each answer is a release, the
+// whole (ε, δ) of its budget of B answers recorded in the ledger at the first one. The
+// predictor is a value whose copies share one budget (answer_budget.h), so the copy held
+// here and the one the answers are drawn from count the same answers.
+struct PredictionRelease {
+  std::variant<predict::PrivatePredictor, predict::SubsampleAggregate> predictor;
+  double seconds = 0;  // wall-clock time of training θ* or the T teachers
+
+  bool isSubsample() const { return predictor.index() == 1; }
+  const mech::MechanismReport& report() const;  // the calibration (no noise drawn yet)
+  long long budget() const;
+  long long remaining() const;
+  // NOT private (experiment diagnostics, never released): the labels the non-private model
+  // (F: θ*) or the teachers' plurality vote (G: ties to the lower class) give the rows of X.
+  Eigen::VectorXi nonPrivateLabels(const Eigen::MatrixXd& X) const;
+};
+
+// What multiparty aggregation (§3 I) computes besides its release: paper 004's comparisons.
+// Experiment diagnostics computed from the pooled data, NOT private, never released; the
+// all-data DP baseline is a separate release that needs the data pooled in one place.
+struct MultipartyDiagnostics {
+  std::vector<Index> partySizes;  // n_j in party order
+  double distance = 0;            // measured ‖ŵ − w*‖
+  double bound = 0;               // Theorem 4.2: (K−1)/(n_(1)λ), as published
+  mech::MechanismReport allDataReport;  // the all-data DP baseline's calibration and noise
+  double allDataPrivateTrainAccuracy = 0;
+  std::optional<double> allDataPrivateTestAccuracy;
+};
+
+// One trained model with what it was trained on and how well it did; for a private run,
+// the private release beside it.
 struct TrainingResult {
   std::shared_ptr<const Dataset> source;  // the document's dataset it was trained on
   QString datasetName;
   TrainingSettings settings;
-  PreparedData data;  // the training and test parts as the model saw them (preprocessed)
+  // The training and test parts as the model saw them (preprocessed); shared, so that a
+  // redraw of the noise reuses them without copying the data.
+  std::shared_ptr<const PreparedData> data;
+  // The non-private model: the baseline of a private run. Prediction sensitivity: the θ* its
+  // predictor answers from; subsample-and-aggregate: the model trained on all rows (the
+  // teachers are in `prediction`); multiparty: the all-data minimizer w* of paper 004's
+  // objective. Only a result of a training mechanism (or none) lends it to the next run
+  // (hasStandardBaseline()).
   TrainedModel model;
   double trainAccuracy = 0;
   std::optional<double> testAccuracy;  // none without a test part
   double seconds = 0;                  // wall-clock time of the optimization
+  std::optional<PrivateRelease> release;  // a private training or multiparty run
+  std::optional<PredictionRelease> prediction;  // a private predictor (§3 F, G)
+  std::optional<MultipartyDiagnostics> multiparty;  // §3 I, beside `release`
+
+  bool isPrivate() const { return release.has_value() || prediction.has_value(); }
+  bool isPrediction() const { return prediction.has_value(); }
+  // `model` was trained with settings.learner as a baseline run trains it, so another run of
+  // the same baseline settings may take it (sameBaseline()).
+  bool hasStandardBaseline() const { return !prediction && !multiparty; }
+  // The model the decision view fills its regions with: the release when there is one.
+  const TrainedModel& shownModel() const { return release ? release->model : model; }
 };
+
+class PredictionAnswers;
 
 // The model's picture in the dataset dock's 2-D view.
 struct ModelView {
   ViewSpec spec;
-  ModelViewGeometry geometry;
+  ModelViewGeometry geometry;  // of shownModel(): the private model's ellipses in a private run
+  // A private run: the non-private model's ellipses on the same plane (LMGC only).
+  std::vector<ViewEllipse> referenceEllipses;
 };
 
 class TrainingDocument : public QObject {
@@ -56,6 +172,10 @@ class TrainingDocument : public QObject {
 
   bool hasModel() const { return static_cast<bool>(result_); }
   const std::shared_ptr<const TrainingResult>& result() const { return result_; }
+  // The answers the shown private predictor has given (§3 F, G); empty for other models.
+  // GUI thread only: the TrainingController answers through it and then calls
+  // noteAnswered().
+  const std::shared_ptr<PredictionAnswers>& answers() const { return answers_; }
   // Empty while no view could be computed for the model (the reason went to viewFailed).
   const std::shared_ptr<const ModelView>& view() const { return view_; }
   // Whether the model shown was trained on exactly this dataset (not an older one).
@@ -63,17 +183,21 @@ class TrainingDocument : public QObject {
     return result_ && dataset && result_->source == dataset;
   }
 
-  void setModel(std::shared_ptr<const TrainingResult> result, std::shared_ptr<const ModelView> view);
+  void setModel(std::shared_ptr<const TrainingResult> result, std::shared_ptr<const ModelView> view,
+                std::shared_ptr<PredictionAnswers> answers = {});
   void setView(std::shared_ptr<const ModelView> view);
   void clear();  // no model; emits modelChanged() if there was one
+  void noteAnswered();  // emits answersChanged()
 
  signals:
   void modelChanged();
   void viewChanged();
+  void answersChanged();  // the private predictor shown gave answers
 
  private:
   std::shared_ptr<const TrainingResult> result_;
   std::shared_ptr<const ModelView> view_;
+  std::shared_ptr<PredictionAnswers> answers_;
 };
 
 }  // namespace dpstudio::ui

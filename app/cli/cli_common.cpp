@@ -24,6 +24,19 @@ void printText(const QString& text) {
   std::fputc('\n', stdout);
 }
 
+QJsonValue featureMapJson(const Preprocessor& preprocessor) {
+  if (!preprocessor.randomFeatures) return QJsonValue::Null;
+  const RandomFeaturesSpec& spec = preprocessor.randomFeatures->spec;
+  return QJsonObject{
+      {"map", "rff"},
+      {"kernel", "rbf"},
+      {"dim", static_cast<qint64>(spec.dim)},
+      {"gamma", spec.gamma},
+      {"seed", QString::number(spec.seed)},
+      {"input_dim", static_cast<qint64>(preprocessor.randomFeatures->inputDim())},
+  };
+}
+
 QJsonArray toJsonArray(const std::vector<std::string>& items) {
   QJsonArray out;
   for (const auto& item : items) out.append(QString::fromStdString(item));
@@ -66,13 +79,47 @@ void Command::addTrainingDataOptions() {
       {"pca", "PCA to K dimensions, fitted on the training data (NOT private).", "K"},
       {"intercept", "Append an intercept feature (ALGORITHMS §2: rows scaled by 1/sqrt 2)."},
   });
+  addRandomFeatureOptions();
+}
+
+void Command::addRandomFeatureOptions() {
+  parser_.addOptions({
+      {"rff-dim",
+       "Random Fourier features for the RBF kernel exp(-gamma ||x - x'||^2): map every row to D "
+       "cosines (norm <= 1, data-independent), after --norm-bound and before --intercept.",
+       "D"},
+      {"rff-gamma", "gamma of --rff-dim's kernel, in the units of the rows after --norm-bound (default 1).", "G"},
+      {"rff-seed", "Seed of the random Fourier features' draws (default 1).", "S"},
+  });
+}
+
+Result<std::optional<RandomFeaturesSpec>> Command::randomFeatureSpec() const {
+  if (!parser_.isSet("rff-dim")) {
+    for (const char* name : {"rff-gamma", "rff-seed"})
+      if (parser_.isSet(name))
+        return Error{ErrorKind::Usage, std::string("--") + name + " needs --rff-dim D", {}, 0, name};
+    return std::optional<RandomFeaturesSpec>{};
+  }
+  RandomFeaturesSpec spec;
+  auto dim = integer("rff-dim", spec.dim, 1);
+  if (!dim) return dim.error();
+  auto gamma = number("rff-gamma", spec.gamma);
+  if (!gamma) return gamma.error();
+  auto seed = integer("rff-seed", 1, 0);
+  if (!seed) return seed.error();
+  spec.dim = static_cast<Index>(dim.value());
+  spec.gamma = gamma.value();
+  spec.seed = static_cast<std::uint64_t>(seed.value());
+  if (auto status = spec.validate(); !status) return status.error();
+  return std::optional<RandomFeaturesSpec>{spec};
 }
 
 Result<double> Command::number(const QString& name, double fallback) const {
   if (!parser_.isSet(name)) return fallback;
   bool ok = false;
   const double value = parser_.value(name).toDouble(&ok);
-  if (!ok) return Error{ErrorKind::Usage, "must be a number, found '" + parser_.value(name).toStdString() + "'",
+  if (!ok) return Error{ErrorKind::Usage, "--" + name.toStdString() + " must be a number, found '" +
+                            parser_.value(name).toStdString() + "'",
                         {}, 0, name.toStdString()};
   return value;
 }
@@ -83,7 +130,7 @@ Result<long long> Command::integer(const QString& name, long long fallback, long
   const long long value = parser_.value(name).toLongLong(&ok);
   if (!ok || value < min)
     return Error{ErrorKind::Usage,
-                 "must be a whole number >= " + std::to_string(min) + ", found '" +
+                 "--" + name.toStdString() + " must be a whole number >= " + std::to_string(min) + ", found '" +
                      parser_.value(name).toStdString() + "'",
                  {}, 0, name.toStdString()};
   return value;
@@ -139,6 +186,9 @@ Result<DataRequest> Command::dataRequest() const {
     if (!dim) return dim.error();
     pre.pcaDim = static_cast<Index>(dim.value());
   }
+  auto randomFeatures = randomFeatureSpec();
+  if (!randomFeatures) return randomFeatures.error();
+  pre.randomFeatures = randomFeatures.value();
   if (auto status = pre.validate(); !status) return status.error();
   return request;
 }

@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <optional>
+
 #include "core/data/dataset.h"
 #include "core/data/prepare.h"
 #include "core/io/loader.h"
@@ -34,8 +36,13 @@ class Command {
 
   // Adds --train, --test, --test-fraction, --test-labels, --split-seed and the shared
   // preprocessing options (--unit-rows, --norm-bound, --feature-range, --project, --pca,
-  // --intercept); implies addDataOptions().
+  // --intercept, and addRandomFeatureOptions()'s); implies addDataOptions().
   void addTrainingDataOptions();
+  // --rff-dim D, --rff-gamma G, --rff-seed S: random Fourier features (random_features.h).
+  void addRandomFeatureOptions();
+  // The map those options ask for, or nullopt without --rff-dim (--rff-gamma or --rff-seed
+  // alone is a usage error). Errors name the option: "rff-gamma must be finite and > 0".
+  Result<std::optional<RandomFeaturesSpec>> randomFeatureSpec() const;
 
   bool json() const { return json_; }
   Result<LoadOptions> loadOptions() const;
@@ -60,6 +67,9 @@ class Command {
 
 void printText(const QString& text);  // to stdout, with a newline
 QJsonArray toJsonArray(const std::vector<std::string>& items);
+// {"map": "rff", "kernel": "rbf", "dim", "gamma", "seed" (a string: 64 bits), "input_dim"}, or
+// null without random Fourier features: the "feature_map" key of train's JSON.
+QJsonValue featureMapJson(const Preprocessor& preprocessor);
 
 int runDatasets(const QStringList& args);
 int runInfo(const QStringList& args);

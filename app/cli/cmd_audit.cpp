@@ -105,6 +105,10 @@ int runAudit(const QStringList& args) {
     auto prepared = prepareData(request.value());
     if (!prepared) return command.fail(prepared.error());
     problem = audit::auditProblemFromData(options.value(), prepared.value().train);
+  } else if (command.parser().isSet("rff-dim")) {
+    // The built-in problem is fixed rows in d = 2; the map would silently not apply.
+    return command.fail({ErrorKind::Usage, "--rff-dim applies to --train DATA (the built-in audit problem has no "
+                                           "preprocessing)", {}, 0, "rff-dim"});
   } else {
     problem = audit::builtinAuditProblem(options.value());
   }

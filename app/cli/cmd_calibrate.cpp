@@ -9,27 +9,48 @@ int runCalibrate(const QStringList& args) {
   addMechanismOptions(command.parser());
   command.parser().addOptions({
       {"n", "Number of training examples.", "N"},
-      {"d", "Number of features (after preprocessing).", "D"},
+      {"d", "Number of features after preprocessing (before --intercept's column, if given; "
+            "not needed with --rff-dim).", "D"},
       {"classes", "Number of classes (default 2).", "C"},
+      {"intercept", "Count train's --intercept column: the model sees d + 1 (or D + 1) features."},
   });
+  // The same options as train: the model then sees D features, whatever d was.
+  command.addRandomFeatureOptions();
   int exitCode = kOk;
   if (!command.parse(args, &exitCode)) return exitCode;
   auto options = mechanismOptions(command);
   if (!options) return command.fail(options.error());
-  if (!command.parser().isSet("n") || !command.parser().isSet("d"))
-    return command.fail({ErrorKind::Usage, "--n N and --d D are required", {}, 0, "n"});
+  auto randomFeatures = command.randomFeatureSpec();
+  if (!randomFeatures) return command.fail(randomFeatures.error());
+  const bool mapped = randomFeatures.value().has_value();
+  if (!command.parser().isSet("n") || (!command.parser().isSet("d") && !mapped))
+    return command.fail({ErrorKind::Usage, "--n N and --d D (or --rff-dim D) are required", {}, 0, "n"});
   auto n = command.integer("n", 0, 1);
-  auto d = command.integer("d", 0, 1);
+  auto d = command.integer("d", 1, 1);
   auto classes = command.integer("classes", 2, 2);
   for (const auto* r : {&n, &d, &classes})
     if (!*r) return command.fail(r->error());
-  auto report = mech::calibrate(options.value(), {static_cast<Index>(n.value()), static_cast<Index>(d.value()),
+  const Index features = (mapped ? randomFeatures.value()->dim : static_cast<Index>(d.value())) +
+                         (command.parser().isSet("intercept") ? 1 : 0);
+  auto report = mech::calibrate(options.value(), {static_cast<Index>(n.value()), features,
                                                   static_cast<Index>(classes.value())});
   if (!report) return command.fail(report.error());
   if (command.json()) {
-    command.printJson(mech::reportToJson(report.value()));
+    QJsonObject out = mech::reportToJson(report.value());
+    out["features"] = static_cast<qint64>(features);  // the d the calibration used
+    if (mapped) {
+      const RandomFeaturesSpec& spec = *randomFeatures.value();
+      out["feature_map"] = QJsonObject{{"map", "rff"}, {"kernel", "rbf"}, {"dim", static_cast<qint64>(spec.dim)},
+                                       {"gamma", spec.gamma}, {"seed", QString::number(spec.seed)}};
+    }
+    command.printJson(out);
     return kOk;
   }
+  if (mapped)
+    printText(QString("features   %1 random Fourier features (gamma %2, seed %3)%4")
+                  .arg(randomFeatures.value()->dim).arg(randomFeatures.value()->gamma)
+                  .arg(randomFeatures.value()->seed)
+                  .arg(command.parser().isSet("intercept") ? " + intercept" : ""));
   const auto& r = report.value();
   printText(QString("mechanism  %1 on %2 (%3 calibration), noise %4, noise dimension %5")
                 .arg(QString::fromStdString(r.mechanism), QString::fromStdString(r.model),

@@ -86,6 +86,7 @@ int runTrain(const QStringList& args) {
         {"termination", QString::fromStdString(terminationName(summary.termination))},
         {"preprocessing", toJsonArray(train.provenance.steps)},
         {"not_private", toJsonArray(train.provenance.notPrivate)},
+        {"feature_map", featureMapJson(prepared.value().preprocessor)},
         {"report", mech::reportToJson(report)},
     };
     if (options.value().learner.kind == ModelKind::HuberSvm || options.value().learner.kind == ModelKind::Lmgc)

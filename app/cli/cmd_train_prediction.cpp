@@ -42,6 +42,7 @@ QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& 
       {"seconds", seconds},
       {"preprocessing", toJsonArray(data.train.provenance.steps)},
       {"not_private", toJsonArray(data.train.provenance.notPrivate)},
+      {"feature_map", featureMapJson(data.preprocessor)},
       {"report", mech::reportToJson(report)},
   };
 }

@@ -1,8 +1,11 @@
 // dpstudio — the GUI. Usage: dpstudio [--dataset SPEC] [--view features|random|pca]
+//                                     [--mechanism none|output|objective|loss|dplmgc|dpsgd|
+//                                                  prediction|subsample|multiparty]
 //                                     [--train-model logreg|huber|softmax|lmgc]
 // SPEC is a data file or "builtin:NAME"; without it the last dataset (or builtin:iris) opens.
 // --train-model trains that model (other settings as in the Model dock) once the dataset
-// has opened, so that the decision view can be seen, and screenshotted, without clicking.
+// has opened, so that the decision view can be seen, and screenshotted, without clicking;
+// --mechanism chooses the privacy mechanism in the dock first (its other parameters as saved).
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -12,6 +15,9 @@
 #include "core/learn/learner.h"
 #include "ui/dataset_controller.h"
 #include "ui/main_window.h"
+#include "ui/mechanism_form.h"
+#include "ui/model_panel.h"
+#include "ui/model_settings_form.h"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);
@@ -45,6 +51,12 @@ int main(int argc, char* argv[]) {
       QStringLiteral("Train MODEL (logreg, huber, softmax or lmgc) once the dataset has opened."),
       QStringLiteral("MODEL"));
   parser.addOption(trainOption);
+  const QCommandLineOption mechanismOption(
+      QStringLiteral("mechanism"),
+      QStringLiteral("Choose the privacy mechanism: none, output, objective, loss, dplmgc, dpsgd, prediction, "
+                     "subsample or multiparty."),
+      QStringLiteral("MECHANISM"));
+  parser.addOption(mechanismOption);
   parser.process(app);
 
   QString spec = parser.value(datasetOption);
@@ -61,6 +73,10 @@ int main(int argc, char* argv[]) {
     else if (kind == QLatin1String("pca"))
       window.controller()->setPreferredViewKind(dpstudio::ViewKind::Pca);
     else
+      parser.showHelp(2);
+  }
+  if (parser.isSet(mechanismOption)) {
+    if (!window.modelPanel()->form()->mechanismForm()->setChoice(parser.value(mechanismOption).toLower()))
       parser.showHelp(2);
   }
   if (parser.isSet(trainOption)) {

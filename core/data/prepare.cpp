@@ -53,7 +53,8 @@ Result<PreparedData> prepareData(const DataRequest& request, const Progress& pro
   }
   if (progress.cancelled()) return Error::cancelled();
   auto prepared = prepareLoaded(std::move(train), std::move(test),
-                                {request.testFraction, request.splitSeed, request.preprocess});
+                                {request.testFraction, request.splitSeed, request.preprocess,
+                                 /*keepRowsBeforeMap=*/false});
   progress.report(1.0);
   return prepared;
 }
@@ -79,12 +80,16 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
   auto pre = fitPreprocessor(settings.preprocess, train);
   if (!pre) return pre.error();
   out.preprocessor = std::move(pre).value();
-  auto trainOut = out.preprocessor.apply(train);
-  if (!trainOut) return trainOut.error();
-  auto testOut = out.preprocessor.apply(test);
-  if (!testOut) return testOut.error();
-  out.train = std::move(trainOut).value();
-  out.test = std::move(testOut).value();
+  auto trainBefore = out.preprocessor.applyBeforeFeatureMap(train);
+  if (!trainBefore) return trainBefore.error();
+  auto testBefore = out.preprocessor.applyBeforeFeatureMap(test);
+  if (!testBefore) return testBefore.error();
+  out.train = out.preprocessor.applyFeatureMap(trainBefore.value());
+  out.test = out.preprocessor.applyFeatureMap(testBefore.value());
+  if (out.preprocessor.hasFeatureMap() && settings.keepRowsBeforeMap) {
+    out.trainBeforeMap = std::move(trainBefore).value();
+    out.testBeforeMap = std::move(testBefore).value();
+  }
   return out;
 }
 

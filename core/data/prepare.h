@@ -28,8 +28,14 @@ struct PreparedData {
   Dataset test;              // preprocessed; may have no rows
   Preprocessor preprocessor; // fitted on the training part, for later queries
   std::size_t rawFeatures = 0;
+  // Only when the preprocessing ends in a feature map (random Fourier features) and the
+  // caller kept them: the same rows just before the map (preprocess.h steps 1–5), the space
+  // the decision view's plane lives in (model_view.h). Otherwise empty (0 rows).
+  Dataset trainBeforeMap;
+  Dataset testBeforeMap;
 };
 
+// Keeps no rows before a feature map (PreparedData::trainBeforeMap stays empty).
 Result<PreparedData> prepareData(const DataRequest& request, const Progress& progress = {});
 
 // The same from data already in memory (the GUI's current dataset): split off
@@ -39,6 +45,9 @@ struct SplitAndPreprocess {
   double testFraction = 0.25;  // 0 = no test part
   std::uint64_t splitSeed = 1;
   PreprocessSpec preprocess;
+  // Keep PreparedData::trainBeforeMap/testBeforeMap (for the decision view) when there is a
+  // feature map. The CLI, which draws no view, turns it off to save a copy of the data.
+  bool keepRowsBeforeMap = true;
 };
 Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separateTest,
                                    const SplitAndPreprocess& settings);

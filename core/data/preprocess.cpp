@@ -31,6 +31,7 @@ Status PreprocessSpec::validate() const {
   if (pcaDim && *pcaDim < 1) return invalid("the PCA dimension must be at least 1", "pca");
   if (normBound && !(std::isfinite(*normBound) && *normBound > 0))
     return invalid("the norm bound must be finite and > 0", "norm-bound");
+  if (randomFeatures) return randomFeatures->validate();
   return Ok{};
 }
 
@@ -95,7 +96,8 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
     upToHere.spec.unitRows = false;
     upToHere.spec.normBound.reset();
     upToHere.outputDim = dim;
-    Eigen::MatrixXd Z = upToHere.transform(train.X);
+    // Before the feature map: PCA must not see the intercept column (or φ).
+    Eigen::MatrixXd Z = upToHere.transformBeforeFeatureMap(train.X);
     pre.pcaMean = Z.colwise().mean();
     Z.rowwise() -= pre.pcaMean;
     pre.pcaBasis = principalAxes(Z, *spec.pcaDim);
@@ -108,6 +110,13 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
   if (spec.normBound)
     pre.steps.push_back("public norm bound R = " + number(*spec.normBound) +
                         ": rows clipped to norm R, then divided by R");
+  if (spec.randomFeatures) {
+    auto map = makeRandomFourierFeatures(*spec.randomFeatures, dim);
+    if (!map) return map.error();
+    pre.randomFeatures = std::move(map).value();
+    dim = spec.randomFeatures->dim;
+    pre.steps.push_back(pre.randomFeatures->describe());
+  }
   if (spec.intercept) {
     pre.steps.push_back("intercept: rows scaled by 1/sqrt(2), constant 1/sqrt(2) appended");
     ++dim;
@@ -116,7 +125,25 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
   return pre;
 }
 
+namespace {
+
+// The steps that fitPreprocessor() lists last and applyFeatureMap() runs: 6 and 7.
+std::size_t featureMapSteps(const Preprocessor& pre) {
+  return (pre.randomFeatures ? 1u : 0u) + (pre.spec.intercept ? 1u : 0u);
+}
+
+}  // namespace
+
+Index Preprocessor::dimBeforeFeatureMap() const {
+  if (randomFeatures) return randomFeatures->inputDim();
+  return outputDim - (spec.intercept ? 1 : 0);
+}
+
 Eigen::MatrixXd Preprocessor::transform(const Eigen::MatrixXd& X) const {
+  return applyFeatureMap(transformBeforeFeatureMap(X));
+}
+
+Eigen::MatrixXd Preprocessor::transformBeforeFeatureMap(const Eigen::MatrixXd& X) const {
   Eigen::MatrixXd Z = X;
   if (spec.publicRanges.size() == 1) {
     const auto& r = spec.publicRanges[0];
@@ -131,28 +158,51 @@ Eigen::MatrixXd Preprocessor::transform(const Eigen::MatrixXd& X) const {
   if (pcaBasis.size() > 0) Z = (Z.rowwise() - pcaMean) * pcaBasis;
   if (spec.unitRows) scaleRowsToUnitNorm(Z);
   if (spec.normBound) applyNormBound(Z, *spec.normBound);
-  if (spec.intercept) Z = appendIntercept(Z);
   return Z;
 }
 
+Eigen::MatrixXd Preprocessor::applyFeatureMap(const Eigen::MatrixXd& Z) const {
+  if (!randomFeatures && !spec.intercept) return Z;
+  Eigen::MatrixXd mapped = randomFeatures ? randomFeatures->apply(Z) : Z;
+  return spec.intercept ? appendIntercept(mapped) : mapped;
+}
+
 Result<Dataset> Preprocessor::apply(const Dataset& data) const {
+  auto beforeMap = applyBeforeFeatureMap(data);
+  if (!beforeMap) return beforeMap.error();
+  return applyFeatureMap(beforeMap.value());
+}
+
+Result<Dataset> Preprocessor::applyBeforeFeatureMap(const Dataset& data) const {
   if (data.features() != inputDim)
     return Error::badData("the data have " + std::to_string(data.features()) +
                               " features but the preprocessing was fitted on " +
                               std::to_string(inputDim),
                           data.provenance.source);
   Dataset out = data;
-  out.X = transform(data.X);
+  out.X = transformBeforeFeatureMap(data.X);
   if (projection.size() > 0 || pcaBasis.size() > 0) {
     out.featureNames.clear();
     const std::string prefix = pcaBasis.size() > 0 ? "pc" : "proj";
-    const Index transformed = outputDim - (spec.intercept ? 1 : 0);
-    for (Index j = 0; j < transformed; ++j) out.featureNames.push_back(prefix + std::to_string(j + 1));
+    for (Index j = 0; j < out.X.cols(); ++j) out.featureNames.push_back(prefix + std::to_string(j + 1));
   }
-  if (spec.intercept) out.featureNames.push_back("(intercept)");
-  out.provenance.steps.insert(out.provenance.steps.end(), steps.begin(), steps.end());
+  out.provenance.steps.insert(out.provenance.steps.end(), steps.begin(),
+                              steps.end() - static_cast<std::ptrdiff_t>(featureMapSteps(*this)));
   out.provenance.notPrivate.insert(out.provenance.notPrivate.end(), notPrivate.begin(),
                                    notPrivate.end());
+  return out;
+}
+
+Dataset Preprocessor::applyFeatureMap(const Dataset& beforeMap) const {
+  Dataset out = beforeMap;
+  out.X = applyFeatureMap(beforeMap.X);
+  if (randomFeatures) {
+    out.featureNames.clear();
+    for (Index j = 0; j < randomFeatures->outputDim(); ++j) out.featureNames.push_back("rff" + std::to_string(j + 1));
+  }
+  if (spec.intercept) out.featureNames.push_back("(intercept)");
+  out.provenance.steps.insert(out.provenance.steps.end(),
+                              steps.end() - static_cast<std::ptrdiff_t>(featureMapSteps(*this)), steps.end());
   return out;
 }
 

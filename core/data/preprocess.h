@@ -7,8 +7,12 @@
 //   3. PCA to k dims                    fitted on the data: marks the result NOT private
 //   4. scaling every row to norm 1      per-example: no privacy cost
 //   5. the public norm bound R          clip ‖x‖ to R, then divide by R, so ‖x‖ ≤ 1
-//   6. an intercept feature             ALGORITHMS §2: rows scaled by 1/√2, then 1/√2
+//   6. random Fourier features          the feature map of random_features.h: D cosines,
+//                                       ‖φ(x)‖ ≤ 1 by construction; data-independent
+//   7. an intercept feature             ALGORITHMS §2: rows scaled by 1/√2, then 1/√2
 //                                       appended, so a row of norm ≤ 1 keeps norm ≤ 1
+// Steps 6–7 are the "feature map": the model reads its output, but the decision view draws
+// the rows as they are before it (model_view.h), since a plane in φ-space means nothing.
 
 #include <cstdint>
 #include <optional>
@@ -16,6 +20,7 @@
 #include <vector>
 
 #include "core/data/dataset.h"
+#include "core/data/random_features.h"
 
 namespace dpstudio {
 
@@ -34,6 +39,8 @@ struct PreprocessSpec {
   bool unitRows = false;
   std::optional<double> normBound;     // R > 0
   bool intercept = false;
+  // Random Fourier features of the rows after step 5 (γ is in those rows' units).
+  std::optional<RandomFeaturesSpec> randomFeatures;
 
   Status validate() const;
 };
@@ -46,11 +53,21 @@ struct Preprocessor {
   Eigen::MatrixXd projection;  // inputDim × D, or empty
   Eigen::RowVectorXd pcaMean;  // empty unless PCA
   Eigen::MatrixXd pcaBasis;    // (dim after projection) × k, orthonormal columns, or empty
+  std::optional<RandomFourierFeatures> randomFeatures;  // the drawn map (step 6), if asked for
   std::vector<std::string> steps;       // for people, in order
   std::vector<std::string> notPrivate;  // data-dependent steps (PCA)
 
   Eigen::MatrixXd transform(const Eigen::MatrixXd& X) const;
   Result<Dataset> apply(const Dataset& data) const;
+
+  // The same pipeline in two halves: transform(X) == applyFeatureMap(transformBeforeFeatureMap(X)).
+  // The first half stops after step 5; the second runs steps 6–7 (identity without them).
+  bool hasFeatureMap() const { return randomFeatures.has_value(); }
+  Index dimBeforeFeatureMap() const;
+  Eigen::MatrixXd transformBeforeFeatureMap(const Eigen::MatrixXd& X) const;
+  Eigen::MatrixXd applyFeatureMap(const Eigen::MatrixXd& Z) const;
+  Result<Dataset> applyBeforeFeatureMap(const Dataset& data) const;
+  Dataset applyFeatureMap(const Dataset& beforeMap) const;  // takes applyBeforeFeatureMap's output
 };
 
 Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& train);

@@ -5,6 +5,7 @@
 #include <Eigen/QR>
 
 #include "core/data/pca.h"
+#include "core/data/preprocess.h"
 #include "core/random/rng.h"
 
 namespace dpstudio {
@@ -22,6 +23,12 @@ Eigen::MatrixXd ViewProjection::lift(const Eigen::MatrixXd& U) const {
   const Eigen::RowVector2d centreCoords = (centre.transpose() * basis);
   return (U.rowwise() - centreCoords) * basis.transpose() +
          centre.transpose().replicate(U.rows(), 1);
+}
+
+Eigen::MatrixXd ViewProjection::modelInputs(const Eigen::MatrixXd& U) const {
+  if (!featureMap) return lift(U);
+  const Eigen::MatrixXd mapped = featureMap->apply(lift(U));
+  return interceptAfterMap ? appendIntercept(mapped) : mapped;
 }
 
 Result<ViewProjection> makeViewProjection(const Dataset& data, const ViewSpec& spec) {

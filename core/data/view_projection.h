@@ -5,11 +5,13 @@
 // decision regions of a d > 2 model are drawn on the view.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <Eigen/Core>
 
 #include "core/data/dataset.h"
+#include "core/data/random_features.h"
 
 namespace dpstudio {
 
@@ -31,9 +33,18 @@ struct ViewProjection {
   Eigen::MatrixXd basis;    // d × 2, orthonormal columns
   std::string axisNames[2];
   bool notPrivate = false;  // the plane was fitted on the data (PCA)
+  // Set when the model does not read the plane's points but a feature map of them (random
+  // Fourier features, preprocess.h step 6; then the intercept if interceptAfterMap): the
+  // plane lives in the coordinates before the map (model_view.h). Shared and immutable, so
+  // copies of the view are cheap and safe on any thread.
+  std::shared_ptr<const RandomFourierFeatures> featureMap;
+  bool interceptAfterMap = false;
 
   Eigen::MatrixXd project(const Eigen::MatrixXd& X) const;  // n × d → n × 2
   Eigen::MatrixXd lift(const Eigen::MatrixXd& U) const;     // m × 2 → m × d
+  // What the model reads at view points U: lift(U), then the feature map if there is one.
+  Eigen::MatrixXd modelInputs(const Eigen::MatrixXd& U) const;
+  bool hasFeatureMap() const { return featureMap != nullptr; }
 };
 
 Result<ViewProjection> makeViewProjection(const Dataset& data, const ViewSpec& spec);

@@ -1,6 +1,10 @@
 #include "core/learn/decision_map.h"
 
+#include <cmath>
+
 #include <Eigen/LU>
+
+#include "core/data/preprocess.h"
 
 #include "core/util/parallel.h"
 
@@ -65,11 +69,42 @@ RegionMap pointwiseRegions(const Model& model, const Eigen::VectorXd& theta, con
       U(column, 0) = grid.x(column);
       U(column, 1) = grid.y(static_cast<int>(row));
     }
-    const Eigen::VectorXi labels = model.predict(theta, view.lift(U));
+    const Eigen::VectorXi labels = model.predict(theta, view.modelInputs(U));
     for (int column = 0; column < grid.width; ++column)
       map.labels[static_cast<std::size_t>(row) * grid.width + column] = labels[column];
   });
   return map;
+}
+
+// Behind random Fourier features. On the plane the argument of feature j is affine in the
+// view coordinates, a_j + u·p_j + v·q_j, so along a pixel row (v fixed, α_j = a_j + v·q_j)
+// cos(α_j + u·p_j) = cos α_j·cos(u·p_j) − sin α_j·sin(u·p_j): the column cosines are computed
+// once per grid and the row ones once per row — W·D multiply-adds per pixel row instead of
+// W·D cosines (512×512 with D = 200: ~20 ms instead of ~1 s). Every pixel still gets its own
+// feature vector and the model's own predict(); the identity only changes rounding (~1e-16).
+RegionMap featureMapRegions(const Model& model, const Eigen::VectorXd& theta, const ViewProjection& view,
+                            const ViewGrid& grid) {
+  const RandomFourierFeatures& map = *view.featureMap;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(map.outputDim()));
+  const Eigen::RowVectorXd a = view.lift(Eigen::MatrixXd::Zero(1, 2)) * map.omega + map.offsets;
+  const Eigen::MatrixXd slopes = view.basis.transpose() * map.omega;  // 2 × D: p (along u), q (along v)
+  Eigen::VectorXd u(grid.width);
+  for (int column = 0; column < grid.width; ++column) u[column] = grid.x(column);
+  const Eigen::ArrayXXd columnArguments = (u * slopes.row(0)).array();
+  const Eigen::ArrayXXd cosColumns = columnArguments.cos(), sinColumns = columnArguments.sin();
+
+  RegionMap out{grid.width, grid.height, std::vector<int>(static_cast<std::size_t>(grid.width) * grid.height), false};
+  parallelFor(grid.height, [&](Index row) {
+    const Eigen::ArrayXd alpha = (a + grid.y(static_cast<int>(row)) * slopes.row(1)).transpose().array();
+    const Eigen::RowVectorXd cosRow = scale * alpha.cos().transpose(), sinRow = scale * alpha.sin().transpose();
+    Eigen::MatrixXd features =
+        (cosColumns.rowwise() * cosRow.array() - sinColumns.rowwise() * sinRow.array()).matrix();
+    if (view.interceptAfterMap) features = appendIntercept(features);
+    const Eigen::VectorXi labels = model.predict(theta, features);
+    for (int column = 0; column < grid.width; ++column)
+      out.labels[static_cast<std::size_t>(row) * grid.width + column] = labels[column];
+  });
+  return out;
 }
 
 }  // namespace
@@ -77,6 +112,8 @@ RegionMap pointwiseRegions(const Model& model, const Eigen::VectorXd& theta, con
 RegionMap computeDecisionRegions(const Model& model, const Eigen::VectorXd& theta,
                                  const ViewProjection& view, const ViewGrid& grid) {
   if (grid.width <= 0 || grid.height <= 0) return RegionMap{};
+  // Behind a feature map the scores are no polynomials on the plane: point by point.
+  if (view.hasFeatureMap()) return featureMapRegions(model, theta, view, grid);
   const int degree = model.scoreDegree();
   if (degree >= 1 && degree <= 2) return exactRegions(model, theta, view, grid);
   return pointwiseRegions(model, theta, view, grid);

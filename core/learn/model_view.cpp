@@ -1,5 +1,7 @@
 #include "core/learn/model_view.h"
 
+#include <memory>
+
 #include "core/models/lmgc.h"
 
 namespace dpstudio {
@@ -25,9 +27,34 @@ Result<ViewProjection> makeModelInputProjection(const Dataset& preprocessedTrain
   return view;
 }
 
+namespace {
+
+// Random Fourier features: the plane, the points and the regions' grid live in the rows as
+// they are before the map; the view carries the map so that the regions reach the model
+// through it. No ellipses: LMGC's ellipsoids are quadrics in φ-space, not in the plane's.
+Result<ModelViewGeometry> geometryBeforeFeatureMap(const PreparedData& data, const ViewSpec& spec) {
+  if (data.trainBeforeMap.rows() != data.train.rows() || data.testBeforeMap.rows() != data.test.rows())
+    return Error{ErrorKind::Internal,
+                 "the decision view needs the rows before the random Fourier features "
+                 "(prepare the data with keepRowsBeforeMap)",
+                 {}, 0, "view"};
+  auto projection = makeViewProjection(data.trainBeforeMap, spec);
+  if (!projection) return projection.error();
+  ModelViewGeometry out;
+  out.projection = std::move(projection).value();
+  out.projection.featureMap = std::make_shared<const RandomFourierFeatures>(*data.preprocessor.randomFeatures);
+  out.projection.interceptAfterMap = data.preprocessor.spec.intercept;
+  out.trainCoords = out.projection.project(data.trainBeforeMap.X);
+  out.testCoords = data.test.rows() > 0 ? out.projection.project(data.testBeforeMap.X) : Eigen::MatrixXd(0, 2);
+  return out;
+}
+
+}  // namespace
+
 Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const ViewSpec& spec,
                                                 const Model& model, const Eigen::VectorXd& theta,
                                                 double ellipseLevel) {
+  if (data.preprocessor.hasFeatureMap()) return geometryBeforeFeatureMap(data, spec);
   auto projection = makeModelInputProjection(data.train, spec, data.preprocessor.spec.intercept);
   if (!projection) return projection.error();
   ModelViewGeometry out;

@@ -13,6 +13,12 @@
 // lifted grid points would then be inputs no row can have. So the plane is made on the other
 // d columns and extended by a zero basis row: every lifted point keeps the constant.
 //
+// Random Fourier features (preprocess.h step 6): a plane in φ-space means nothing (φ's image
+// is a curved 2-D sheet in it), so the plane is made on the rows before the map
+// (PreparedData::trainBeforeMap, which must have been kept), the points are those rows'
+// coordinates, and the projection carries the map (ViewProjection::featureMap): regions
+// lift grid points, apply φ (and the intercept), then the model. No LMGC ellipses then.
+//
 // Pure functions on values; safe from any thread.
 
 #include <vector>
@@ -32,7 +38,8 @@ Result<ViewProjection> makeModelInputProjection(const Dataset& preprocessedTrain
                                                 const ViewSpec& spec, bool intercept);
 
 struct ModelViewGeometry {
-  ViewProjection projection;    // in the model's input space (preprocessed coordinates)
+  ViewProjection projection;    // in the model's input space (preprocessed coordinates), or
+                                // before the feature map, which it then carries
   Eigen::MatrixXd trainCoords;  // n_train × 2
   Eigen::MatrixXd testCoords;   // n_test × 2 (0 rows without a test part)
   // LMGC only (empty otherwise): one per class, the shadow of the level set

@@ -202,9 +202,9 @@ void TestDecisionView::trainAndTestPointsAreToldApart() {
   trainFromDock(window, ModelKind::Lmgc);
   const auto* view = window.scatterView();
   const auto& result = *window.training()->result();
-  QCOMPARE(view->pointCount(SeriesRole::Points), static_cast<int>(result.data.train.rows()));
-  QCOMPARE(view->pointCount(SeriesRole::TestPoints), static_cast<int>(result.data.test.rows()));
-  QVERIFY(result.data.test.rows() > 0);
+  QCOMPARE(view->pointCount(SeriesRole::Points), static_cast<int>(result.data->train.rows()));
+  QCOMPARE(view->pointCount(SeriesRole::TestPoints), static_cast<int>(result.data->test.rows()));
+  QVERIFY(result.data->test.rows() > 0);
   int hollow = 0;
   for (QAbstractSeries* s : view->chart()->series())
     if (auto* scatter = qobject_cast<QScatterSeries*>(s); scatter && scatter->count() > 0)

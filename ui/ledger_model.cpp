@@ -1,0 +1,168 @@
+#include "ui/ledger_model.h"
+
+#include <QDateTime>
+#include <QMetaObject>
+#include <QRegularExpression>
+
+#include <chrono>
+#include <mutex>
+
+namespace dpstudio::ui {
+
+// Shared by the model and the observer it installs. The observer may run on a worker after
+// the model is gone (the ledger calls a copy of it outside its lock), so it reaches the
+// model only through this, under the mutex the model's destructor also takes.
+struct LedgerModel::Relay {
+  std::mutex mutex;
+  LedgerModel* model = nullptr;
+  bool pending = false;  // a resync is queued and has not started yet
+
+  void changed() {
+    std::lock_guard lock(mutex);
+    if (!model || pending) return;
+    pending = true;
+    // Queued to the model's (GUI) thread; Qt drops it if the model is deleted first.
+    QMetaObject::invokeMethod(model, &LedgerModel::resync, Qt::QueuedConnection);
+  }
+};
+
+namespace {
+
+bool sameEntry(const privacy::LedgerEntry& a, const privacy::LedgerEntry& b) {
+  return a.index == b.index && a.time == b.time && a.mechanism == b.mechanism && a.epsilon == b.epsilon &&
+         a.delta == b.delta && a.dataset == b.dataset && a.note == b.note;
+}
+
+QDateTime entryTime(const privacy::LedgerEntry& entry) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(entry.time.time_since_epoch()).count();
+  return QDateTime::fromMSecsSinceEpoch(ms);
+}
+
+QString number(double value) { return QString::number(value, 'g', 6); }
+
+}  // namespace
+
+QString ledgerBudgetText(const std::string& note) {
+  static const QRegularExpression budget(QStringLiteral("budget of (\\d+) answers?"));
+  static const QRegularExpression remaining(QStringLiteral("(\\d+) (?:answers? )?remaining"));
+  const QString text = QString::fromStdString(note);
+  const auto b = budget.match(text);
+  if (!b.hasMatch()) return {};
+  const auto r = remaining.match(text);
+  if (r.hasMatch()) return QObject::tr("B = %1, %2 left").arg(b.captured(1), r.captured(1));
+  return QObject::tr("B = %1").arg(b.captured(1));
+}
+
+LedgerModel::LedgerModel(std::shared_ptr<privacy::PrivacyLedger> ledger, QObject* parent)
+    : QAbstractTableModel(parent), ledger_(std::move(ledger)), relay_(std::make_shared<Relay>()) {
+  relay_->model = this;
+  ledger_->setObserver([relay = relay_](privacy::PrivacyLedger::Change, const privacy::LedgerEntry&) {
+    relay->changed();
+  });
+  entries_ = ledger_->entries();
+}
+
+LedgerModel::~LedgerModel() {
+  {
+    std::lock_guard lock(relay_->mutex);
+    relay_->model = nullptr;
+  }
+  ledger_->setObserver({});
+}
+
+void LedgerModel::resync() {
+  {
+    // Changes from here on queue another resync; this one reads them or the next one will.
+    std::lock_guard lock(relay_->mutex);
+    relay_->pending = false;
+  }
+  std::vector<privacy::LedgerEntry> snapshot = ledger_->entries();
+  bool extends = snapshot.size() >= entries_.size();
+  for (std::size_t i = 0; extends && i < entries_.size(); ++i) extends = sameEntry(entries_[i], snapshot[i]);
+  if (extends) {
+    if (snapshot.size() == entries_.size()) return;
+    beginInsertRows({}, static_cast<int>(entries_.size()), static_cast<int>(snapshot.size()) - 1);
+    entries_ = std::move(snapshot);
+    endInsertRows();
+  } else {
+    // Cleared (possibly followed by new releases): start over.
+    beginResetModel();
+    entries_ = std::move(snapshot);
+    endResetModel();
+  }
+  emit changed();
+}
+
+int LedgerModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(entries_.size());
+}
+
+int LedgerModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant LedgerModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const privacy::LedgerEntry& e = entries_[static_cast<std::size_t>(index.row())];
+  if (role == Qt::DisplayRole) {
+    switch (index.column()) {
+      case IndexColumn: return static_cast<qulonglong>(e.index + 1);
+      case TimeColumn: return entryTime(e).toString(QStringLiteral("HH:mm:ss"));
+      case MechanismColumn: return QString::fromStdString(e.mechanism);
+      case EpsilonColumn: return number(e.epsilon);
+      case DeltaColumn: return number(e.delta);
+      case DatasetColumn: return QString::fromStdString(e.dataset);
+      case BudgetColumn: return ledgerBudgetText(e.note);
+      case NoteColumn: return QString::fromStdString(e.note);
+      default: return {};
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    switch (index.column()) {
+      case TimeColumn: return entryTime(e).toString(Qt::ISODate);
+      case EpsilonColumn: return QString::number(e.epsilon, 'g', 17);
+      case DeltaColumn: return QString::number(e.delta, 'g', 17);
+      case NoteColumn:
+      case MechanismColumn:
+      case DatasetColumn: return data(index, Qt::DisplayRole);
+      default: return {};
+    }
+  }
+  if (role == Qt::TextAlignmentRole) {
+    switch (index.column()) {
+      case IndexColumn:
+      case EpsilonColumn:
+      case DeltaColumn: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+      default: return {};
+    }
+  }
+  return {};
+}
+
+QVariant LedgerModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::DisplayRole) {
+    switch (section) {
+      case IndexColumn: return tr("#");
+      case TimeColumn: return tr("Time");
+      case MechanismColumn: return tr("Mechanism");
+      case EpsilonColumn: return tr("\u03b5");
+      case DeltaColumn: return tr("\u03b4");
+      case DatasetColumn: return tr("Dataset");
+      case BudgetColumn: return tr("Inference budget");
+      case NoteColumn: return tr("Note");
+      default: return {};
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case EpsilonColumn: return tr("The \u03b5 this release spent (for a prediction budget: all B answers together).");
+      case DeltaColumn: return tr("The \u03b4 this release spent.");
+      case BudgetColumn:
+        return tr("For private predictors: the budget B of answers whose whole cost was recorded at the first "
+                  "answer, and the answers left when the release says so.");
+      default: return {};
+    }
+  }
+  return {};
+}
+
+}  // namespace dpstudio::ui

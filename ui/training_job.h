@@ -1,0 +1,50 @@
+#pragma once
+// The work of a training job, as plain functions of values: safe on a pool thread, since
+// they touch nothing but their arguments and immutable shared data. TrainingController runs
+// them and publishes what they return; tests may call them directly.
+//
+// A private run trains two models on the same prepared data: the non-private baseline
+// (or takes it, with the prepared data, from `reuse`) and then the mechanism's release,
+// drawing its noise from a source made from the settings (experiment: seeded; release:
+// the OS CSPRNG). Progress: the split and preprocessing take the first few percent, the
+// baseline the next part, the mechanism the rest. The private-prediction mechanisms and
+// multiparty aggregation (§3 F, G, I) bring their own non-private reference
+// (prediction_job.h); subsample-and-aggregate trains the all-rows baseline after its
+// teachers.
+
+#include <QString>
+
+#include <memory>
+#include <string>
+
+#include "core/privacy/ledger.h"
+#include "core/util/progress.h"
+#include "ui/training_document.h"
+
+namespace dpstudio::ui {
+
+struct TrainingOutcome {
+  std::shared_ptr<const TrainingResult> result;
+  std::shared_ptr<const ModelView> view;  // empty if the view failed
+  std::string viewError;
+};
+
+// reuse: a result of the same dataset whose settings train the same baseline
+// (sameBaseline()); its prepared data and baseline model are taken instead of recomputed.
+Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset, const QString& name,
+                                      const TrainingSettings& settings, const ViewSpec& viewSpec,
+                                      const std::shared_ptr<const TrainingResult>& reuse, const Progress& progress);
+
+// progress mapped onto [from, to] of the job's bar.
+Progress progressSegment(const Progress& progress, double from, double to);
+
+// The shown model (the release of a private run) on the view plane, with the baseline's
+// ellipses beside the release's for LMGC.
+Result<ModelView> computeModelView(const TrainingResult& result, const ViewSpec& spec);
+
+// What the privacy ledger records for a private result: the mechanism and model, (ε, δ) as
+// the report states them, the dataset, and a note with the calibration, noise family and
+// source (with the seed) and the noise norm drawn.
+privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result);
+
+}  // namespace dpstudio::ui
