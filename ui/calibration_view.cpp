@@ -67,6 +67,7 @@ QString derivedSymbol(const std::string& key) {
       {"sigma_advanced", QObject::tr("\u03c3 advanced")},
       {"epsilon_actual", QObject::tr("\u03b5 that holds")},
       {"parties", QStringLiteral("K")},
+      {"lambda", QStringLiteral("\u03bb")},
       {"smallest_party", QStringLiteral("n\u208d\u2081\u208e")},
       {"laplace_scale", QObject::tr("Laplace scale")},
       {"epsilon_provable", QObject::tr("\u03b5 provable")},

@@ -191,12 +191,15 @@ void MainWindow::createPrivacyDocks() {
   auditDock_->toggleViewAction()->setText(tr("&Audit"));
   auditDock_->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+4")));
 
-  // Both below the plot, as tabs: tables and charts want width more than height.
+  // Both below the plot, as tabs: tables and charts want width more than height. The side
+  // docks keep the full height (their forms are tall), so the bottom area spans the plot only.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   addDockWidget(Qt::BottomDockWidgetArea, ledgerDock_);
   addDockWidget(Qt::BottomDockWidgetArea, auditDock_);
   tabifyDockWidget(ledgerDock_, auditDock_);
   ledgerDock_->raise();
-  resizeDocks({ledgerDock_}, {300}, Qt::Vertical);
+  resizeDocks({ledgerDock_}, {220}, Qt::Vertical);
 }
 
 void MainWindow::connectTraining() {

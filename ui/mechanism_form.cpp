@@ -60,7 +60,7 @@ const MechanismEntry kPrivateEntries[] = {
 };
 
 // §3 F, G, I: not mech::MechanismKind values; the list holds them by these names.
-const QString kMultiparty = QStringLiteral("multiparty");
+const QString kMultiparty = MechanismForm::multipartyChoice();
 
 struct PredictionEntry {
   const char* name;  // the list's data: predictionKindName(), or kMultiparty
@@ -346,26 +346,6 @@ void MechanismForm::setMechanism(MechanismKind kind) {
   mechanismBox_->setCurrentIndex(mechanismBox_->findData(QString::fromStdString(mech::mechanismName(kind))));
 }
 
-QString MechanismForm::choice() const { return mechanismBox_->currentData().toString(); }
-
-bool MechanismForm::setChoice(const QString& name) {
-  const int index = mechanismBox_->findData(name);
-  if (index < 0) return false;
-  mechanismBox_->setCurrentIndex(index);
-  return true;
-}
-
-std::optional<predict::PredictionKind> MechanismForm::predictionKind() const {
-  return predict::parsePredictionKind(choice().toStdString());
-}
-
-bool MechanismForm::isMultiparty() const { return choice() == kMultiparty; }
-
-bool MechanismForm::needsUnitRows() const {
-  // The teachers of subsample-and-aggregate are black boxes to its proof: any rows will do.
-  return isPrivate() && predictionKind() != predict::PredictionKind::Subsample;
-}
-
 bool MechanismForm::isRowShown(QWidget* field) const {
   int row = -1;
   QFormLayout::ItemRole role;
@@ -412,61 +392,6 @@ mech::MechanismOptions MechanismForm::currentOptions() const {
   o.sgd.epochs = epochs_->value().value_or(defaults.epochs);
   o.sgd.learningRate = learningRate_->value().value_or(defaults.learningRate);
   return o;
-}
-
-predict::PredictionOptions MechanismForm::currentPredictionOptions() const {
-  predict::PredictionOptions o;
-  o.kind = predictionKind().value_or(predict::PredictionKind::Sensitivity);
-  o.learner.kind = learner_.kind;
-  if (learner_.validate()) o.learner = learner_;
-  const bool subsample = o.kind == predict::PredictionKind::Subsample;
-  // Subsample-and-aggregate has no noise family (its row is hidden).
-  o.family = subsample ? NoiseFamily::L2Laplace
-                       : mech::parseNoiseFamily(distribution_->currentData().toString().toStdString())
-                             .value_or(NoiseFamily::L2Laplace);
-  // F's two calibrations differ only for Gaussian noise; the row is hidden otherwise.
-  o.calibration = !subsample && o.family == NoiseFamily::L2Laplace
-                      ? Calibration::Corrected
-                      : mech::parseCalibration(calibrationMode_->currentData().toString().toStdString())
-                            .value_or(Calibration::Corrected);
-  o.epsilon = epsilon_->value().value_or(1.0);
-  // δ where the guarantee has one: F with Gaussian noise, G when the user gives one (0 is
-  // an ε-DP budget).
-  if (subsample) o.delta = delta_->value().value_or(0.0);
-  else o.delta = o.family == NoiseFamily::Gaussian ? delta_->value().value_or(kCheckDelta) : 0.0;
-  if (predictionFields_) predictionFields_->applyTo(o);
-  return o;
-}
-
-multiparty::MultipartyOptions MechanismForm::currentMultipartyOptions() const {
-  multiparty::MultipartyOptions o;
-  o.model = learner_.kind;
-  // An invalid λ or h is the model form's to report; checks here use valid ones.
-  if (learner_.validate()) {
-    o.lambda = learner_.lambda;
-    o.huber = learner_.huber;
-  }
-  o.calibration =
-      mech::parseCalibration(calibrationMode_->currentData().toString().toStdString()).value_or(Calibration::Corrected);
-  o.epsilon = epsilon_->value().value_or(1.0);
-  if (predictionFields_) predictionFields_->applyTo(o);
-  return o;
-}
-
-QString MechanismForm::predictionProblemOf(const char* field,
-                                           const std::function<void(predict::PredictionOptions&)>& change) const {
-  predict::PredictionOptions o = currentPredictionOptions();
-  change(o);
-  const Status status = o.validate();
-  return !status && status.error().field == field ? message(status) : QString();
-}
-
-QString MechanismForm::multipartyProblemOf(const char* field,
-                                           const std::function<void(multiparty::MultipartyOptions&)>& change) const {
-  multiparty::MultipartyOptions o = currentMultipartyOptions();
-  change(o);
-  const Status status = o.validate();
-  return !status && status.error().field == field ? message(status) : QString();
 }
 
 QString MechanismForm::problemOf(const char* field, const std::function<void(mech::MechanismOptions&)>& change) const {
@@ -700,41 +625,6 @@ void MechanismForm::computeCalibration() {
                                    .arg(shape.rows).arg(shape.features).arg(shape.classes));
   }
   auto report = mech::calibrate(options, shape);
-  if (!report) {
-    calibrationView_->showMessage(QString::fromStdString(report.error().message));
-    return;
-  }
-  calibration_ = report.value();
-  calibrationView_->setReport(*calibration_);
-  if (!calibration_->warning.empty()) {
-    warning_->setText(tr("\u26a0 %1").arg(QString::fromStdString(calibration_->warning)));
-    warning_->setVisible(true);
-  }
-}
-
-void MechanismForm::computePredictionCalibration() {
-  const mech::ProblemShape& shape = *shape_;
-  Result<mech::MechanismReport> report = Error{};
-  if (predictionKind()) {
-    calibrationTitle_->setText(tr("Calibration for n = %1, d = %2, C = %3")
-                                   .arg(shape.rows).arg(shape.features).arg(shape.classes));
-    predict::PredictionOptions options = currentPredictionOptions();
-    options.learner = learner_;
-    report = predict::calibratePrediction(options, shape);
-  } else {
-    // Core's n_(1): the smallest party of the training part's split.
-    const multiparty::MultipartyOptions options = currentMultipartyOptions();
-    auto sizes = multiparty::partySizes(shape.rows, options);
-    if (!sizes) {
-      calibrationTitle_->setText(tr("Calibration"));
-      calibrationView_->showMessage(QString::fromStdString(sizes.error().message));
-      return;
-    }
-    const Index smallest = *std::min_element(sizes.value().begin(), sizes.value().end());
-    calibrationTitle_->setText(tr("Calibration for K = %1 parties, n\u208d\u2081\u208e = %2, d = %3")
-                                   .arg(options.partyCount()).arg(smallest).arg(shape.features));
-    report = multiparty::calibrateMultiparty(options, smallest, shape.features);
-  }
   if (!report) {
     calibrationView_->showMessage(QString::fromStdString(report.error().message));
     return;

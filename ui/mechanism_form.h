@@ -55,7 +55,8 @@ class MechanismForm : public QWidget {
   // The training mechanism chosen; None also when a §3 F, G or I entry is.
   mech::MechanismKind mechanism() const;
   void setMechanism(mech::MechanismKind kind);
-  // The list's entry by name: mechanismName(), predictionKindName(), or "multiparty".
+  static QString multipartyChoice() { return QStringLiteral("multiparty"); }
+  // The list's entry by name: mechanismName(), predictionKindName(), or multipartyChoice().
   QString choice() const;
   bool setChoice(const QString& name);  // false for a name the list does not hold
   std::optional<predict::PredictionKind> predictionKind() const;  // §3 F or G chosen

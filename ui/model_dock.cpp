@@ -4,6 +4,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyle>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -33,14 +34,17 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
   connect(panel_, &ModelPanel::redrawRequested, trainer, &TrainingController::redrawNoise);
   connect(panel_, &ModelPanel::answerRequested, trainer, &TrainingController::answerTestPoints);
   connect(trainer, &TrainingController::answered, this, [this](long long count, const QString& ledgerText) {
-    QString text = tr("Answered %n more test point(s) privately.", nullptr, static_cast<int>(count));
+    QString text = count == 1 ? tr("Answered 1 more test point privately.")
+                              : tr("Answered %1 more test points privately.").arg(count);
     if (!ledgerText.isEmpty()) text += QLatin1Char(' ') + tr("The first answer opened the budget: %1").arg(ledgerText);
     panel_->answersBox()->showMessage(text, false);
     emit statusMessage(text, 8000);
+    showAnswersBox();
   });
   connect(trainer, &TrainingController::answerRefused, this, [this](const QString& message) {
     panel_->answersBox()->showMessage(tr("Refused: %1").arg(message), true);
     emit statusMessage(tr("The private predictor refused to answer."), 6000);
+    showAnswersBox();
   });
   connect(trainer, &TrainingController::busyChanged, panel_, &ModelPanel::setTraining);
   connect(trainer, &TrainingController::trainingStarted, this, [this] { emit statusMessage(QString(), 0); });
@@ -50,6 +54,7 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
       emit statusMessage(tr("A private predictor (%1) is ready on %2: nothing is released until it answers.")
                              .arg(privacyDisplayName(r.settings.privacy), r.datasetName),
                          8000);
+      showAnswersBox();
       return;
     }
     if (r.isPrivate()) return;  // released() says more
@@ -76,6 +81,12 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
     panel_->showTrainingMessage(tr("Training failed: %1").arg(message), true);
     emit statusMessage(tr("Training failed."), 6000);
   });
+}
+
+void ModelDock::showAnswersBox() {
+  // The budget and the answer button are what a predictor is used through: scrolled into
+  // view below the form, once the panel has laid the group out.
+  QTimer::singleShot(0, this, [this] { scroll_->ensureWidgetVisible(panel_->answersBox(), 0, 8); });
 }
 
 bool ModelDock::eventFilter(QObject* watched, QEvent* event) {

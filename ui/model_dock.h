@@ -36,6 +36,7 @@ class ModelDock : public QDockWidget {
 
  private:
   void fitWidth();
+  void showAnswersBox();
 
   QScrollArea* scroll_;
   TrainingDocument* training_;

@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStyle>
 #include <QToolButton>
@@ -30,9 +31,7 @@ PartySplitEditor::PartySplitEditor(QWidget* parent) : QWidget(parent) {
   parties_->setValue(5);
   parties_->setSuffix(tr(" parties"));
   parties_->setToolTip(tr("K: the number of parties the training rows are split among."));
-  auto* presetButton = new QToolButton;
-  presetButton->setText(tr("Presets"));
-  presetButton->setPopupMode(QToolButton::InstantPopup);
+  auto* presetButton = new QPushButton(tr("Presets"));
   presetButton->setToolTip(tr("The splits of paper 004 (Pathak, Rane & Raj 2010, Figure 2)."));
   auto* menu = new QMenu(presetButton);
   const struct {

@@ -87,18 +87,18 @@ void PredictionAnswersBox::setAnswers(const PredictionAnswers* answers) {
     accuracyLabel_->setText(tr("Private test accuracy: \u2014 (no test point answered yet)"));
   } else {
     const double n = static_cast<double>(answered);
-    accuracyLabel_->setText(tr("Private test accuracy: %1 over the %n answered test point(s) \u00b7 %2 for %3 on "
-                               "the same points (not released)",
-                               nullptr, static_cast<int>(answered))
-                                .arg(percent(static_cast<double>(answers->correct()) / n),
-                                     percent(static_cast<double>(answers->nonPrivateCorrect()) / n), plain));
+    accuracyLabel_->setText(tr("Private test accuracy: %1 on the %2 test points answered \u00b7 %3 for %4 on the "
+                               "same points (not released)")
+                                .arg(percent(static_cast<double>(answers->correct()) / n))
+                                .arg(answered)
+                                .arg(percent(static_cast<double>(answers->nonPrivateCorrect()) / n), plain));
   }
   accuracyLabel_->setToolTip(tr("As dpstudio-cli measures it: the test points are answered in order through the "
                                 "private predictor, and the accuracy is that of the answers. Answering the "
                                 "training points would spend budget too, so their accuracy is not measured."));
   noteLabel_->setText(budget == remaining
                           ? tr("Nothing is released yet: the first answer records the whole (\u03b5, \u03b4) of "
-                               "the %n answer(s) in the ledger.", nullptr, static_cast<int>(budget))
+                               "the %1 answers in the ledger.").arg(locale.toString(budget))
                           : tr("The ledger holds this budget's (\u03b5, \u03b4) since its first answer. %1 of the "
                                "%2 test points answered.")
                                 .arg(locale.toString(static_cast<qlonglong>(answered)),
@@ -119,18 +119,20 @@ void PredictionAnswersBox::showMessage(const QString& message, bool error) {
 
 void PredictionAnswersBox::refreshButton() {
   const int count = countBox_->value();
-  answerButton_->setText(tr("Answer %n more test point(s)", nullptr, count));
+  answerButton_->setText(count == 1 ? tr("Answer 1 more test point") : tr("Answer %1 more test points").arg(count));
   const Index left = answers_ ? answers_->unanswered() : 0;
   answerButton_->setEnabled(answers_ && left > 0 && !busy_);
   if (!answers_) answerButton_->setToolTip(QString());
+  else if (answers_->testRows() == 0)
+    answerButton_->setToolTip(tr("There is no test part to answer: train with a test fraction > 0."));
   else if (left == 0)
     answerButton_->setToolTip(tr("Every test point has been answered."));
   else if (answers_->remaining() == 0)
     answerButton_->setToolTip(tr("The budget is spent: the predictor refuses every further answer. Redraw noise "
                                  "starts a new repetition with a new budget \u2014 a new release."));
   else
-    answerButton_->setToolTip(tr("Answer the next %n test point(s) through the private predictor: each answer "
-                                 "spends one of the budget's B answers.", nullptr, count));
+    answerButton_->setToolTip(tr("Answer the next test points, in order, through the private predictor: each "
+                                 "answer spends one of the budget's B answers."));
 }
 
 }  // namespace dpstudio::ui

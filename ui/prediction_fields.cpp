@@ -184,8 +184,10 @@ void PredictionFields::save(QSettings& settings, const QString& prefix) const {
   settings.setValue(prefix + QStringLiteral("teachers"), teachers_->text());
   settings.setValue(prefix + QStringLiteral("partiesEven"), parties_->isEven());
   settings.setValue(prefix + QStringLiteral("parties"), parties_->parties());
+  // Text as typed, so that an invalid fraction comes back marked rather than replaced.
   QStringList fractions;
-  for (double f : parties_->fractions(std::nan(""))) fractions << QString::number(f, 'g', 17);
+  for (int j = 0; j < static_cast<int>(parties_->fractions(0).size()); ++j)
+    fractions << parties_->fractionField(j)->text();
   settings.setValue(prefix + QStringLiteral("partyFractions"), fractions);
 }
 
@@ -195,11 +197,10 @@ void PredictionFields::restore(QSettings& settings, const QString& prefix) {
     teachers_->setText(v.toString());
   if (settings.value(prefix + QStringLiteral("partiesEven"), true).toBool()) {
     parties_->setEven(std::max(1, settings.value(prefix + QStringLiteral("parties"), 5).toInt()));
-  } else {
-    std::vector<double> fractions;
-    for (const QString& f : settings.value(prefix + QStringLiteral("partyFractions")).toStringList())
-      fractions.push_back(f.toDouble());
-    if (!fractions.empty()) parties_->setFractions(fractions);
+  } else if (const QStringList texts = settings.value(prefix + QStringLiteral("partyFractions")).toStringList();
+             !texts.isEmpty()) {
+    parties_->setFractions(std::vector<double>(static_cast<std::size_t>(texts.size()), std::nan("")));
+    for (int j = 0; j < texts.size(); ++j) parties_->fractionField(j)->setText(texts[j]);
   }
   recheck();
 }

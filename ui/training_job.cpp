@@ -160,6 +160,9 @@ privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result) {
   if (!settings.privacy.tuneLambdas.empty()) mechanism += QObject::tr(", \u03bb tuned privately");
   entry.mechanism = mechanism.toStdString();
   entry.epsilon = report.epsilon;
+  // Multiparty as published: the ε that can be proven for the paper's noise (as core's
+  // predictors record epsilon_actual), not the claim.
+  if (const auto provable = report.value("epsilon_provable")) entry.epsilon = *provable;
   entry.delta = report.delta;
   entry.dataset = result.datasetName.toStdString();
   QStringList note;
@@ -176,6 +179,8 @@ privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result) {
   }
   if (const auto lambda = report.value("chosen_lambda")) note << QObject::tr("chosen \u03bb = %1").arg(number(*lambda));
   else note << QObject::tr("\u03bb = %1").arg(number(settings.learner.lambda));
+  if (const auto provable = report.value("epsilon_provable"))
+    note << QObject::tr("\u03b5 recorded: the provable %1, not the claimed %2").arg(number(*provable), number(report.epsilon));
   if (!report.warning.empty() && report.calibration == "published")
     note << QObject::tr("as published: NOT differentially private as stated");
   entry.note = note.join(QStringLiteral("; ")).toStdString();
