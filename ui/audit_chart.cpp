@@ -94,7 +94,7 @@ AuditChart::AuditChart(QWidget* parent)
                 "mechanism allows for the claimed \u03b5. Square: the certified test at its held-out 95% upper "
                 "bounds; inside the shaded region it proves a violation."));
   setRenderHint(QPainter::Antialiasing);
-  setMinimumSize(320, 260);
+  setMinimumSize(240, 220);
   clear();
 }
 

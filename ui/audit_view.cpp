@@ -84,16 +84,23 @@ AuditView::AuditView(DatasetDocument* datasets, QWidget* parent) : QWidget(paren
   formColumn->setMaximumWidth(formColumn->sizeHint().width() + 40);
   splitter->addWidget(formColumn);
   QScrollArea* resultScroll = scrolled(makeResultColumn());
-  resultScroll->setMinimumWidth(300);
+  resultScroll->setMinimumWidth(240);
   splitter->addWidget(resultScroll);
   chart_ = new AuditChart;
   splitter->addWidget(chart_);
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
   splitter->setStretchFactor(2, 2);
+  // Form, verdict and plot need ~740 px side by side; in a narrower dock they scroll
+  // sideways instead of forcing the main window wider than the screen.
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(splitter);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(splitter);
+  layout->addWidget(scroll);
 
   connect(form_, &AuditForm::changed, this, &AuditView::refreshRunButton);
   connect(datasets_, &DatasetDocument::datasetChanged, this, &AuditView::refreshRunButton);

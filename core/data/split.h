@@ -11,7 +11,8 @@ namespace dpstudio {
 
 struct SplitIndices {
   std::vector<Index> train;  // ascending row indices
-  std::vector<Index> test;   // ascending row indices
+  std::vector<Index> test;   // row indices in seeded random order: any prefix is a random,
+                             // roughly stratified sample (prediction answers the first B)
 };
 
 // testFraction in (0, 1). Each class with n_c rows sends round(testFraction·n_c) of them

@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 
 #include "core/data/builtin.h"
@@ -35,6 +36,14 @@ class TestDataPreprocess : public QObject {
     for (Index i : a.test) ++testCounts[static_cast<std::size_t>(data.y[i])];
     for (std::size_t k = 0; k < counts.size(); ++k)
       QVERIFY(std::abs(static_cast<double>(testCounts[k]) - 0.25 * static_cast<double>(counts[k])) <= 0.5 + 1e-9);
+    // The training part is ascending; the test part is shuffled, so that its first rows (the
+    // ones private prediction answers) are not all of the first class on a class-sorted file.
+    QVERIFY(std::is_sorted(a.train.begin(), a.train.end()));
+    const Dataset iris = openDataset("builtin:iris").value();  // sorted by class
+    const auto irisSplit = stratifiedSplit(iris.y, iris.classes(), 0.25, 1).value();
+    std::set<int> firstLabels;
+    for (std::size_t i = 0; i < 10; ++i) firstLabels.insert(iris.y[irisSplit.test[i]]);
+    QVERIFY2(firstLabels.size() >= 2, "the first ten test rows are all of one class");
   }
 
   void splitKeepsOneTrainingRowPerClass() {

@@ -49,6 +49,7 @@ class TestGuiSmoke : public QObject {
   void init();
 
   void opensBuiltinThroughTheDock();
+  void fitsALaptopScreen();
   void malformedFileKeepsCurrentDataset();
   void randomProjectionKeepsPointCount();
   void pcaViewIsMarkedNotPrivate();
@@ -94,6 +95,18 @@ void TestGuiSmoke::opensBuiltinThroughTheDock() {
   QCOMPARE(window.document()->dataset()->rows(), 150);
   QVERIFY(window.windowTitle().contains(QLatin1String("iris")));
   QCOMPARE(window.datasetPanel()->builtinBox()->currentData().toString(), QStringLiteral("builtin:iris"));
+}
+
+// Every dock at its minimum must leave the window usable on a 1366 × 768 screen: a dock
+// that forces the window wider pushes the Model dock off the screen.
+void TestGuiSmoke::fitsALaptopScreen() {
+  MainWindow window;
+  window.show();
+  openIris(window);
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+  QVERIFY2(minimum.width() <= 1366, qPrintable(QString::number(minimum.width())));
+  QVERIFY2(minimum.height() <= 768, qPrintable(QString::number(minimum.height())));
 }
 
 void TestGuiSmoke::malformedFileKeepsCurrentDataset() {
