@@ -2,7 +2,6 @@
 
 #include <QDateTime>
 #include <QMetaObject>
-#include <QRegularExpression>
 
 #include <chrono>
 #include <mutex>
@@ -28,9 +27,15 @@ struct LedgerModel::Relay {
 
 namespace {
 
+// The same release (its answers-given count may have moved on).
 bool sameEntry(const privacy::LedgerEntry& a, const privacy::LedgerEntry& b) {
   return a.index == b.index && a.time == b.time && a.mechanism == b.mechanism && a.epsilon == b.epsilon &&
-         a.delta == b.delta && a.dataset == b.dataset && a.note == b.note;
+         a.delta == b.delta && a.dataset == b.dataset && a.note == b.note &&
+         a.inferenceBudget.has_value() == b.inferenceBudget.has_value();
+}
+
+long long answersGiven(const privacy::LedgerEntry& entry) {
+  return entry.inferenceBudget ? entry.inferenceBudget->used : 0;
 }
 
 QDateTime entryTime(const privacy::LedgerEntry& entry) {
@@ -42,15 +47,10 @@ QString number(double value) { return QString::number(value, 'g', 6); }
 
 }  // namespace
 
-QString ledgerBudgetText(const std::string& note) {
-  static const QRegularExpression budget(QStringLiteral("budget of (\\d+) answers?"));
-  static const QRegularExpression remaining(QStringLiteral("(\\d+) (?:answers? )?remaining"));
-  const QString text = QString::fromStdString(note);
-  const auto b = budget.match(text);
-  if (!b.hasMatch()) return {};
-  const auto r = remaining.match(text);
-  if (r.hasMatch()) return QObject::tr("B = %1, %2 left").arg(b.captured(1), r.captured(1));
-  return QObject::tr("B = %1").arg(b.captured(1));
+QString ledgerBudgetText(const privacy::LedgerEntry& entry) {
+  if (!entry.inferenceBudget) return {};
+  const privacy::InferenceBudgetUse& b = *entry.inferenceBudget;
+  return QObject::tr("%1 of %2 answers, %3 left").arg(b.used).arg(b.budget).arg(b.remaining());
 }
 
 LedgerModel::LedgerModel(std::shared_ptr<privacy::PrivacyLedger> ledger, QObject* parent)
@@ -80,7 +80,19 @@ void LedgerModel::resync() {
   bool extends = snapshot.size() >= entries_.size();
   for (std::size_t i = 0; extends && i < entries_.size(); ++i) extends = sameEntry(entries_[i], snapshot[i]);
   if (extends) {
-    if (snapshot.size() == entries_.size()) return;
+    // Budgets that gave answers since the last resync.
+    bool updated = false;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (answersGiven(entries_[i]) == answersGiven(snapshot[i])) continue;
+      entries_[i] = snapshot[i];
+      const QModelIndex cell = index(static_cast<int>(i), BudgetColumn);
+      emit dataChanged(cell, cell, {Qt::DisplayRole});
+      updated = true;
+    }
+    if (snapshot.size() == entries_.size()) {
+      if (updated) emit changed();
+      return;
+    }
     beginInsertRows({}, static_cast<int>(entries_.size()), static_cast<int>(snapshot.size()) - 1);
     entries_ = std::move(snapshot);
     endInsertRows();
@@ -110,7 +122,7 @@ QVariant LedgerModel::data(const QModelIndex& index, int role) const {
       case EpsilonColumn: return number(e.epsilon);
       case DeltaColumn: return number(e.delta);
       case DatasetColumn: return QString::fromStdString(e.dataset);
-      case BudgetColumn: return ledgerBudgetText(e.note);
+      case BudgetColumn: return ledgerBudgetText(e);
       case NoteColumn: return QString::fromStdString(e.note);
       default: return {};
     }

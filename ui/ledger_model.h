@@ -6,8 +6,8 @@
 // The ledger stays the source of truth. Its observer runs on whatever thread recorded (a
 // training or prediction worker), so the model never touches its rows there: the observer
 // only queues a resync on the GUI thread, which reads a snapshot of the ledger and appends
-// the new rows (rowsInserted) or, after a clear, resets (modelReset). Several records in a
-// burst coalesce into one resync. Past-tense signal changed() follows every resync.
+// the new rows (rowsInserted), updates the answers a budget has given (dataChanged), or,
+// after a clear, resets (modelReset). Several records in a burst coalesce into one resync. Past-tense signal changed() follows every resync.
 //
 // The ledger has a single observer slot: this model takes it for as long as it lives (and
 // gives it back empty). Others subscribe to this model's signals instead.
@@ -23,10 +23,9 @@
 
 namespace dpstudio::ui {
 
-// The inference budget named in a ledger note ("inference budget of 100 answers …", as the
-// private predictors write it), with the remaining answers when the note gives them
-// ("… 37 remaining"); empty when the note names no budget.
-QString ledgerBudgetText(const std::string& note);
+// A private predictor's inference budget as the ledger tracks it: "3 of 5 answers, 2 left";
+// empty for an entry without one.
+QString ledgerBudgetText(const privacy::LedgerEntry& entry);
 
 class LedgerModel : public QAbstractTableModel {
   Q_OBJECT

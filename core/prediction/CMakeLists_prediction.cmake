@@ -2,6 +2,7 @@
 target_sources(dpstudio_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/prediction_options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/answer_budget.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/budget_ledger.cpp
   ${CMAKE_CURRENT_LIST_DIR}/data_contract.cpp
   ${CMAKE_CURRENT_LIST_DIR}/private_predictor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/part_training.cpp

@@ -5,6 +5,8 @@
 namespace dpstudio::predict {
 
 AnswerBudget::AnswerBudget(long long budget, long long used) : state_(std::make_shared<State>()) {
+  static std::atomic<std::uint64_t> lastId{0};
+  state_->id = ++lastId;
   state_->budget = budget;
   state_->used.store(used);
 }

@@ -8,6 +8,7 @@
 // Thread-safe: reservations are atomic, so concurrent answers never overspend.
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 
 #include "core/util/result.h"
@@ -22,6 +23,9 @@ class AnswerBudget {
   long long budget() const { return state_->budget; }
   long long used() const { return state_->used.load(); }
   long long remaining() const { return budget() - used(); }
+  // Names this budget in the ledger (privacy::InferenceBudgetUse): unique in the process,
+  // shared by copies.
+  std::uint64_t id() const { return state_->id; }
 
   // Reserves `count` ≥ 1 answers at once, or none: returns how many had been given before
   // (so the first reserved answer is number result+1), or an ErrorKind::InvalidPrivacy error
@@ -30,6 +34,7 @@ class AnswerBudget {
 
  private:
   struct State {
+    std::uint64_t id = 0;
     long long budget = 0;
     std::atomic<long long> used{0};
   };

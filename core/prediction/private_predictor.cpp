@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/mechanisms/exact_minimizer.h"
+#include "core/prediction/budget_ledger.h"
 #include "core/prediction/data_contract.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/release_granularity.h"
@@ -109,8 +110,7 @@ Status PrivatePredictor::checkQuery(const Eigen::Ref<const Eigen::VectorXd>& x, 
   return Ok{};
 }
 
-Status PrivatePredictor::recordOpening(long long before, privacy::PrivacyLedger* ledger) const {
-  if (ledger == nullptr || before != 0) return Ok{};
+privacy::LedgerEntry PrivatePredictor::openingEntry() const {
   const mech::MechanismReport& r = core_->report;
   privacy::LedgerEntry entry;
   entry.mechanism = "prediction sensitivity (" + r.model + ", " + r.calibration + ")";
@@ -119,9 +119,7 @@ Status PrivatePredictor::recordOpening(long long before, privacy::PrivacyLedger*
   entry.dataset = core_->dataset;
   entry.note = "inference budget of " + std::to_string(budget()) + " answers opened by its first answer; " +
                r.statement;
-  auto recorded = ledger->record(std::move(entry));
-  if (!recorded) return recorded.error();
-  return Ok{};
+  return entry;
 }
 
 Result<PredictionAnswer> PrivatePredictor::draw(const Eigen::Ref<const Eigen::VectorXd>& x, long long number,
@@ -147,7 +145,8 @@ Result<PredictionAnswer> PrivatePredictor::answer(const Eigen::VectorXd& x, priv
   if (auto status = checkQuery(x, -1); !status) return status.error();
   auto before = budget_.reserve(1);
   if (!before) return before.error();
-  if (auto status = recordOpening(before.value(), ledger); !status) return status.error();
+  if (auto status = recordAnswers(ledger, budget_, before.value(), [this] { return openingEntry(); }); !status)
+    return status.error();
   return draw(x, before.value() + 1, noise);
 }
 
@@ -158,7 +157,8 @@ Result<std::vector<PredictionAnswer>> PrivatePredictor::answerRows(const Eigen::
     if (auto status = checkQuery(X.row(i).transpose(), i); !status) return status.error();
   auto before = budget_.reserve(X.rows());
   if (!before) return before.error();
-  if (auto status = recordOpening(before.value(), ledger); !status) return status.error();
+  if (auto status = recordAnswers(ledger, budget_, before.value(), [this] { return openingEntry(); }); !status)
+    return status.error();
   std::vector<PredictionAnswer> answers;
   answers.reserve(static_cast<std::size_t>(X.rows()));
   for (Index i = 0; i < X.rows(); ++i) {

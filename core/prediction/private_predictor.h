@@ -94,7 +94,7 @@ class PrivatePredictor {
   PrivatePredictor(std::shared_ptr<const Core> core, AnswerBudget budget)
       : core_(std::move(core)), budget_(std::move(budget)) {}
   Status checkQuery(const Eigen::Ref<const Eigen::VectorXd>& x, Index row) const;
-  Status recordOpening(long long before, privacy::PrivacyLedger* ledger) const;
+  privacy::LedgerEntry openingEntry() const;  // the ledger entry its first answer records
   Result<PredictionAnswer> draw(const Eigen::Ref<const Eigen::VectorXd>& x, long long number,
                                 privacy::NoiseSource& noise) const;
 

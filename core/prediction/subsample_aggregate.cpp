@@ -1,5 +1,7 @@
 #include "core/prediction/subsample_aggregate.h"
 
+#include "core/prediction/budget_ledger.h"
+
 #include "core/prediction/part_training.h"
 #include "core/privacy/noise.h"
 
@@ -94,8 +96,7 @@ Status SubsampleAggregate::checkQueries(const Eigen::MatrixXd& X) const {
   return Ok{};
 }
 
-Status SubsampleAggregate::recordOpening(long long before, privacy::PrivacyLedger* ledger) const {
-  if (ledger == nullptr || before != 0) return Ok{};
+privacy::LedgerEntry SubsampleAggregate::openingEntry() const {
   const mech::MechanismReport& r = core_->report;
   privacy::LedgerEntry entry;
   entry.mechanism = "subsample-and-aggregate (" + r.model + ", " + r.calibration + ")";
@@ -104,9 +105,7 @@ Status SubsampleAggregate::recordOpening(long long before, privacy::PrivacyLedge
   entry.dataset = core_->teachers->dataset;
   entry.note = "inference budget of " + std::to_string(budget()) + " answers opened by its first answer; " +
                r.statement;
-  auto recorded = ledger->record(std::move(entry));
-  if (!recorded) return recorded.error();
-  return Ok{};
+  return entry;
 }
 
 Result<VoteAnswer> SubsampleAggregate::answer(const Eigen::VectorXd& x, privacy::NoiseSource& noise,
@@ -121,7 +120,8 @@ Result<std::vector<VoteAnswer>> SubsampleAggregate::answerRows(const Eigen::Matr
   if (auto status = checkQueries(X); !status) return status.error();
   auto before = budget_.reserve(X.rows());
   if (!before) return before.error();
-  if (auto status = recordOpening(before.value(), ledger); !status) return status.error();
+  if (auto status = recordAnswers(ledger, budget_, before.value(), [this] { return openingEntry(); }); !status)
+    return status.error();
   const Eigen::MatrixXi votes = core_->teachers->votes(X);
   std::vector<VoteAnswer> answers;
   answers.reserve(static_cast<std::size_t>(X.rows()));

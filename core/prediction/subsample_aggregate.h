@@ -84,7 +84,7 @@ class SubsampleAggregate {
   SubsampleAggregate(std::shared_ptr<const Core> core, AnswerBudget budget)
       : core_(std::move(core)), budget_(std::move(budget)) {}
   Status checkQueries(const Eigen::MatrixXd& X) const;
-  Status recordOpening(long long before, privacy::PrivacyLedger* ledger) const;
+  privacy::LedgerEntry openingEntry() const;  // the ledger entry its first answer records
 
   std::shared_ptr<const Core> core_;
   AnswerBudget budget_;

@@ -443,7 +443,7 @@ void TestPredictionDock::predictionSensitivitySpendsTheBudget() {
   QVERIFY2(QString::fromStdString(entry.mechanism).startsWith(QLatin1String("prediction sensitivity")),
            entry.mechanism.c_str());
   QCOMPARE(entry.epsilon, 5.0);
-  QCOMPARE(dpstudio::ui::ledgerBudgetText(entry.note), QStringLiteral("B = 5"));
+  QCOMPARE(dpstudio::ui::ledgerBudgetText(entry), QStringLiteral("5 of 5 answers, 0 left"));
   saveScreenshot(&window, QStringLiteral("prediction-sensitivity-window"));
   saveScreenshot(window.modelPanel(), QStringLiteral("prediction-sensitivity-panel"));
 }

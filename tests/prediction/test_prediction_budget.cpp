@@ -155,17 +155,33 @@ class TestPredictionBudget : public QObject {
     auto predictor = test::orDie(predict::PrivatePredictor::train(
         test::sensitivityOptions(ModelKind::Softmax, 0.5, 4), data_.train));
     privacy::ExperimentNoise noise(6);
-    for (int i = 0; i < 4; ++i) QVERIFY(predictor.answer(data_.test.X.row(i).transpose(), noise, &ledger));
+    for (int i = 0; i < 4; ++i) {
+      QVERIFY(predictor.answer(data_.test.X.row(i).transpose(), noise, &ledger));
+      // The entry follows the answers given, so the ledger shows what remains.
+      const auto& budget = ledger.entries().front().inferenceBudget;
+      QVERIFY(budget.has_value());
+      QCOMPARE(budget->budget, 4LL);
+      QCOMPARE(budget->used, static_cast<long long>(i + 1));
+    }
     QCOMPARE(ledger.size(), std::size_t(1));
     QCOMPARE(ledger.total().epsilon, 0.5);
     QVERIFY(ledger.entries().front().note.find("budget of 4 answers") != std::string::npos);
+    // A repetition is a new budget: a new entry at its first answer, its own count.
+    auto repetition = predictor.freshRepetition();
+    QVERIFY(repetition.answerRows(data_.test.X.topRows(2), noise, &ledger));
+    QCOMPARE(ledger.size(), std::size_t(2));
+    QVERIFY(ledger.entries()[1].inferenceBudget->id != ledger.entries()[0].inferenceBudget->id);
+    QCOMPARE(ledger.entries()[1].inferenceBudget->used, 2LL);
+    QCOMPARE(ledger.entries()[0].inferenceBudget->used, 4LL);
     // As published subsample-and-aggregate records what really holds (2ε), not the claim.
     auto o = test::subsampleOptions(ModelKind::Softmax, 0.5, 2, 4);
     o.calibration = mech::Calibration::Published;
     auto published = test::orDie(predict::SubsampleAggregate::train(o, data_.train));
     QVERIFY(published.answer(data_.test.X.row(0).transpose(), noise, &ledger));
-    QCOMPARE(ledger.size(), std::size_t(2));
+    QVERIFY(published.answer(data_.test.X.row(1).transpose(), noise, &ledger));
+    QCOMPARE(ledger.size(), std::size_t(3));
     QCOMPARE(ledger.entries().back().epsilon, 1.0);
+    QCOMPARE(ledger.entries().back().inferenceBudget->used, 2LL);
   }
 
   // Binary models release one score wᵀx; the label is its sign.

@@ -20,12 +20,12 @@ class TestLedger : public QObject {
   void recordsAndTotals() {
     PrivacyLedger ledger;
     QCOMPARE(ledger.size(), std::size_t{0});
-    auto first = ledger.record({0, "output perturbation", 1.0, 0.0, "a9a", {}, "seed 1"});
+    auto first = ledger.record({0, "output perturbation", 1.0, 0.0, "a9a", {}, "seed 1", {}});
     QVERIFY(first);
     QCOMPARE(first.value().index, std::size_t{0});
     QVERIFY(first.value().time != std::chrono::system_clock::time_point{});
-    QVERIFY(ledger.record({0, "dp-sgd", 0.5, 1e-5, "mnist", {}, ""}));
-    QVERIFY(ledger.record({0, "objective perturbation", 0.25, 0.0, "a9a", {}, ""}));
+    QVERIFY(ledger.record({0, "dp-sgd", 0.5, 1e-5, "mnist", {}, "", {}}));
+    QVERIFY(ledger.record({0, "objective perturbation", 0.25, 0.0, "a9a", {}, "", {}}));
     QCOMPARE(ledger.total().epsilon, 1.75);
     QCOMPARE(ledger.total().delta, 1e-5);
     QCOMPARE(ledger.totalFor("a9a").epsilon, 1.25);
@@ -41,7 +41,7 @@ class TestLedger : public QObject {
   void keepsAGivenTime() {
     PrivacyLedger ledger;
     const auto when = std::chrono::system_clock::time_point{} + std::chrono::hours(1000);
-    QCOMPARE(ledger.record({0, "x", 1.0, 0.0, "d", when, ""}).value().time, when);
+    QCOMPARE(ledger.record({0, "x", 1.0, 0.0, "d", when, "", {}}).value().time, when);
   }
 
   void rejectsInvalidEntries_data() {
@@ -62,7 +62,7 @@ class TestLedger : public QObject {
     QFETCH(double, delta);
     QFETCH(QString, name);
     PrivacyLedger ledger;
-    auto result = ledger.record({0, mechanism.toStdString(), epsilon, delta, "d", {}, ""});
+    auto result = ledger.record({0, mechanism.toStdString(), epsilon, delta, "d", {}, "", {}});
     QVERIFY(!result);
     QCOMPARE(result.error().kind, ErrorKind::InvalidPrivacy);
     QCOMPARE(QString::fromStdString(result.error().field), name);
@@ -82,15 +82,15 @@ class TestLedger : public QObject {
       sizesSeen.push_back(ledger.size());
       QCOMPARE(ledger.entries().back().index, entry.index);
     });
-    QVERIFY(ledger.record({0, "a", 1.0, 0.0, "d", {}, ""}));
-    QVERIFY(ledger.record({0, "b", 1.0, 0.0, "d", {}, ""}));
-    QVERIFY(!ledger.record({0, "", 1.0, 0.0, "d", {}, ""}));  // rejected: not observed
+    QVERIFY(ledger.record({0, "a", 1.0, 0.0, "d", {}, "", {}}));
+    QVERIFY(ledger.record({0, "b", 1.0, 0.0, "d", {}, "", {}}));
+    QVERIFY(!ledger.record({0, "", 1.0, 0.0, "d", {}, "", {}}));  // rejected: not observed
     QCOMPARE(sizesSeen, (std::vector<std::size_t>{1, 2}));
     ledger.clear();
     QCOMPARE(cleared, 1);
     QCOMPARE(ledger.size(), std::size_t{0});
     ledger.setObserver({});
-    QVERIFY(ledger.record({0, "c", 1.0, 0.0, "d", {}, ""}));
+    QVERIFY(ledger.record({0, "c", 1.0, 0.0, "d", {}, "", {}}));
     QCOMPARE(sizesSeen.size(), std::size_t{2});
   }
 
@@ -103,7 +103,7 @@ class TestLedger : public QObject {
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&ledger, t] {
         for (int i = 0; i < kEach; ++i)
-          (void)ledger.record({0, "thread " + std::to_string(t), 0.001, 1e-9, "d", {}, ""});
+          (void)ledger.record({0, "thread " + std::to_string(t), 0.001, 1e-9, "d", {}, "", {}});
       });
     for (auto& thread : threads) thread.join();
     QCOMPARE(ledger.size(), std::size_t{kThreads * kEach});
