@@ -1,10 +1,7 @@
 #pragma once
-// An audit result as JSON, with the keys `dpstudio-cli audit --json` prints (SPEC: mechanism,
-// epsilon, delta, epsilon_lower, violation, trials; and calibration, confidence,
-// epsilon_lower_uncorrected, statistic, problem, decision, curve, seconds, seed, warning), so a
-// result saved from the GUI reads like one from the CLI.
+// Saving an audit result from the Audit view: the JSON `dpstudio-cli audit --json` prints
+// (core/audit/audit_json.h), so a result saved from the GUI reads like one from the CLI.
 
-#include <QJsonObject>
 #include <QString>
 
 #include <cstdint>
@@ -13,9 +10,7 @@
 
 namespace dpstudio::ui {
 
-QJsonObject auditResultJson(const audit::AuditResult& result, std::uint64_t seed);
-
-// Writes auditResultJson() atomically (indented); false with *error set (naming the path).
+// Writes audit::auditResultJson() atomically (indented); false with *error set (naming the path).
 bool writeAuditResultJson(const audit::AuditResult& result, std::uint64_t seed, const QString& path,
                           QString* error = nullptr);
 

@@ -4,11 +4,11 @@
 // confidence, epsilon_lower_uncorrected, statistic, problem, decision, curve, seconds,
 // warning. A violation is a finding, not a failure: the exit code is 0.
 
-#include <QJsonArray>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
+#include "core/audit/audit_json.h"
 #include "core/audit/audit_problem.h"
 #include "core/util/parallel.h"
 
@@ -49,11 +49,6 @@ Result<audit::AuditOptions> auditOptions(const Command& command) {
   o.seed = static_cast<std::uint64_t>(seed.value());
   if (auto status = o.validate(); !status) return status.error();
   return o;
-}
-
-QJsonObject pointJson(const audit::RatePoint& p) {
-  return QJsonObject{{"threshold", p.threshold}, {"fpr", p.fpr}, {"fnr", p.fnr},
-                     {"fpr_upper", p.fprUpper}, {"fnr_upper", p.fnrUpper}};
 }
 
 void printResult(const audit::AuditResult& r) {
@@ -120,29 +115,7 @@ int runAudit(const QStringList& args) {
     printResult(r);
     return kOk;
   }
-  QJsonArray curve;
-  for (const auto& point : r.curve.points) curve.append(pointJson(point));
-  QJsonObject decision = pointJson(r.certificate.heldOut);
-  decision["direction"] = r.certificate.decision.above ? "above" : "below";
-  decision["selected_epsilon"] = r.certificate.selectedEpsilon;
-  QJsonObject out{
-      {"mechanism", QString::fromStdString(r.mechanism)},
-      {"calibration", QString::fromStdString(r.calibration)},
-      {"epsilon", r.epsilon},
-      {"delta", r.delta},
-      {"epsilon_lower", r.epsilonLower},
-      {"violation", r.violation},
-      {"trials", static_cast<qint64>(r.trials)},
-      {"confidence", 0.95},
-      {"epsilon_lower_uncorrected", r.curve.epsilonUncorrected},
-      {"statistic", QString::fromStdString(r.statistic)},
-      {"problem", QString::fromStdString(r.problem)},
-      {"decision", decision},
-      {"curve", curve},
-      {"seconds", r.seconds},
-      {"seed", QString::number(options.value().seed)},
-  };
-  if (!r.warning.empty()) out["warning"] = QString::fromStdString(r.warning);
+  const QJsonObject out = audit::auditResultJson(r, options.value().seed);
   command.printJson(out);
   return kOk;
 }
