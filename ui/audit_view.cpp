@@ -21,6 +21,7 @@
 #include "ui/audit_chart.h"
 #include "ui/audit_form.h"
 #include "ui/audit_result_json.h"
+#include "ui/view_export.h"
 #include "ui/dataset_document.h"
 
 namespace dpstudio::ui {
@@ -369,17 +370,9 @@ bool AuditView::exportResult(const QString& path, QString* error) const {
 
 void AuditView::showExportPlotDialog() {
   if (!result_) return;
-  QSettings settings;
   const QString base = QStringLiteral("audit-%1").arg(QString::fromStdString(result_->mechanism));
-  QString selectedFilter;
-  QString path = QFileDialog::getSaveFileName(
-      this, tr("Export Audit Plot"),
-      QDir(settings.value(kExportDirKey, QDir::homePath()).toString()).filePath(base + QStringLiteral(".png")),
-      tr("PNG image (*.png);;SVG image (*.svg)"), &selectedFilter);
+  const QString path = askImageExportPath(this, tr("Export Audit Plot"), base, kExportDirKey);
   if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty())
-    path += selectedFilter.contains(QLatin1String("svg")) ? QStringLiteral(".svg") : QStringLiteral(".png");
-  settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
   QString error;
   if (!exportPlot(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
 }

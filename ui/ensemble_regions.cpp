@@ -14,13 +14,7 @@ qint64 maxVotePixels(Index teachers) {
 std::optional<RegionImage> computeVoteRegionImage(const predict::TeacherEnsemble& teachers,
                                                   const ViewProjection& view, const QRectF& dataRect, QSize pixels,
                                                   const Progress& progress) {
-  ViewGrid grid;
-  grid.xMin = dataRect.left();
-  grid.xMax = dataRect.right();
-  grid.yMin = dataRect.top();
-  grid.yMax = dataRect.bottom();
-  grid.width = pixels.width();
-  grid.height = pixels.height();
+  const ViewGrid grid = viewGrid(dataRect, pixels);
   const Index classes = teachers.model->classes();
   const std::size_t cells = static_cast<std::size_t>(grid.width) * static_cast<std::size_t>(grid.height);
   // votes[cell * C + k]: how many teachers predict class k at the cell.

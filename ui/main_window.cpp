@@ -35,6 +35,7 @@
 #include "ui/model_settings_form.h"
 #include "ui/recent_files.h"
 #include "ui/scatter_view.h"
+#include "ui/view_export.h"
 #include "ui/training_controller.h"
 #include "ui/training_document.h"
 
@@ -175,14 +176,17 @@ void MainWindow::createPrivacyDocks() {
   ledgerDock_->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+3")));
 
   auditView_ = new AuditView(document_);
-  // The current dataset is audited as the Model panel would train on it (split, norm bound R).
+  // The current dataset is audited as the Model panel would train on it (split, norm bound R,
+  // kernel features). An audit draws no view: the rows before a feature map are not kept.
   auditView_->setPreparation([this]() -> Result<SplitAndPreprocess> {
     const ModelSettingsForm* form = modelPanel_->form();
     if (!form->isValid())
       return Error{ErrorKind::InvalidPrivacy,
                    "fix the Model panel first: " + form->problems().join(QStringLiteral("; ")).toStdString(), {}, 0,
                    {}};
-    return form->settings().data;
+    SplitAndPreprocess data = form->settings().data;
+    data.keepRowsBeforeMap = false;
+    return data;
   });
   connect(auditView_, &AuditView::jobStarted, jobStatus_, &JobStatusWidget::track);
   auditDock_ = new QDockWidget(tr("Audit"), this);
@@ -309,17 +313,9 @@ void MainWindow::showOpenDialog() {
 }
 
 void MainWindow::showExportDialog() {
-  QSettings settings;
   const QString base = document_->hasDataset() ? document_->displayName() : QStringLiteral("view");
-  const QString suggested =
-      QDir(settings.value(kExportDirKey, QDir::homePath()).toString()).filePath(base + QStringLiteral("-view.png"));
-  QString selectedFilter;
-  QString path = QFileDialog::getSaveFileName(this, tr("Export View"), suggested,
-                                              tr("PNG image (*.png);;SVG image (*.svg)"), &selectedFilter);
+  const QString path = askImageExportPath(this, tr("Export View"), base + QStringLiteral("-view"), kExportDirKey);
   if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty())
-    path += selectedFilter.contains(QLatin1String("svg")) ? QStringLiteral(".svg") : QStringLiteral(".png");
-  settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
   QString error;
   if (scatter_->exportImage(path, &error))
     statusBar()->showMessage(tr("Exported the view to %1").arg(QDir::toNativeSeparators(path)), 5000);

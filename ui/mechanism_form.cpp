@@ -624,7 +624,10 @@ void MechanismForm::computeCalibration() {
     calibrationTitle_->setText(tr("Calibration for n = %1, d = %2, C = %3")
                                    .arg(shape.rows).arg(shape.features).arg(shape.classes));
   }
-  auto report = mech::calibrate(options, shape);
+  showCalibration(mech::calibrate(options, shape));
+}
+
+void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report) {
   if (!report) {
     calibrationView_->showMessage(QString::fromStdString(report.error().message));
     return;

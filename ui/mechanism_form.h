@@ -118,6 +118,8 @@ class MechanismForm : public QWidget {
   void scheduleCalibration();
   void computeCalibration();
   void computePredictionCalibration();
+  // The live text for a calibration, or core's reason there is none; "as published" warns.
+  void showCalibration(const Result<mech::MechanismReport>& report);
   // The options as chosen, every number replaced by a valid default while its field is
   // invalid (so that checks blame the right field).
   mech::MechanismOptions currentOptions() const;

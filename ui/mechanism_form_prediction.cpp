@@ -124,16 +124,7 @@ void MechanismForm::computePredictionCalibration() {
                                    .arg(options.partyCount()).arg(smallest).arg(shape.features));
     report = multiparty::calibrateMultiparty(options, smallest, shape.features);
   }
-  if (!report) {
-    calibrationView_->showMessage(QString::fromStdString(report.error().message));
-    return;
-  }
-  calibration_ = report.value();
-  calibrationView_->setReport(*calibration_);
-  if (!calibration_->warning.empty()) {
-    warning_->setText(tr("\u26a0 %1").arg(QString::fromStdString(calibration_->warning)));
-    warning_->setVisible(true);
-  }
+  showCalibration(report);
 }
 
 }  // namespace dpstudio::ui

@@ -69,9 +69,7 @@ void drawReferenceBoundaries(QImage& image, const RegionMap& reference) {
   }
 }
 
-RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
-                               const ViewProjection& view, const QRectF& dataRect, QSize pixels,
-                               bool outline, const TrainedModel* reference) {
+ViewGrid viewGrid(const QRectF& dataRect, QSize pixels) {
   ViewGrid grid;
   grid.xMin = dataRect.left();
   grid.xMax = dataRect.right();
@@ -79,6 +77,13 @@ RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
   grid.yMax = dataRect.bottom();
   grid.width = pixels.width();
   grid.height = pixels.height();
+  return grid;
+}
+
+RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
+                               const ViewProjection& view, const QRectF& dataRect, QSize pixels,
+                               bool outline, const TrainedModel* reference) {
+  const ViewGrid grid = viewGrid(dataRect, pixels);
   QImage image = renderRegionMap(computeDecisionRegions(model, theta, view, grid), outline);
   if (reference && reference->model)
     drawReferenceBoundaries(image, computeDecisionRegions(*reference->model, reference->theta, view, grid));

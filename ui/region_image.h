@@ -35,6 +35,9 @@ struct RegionImage {
 inline constexpr QRgb kReferenceBoundaryColor = 0xff303030;
 void drawReferenceBoundaries(QImage& image, const RegionMap& reference);
 
+// The grid of pixels.width() × pixels.height() pixels over dataRect (view coordinates, y up).
+ViewGrid viewGrid(const QRectF& dataRect, QSize pixels);
+
 // Computes the regions of `model` at `theta` on `view` for dataRect, pixels.width() ×
 // pixels.height() pixels, and renders them; with `reference`, its boundaries go on top.
 RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,

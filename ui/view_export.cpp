@@ -1,10 +1,14 @@
 #include "ui/view_export.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QGraphicsView>
 #include <QPainter>
 #include <QPixmap>
+#include <QSettings>
 #include <QSvgGenerator>
 
 namespace dpstudio::ui {
@@ -48,6 +52,21 @@ bool writeViewSvg(QGraphicsView* view, const QString& path, const QString& title
     return false;
   }
   return true;
+}
+
+QString askImageExportPath(QWidget* parent, const QString& title, const QString& baseName,
+                           const QString& directoryKey) {
+  QSettings settings;
+  const QString suggested =
+      QDir(settings.value(directoryKey, QDir::homePath()).toString()).filePath(baseName + QStringLiteral(".png"));
+  QString selectedFilter;
+  QString path = QFileDialog::getSaveFileName(parent, title, suggested, tr("PNG image (*.png);;SVG image (*.svg)"),
+                                              &selectedFilter);
+  if (path.isEmpty()) return {};
+  if (QFileInfo(path).suffix().isEmpty())
+    path += selectedFilter.contains(QLatin1String("svg")) ? QStringLiteral(".svg") : QStringLiteral(".png");
+  settings.setValue(directoryKey, QFileInfo(path).absolutePath());
+  return path;
 }
 
 }  // namespace dpstudio::ui
