@@ -44,6 +44,13 @@ class TestMechanismCli : public QObject {
     QCOMPARE(report["noise"].toString(), QString("l2-laplace"));
     QCOMPARE(report["noise_source"].toString(), QString("experiment (seed 3)"));
     QVERIFY(report["statement"].toString().startsWith("(1, 0)-DP under substitution"));
+    // What was measured on the private rows is named as such.
+    const QJsonArray diagnostics = out["diagnostics_not_private"].toArray();
+    QVERIFY(diagnostics.contains(QJsonValue("train_accuracy")));
+    QVERIFY(diagnostics.contains(QJsonValue("objective")));
+    const auto baseline = runCli(QStringList{"train"} + kBinaryData + QStringList{"--model", "logreg", "--json"});
+    QVERIFY2(baseline.exitCode == 0, qPrintable(describe(baseline)));
+    QVERIFY(!baseline.json().contains("diagnostics_not_private"));  // nothing private to qualify
   }
 
   // calibrate --json gives the derived values of a train run with the same settings.
