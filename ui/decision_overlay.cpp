@@ -21,12 +21,26 @@ constexpr int kCoarseFactor = 4;
 
 QString number(double value) { return QString::number(value, 'g', 4); }
 
+// The steps the view's coordinates have been through. Behind random Fourier features the
+// points are the rows before the map (model_view.h), so the map and the intercept after it
+// are not among them: kernelNote() says what the model reads.
 QString preprocessingText(const PreprocessSpec& spec) {
   QStringList steps;
   if (spec.unitRows) steps << QObject::tr("rows scaled to unit norm");
   if (spec.normBound) steps << QObject::tr("norm bound R = %1").arg(number(*spec.normBound));
-  if (spec.intercept) steps << QObject::tr("intercept appended");
+  if (spec.intercept && !spec.randomFeatures) steps << QObject::tr("intercept appended");
   return steps.join(QStringLiteral(", "));
+}
+
+// Why a "linear" model's regions are curved: it is linear in the D features, not in x.
+QString kernelNote(const PreprocessSpec& spec) {
+  if (!spec.randomFeatures) return {};
+  const RandomFeaturesSpec& map = *spec.randomFeatures;
+  return QObject::tr("regions: RBF kernel via D = %1 random Fourier features (\u03b3 = %2)%3 \u2014 linear in "
+                     "\u03c6(x), curved in x")
+      .arg(map.dim)
+      .arg(number(map.gamma))
+      .arg(spec.intercept ? QObject::tr(" + intercept") : QString());
 }
 
 void addPointSets(ScatterContent& content, const Dataset& data, const Eigen::MatrixXd& coords, SeriesRole role) {
@@ -144,7 +158,9 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
     addSets(content, data.test, answered.dots, SeriesRole::AnsweredFill);
   }
 
-  const Index d = result.shownModel().model->inputDim();
+  // The dimension the view plane lives in: the model's inputs, or the rows before its feature map.
+  const Index d = geometry.projection.hasFeatureMap() ? geometry.projection.featureMap->inputDim()
+                                                      : result.shownModel().model->inputDim();
   const QString shadowNote = geometry.ellipsesAreShadows
                                  ? QObject::tr("\nFor d = %1 > 2 this is the shadow (orthogonal projection) of "
                                                "the class's ellipsoid on the view plane.")
@@ -215,6 +231,7 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   // Further lines, one note each: what the picture cannot show when the model sees more
   // than two dimensions, and which model is which.
   QStringList detailNotes;
+  if (const QString kernel = kernelNote(settings.data.preprocess); !kernel.isEmpty()) detailNotes << kernel;
   if (prediction)
     detailNotes << QObject::tr("only the answers are private: each answered test point spends one of the B "
                                "answers \u2014 dot: the released label, ring: the true one");

@@ -116,6 +116,10 @@ QWidget* ModelPanel::makeResultGroup() {
   privacyLabel_->setStyleSheet(kWarningStyle);
   resultForm_->addRow(privacyLabel_);
   modelLabel_ = valueLabel();
+  featuresLabel_ = valueLabel();
+  featuresLabel_->setToolTip(tr("The model reads these features instead of the rows: a linear model on them is an "
+                                "RBF-kernel machine. The draws never looked at the data (no privacy cost) and are "
+                                "published with the model."));
   mechanismLabel_ = valueLabel();
   noiseLabel_ = valueLabel();
   reportView_ = new CalibrationView;
@@ -132,6 +136,7 @@ QWidget* ModelPanel::makeResultGroup() {
   distanceLabel_ = valueLabel();
   baselineLabel_ = valueLabel();
   resultForm_->addRow(tr("Model:"), modelLabel_);
+  resultForm_->addRow(tr("Features:"), featuresLabel_);
   resultForm_->addRow(tr("Mechanism:"), mechanismLabel_);
   resultForm_->addRow(tr("Noise drawn:"), noiseLabel_);
   resultForm_->addRow(tr("Calibration:"), reportView_);
@@ -204,6 +209,13 @@ void ModelPanel::refreshResult() {
   for (QWidget* widget : std::initializer_list<QWidget*>{mechanismLabel_, noiseLabel_, reportView_})
     resultForm_->setRowVisible(widget, isPrivate);
   resultForm_->setRowVisible(releaseWarning_, false);
+  const std::optional<RandomFeaturesSpec> map =
+      has ? training_->result()->settings.data.preprocess.randomFeatures : std::nullopt;
+  resultForm_->setRowVisible(featuresLabel_, map.has_value());
+  if (map)
+    featuresLabel_->setText(featureMapDisplayName(*map) +
+                            (training_->result()->settings.data.preprocess.intercept ? tr(", + intercept")
+                                                                                      : QString()));
   for (QLabel* label : {partiesLabel_, distanceLabel_, baselineLabel_}) resultForm_->setRowVisible(label, false);
   const bool prediction = has && training_->result()->isPrediction();
   answersBox_->setVisible(prediction);

@@ -1,7 +1,7 @@
 #pragma once
 // The Model dock's contents: the parameter form (model_settings_form.h: privacy mechanism,
 // model, data), the Train and Redraw noise buttons, and what the last training gave: the
-// privacy status; for a private model the mechanism's report (noise family and source, the
+// privacy status; the feature map, when the model reads random Fourier features; for a private model the mechanism's report (noise family and source, the
 // noise norm drawn, the derived calibration, the statement and any warning); train and test
 // accuracy (of the private and the non-private model side by side), the optimizer's
 // iterations, objective and time. Train is disabled, with the reasons shown, while any
@@ -43,6 +43,7 @@ class ModelPanel : public QWidget {
   QPushButton* trainButton() const { return trainButton_; }
   QPushButton* redrawButton() const { return redrawButton_; }
   CalibrationView* reportView() const { return reportView_; }
+  QLabel* featuresLabel() const { return featuresLabel_; }
   QLabel* mechanismLabel() const { return mechanismLabel_; }
   QLabel* noiseLabel() const { return noiseLabel_; }
   QLabel* releaseWarningLabel() const { return releaseWarning_; }
@@ -84,6 +85,7 @@ class ModelPanel : public QWidget {
   QFormLayout* resultForm_ = nullptr;
   QLabel* privacyLabel_ = nullptr;
   QLabel* modelLabel_ = nullptr;
+  QLabel* featuresLabel_ = nullptr;
   QLabel* mechanismLabel_ = nullptr;
   QLabel* noiseLabel_ = nullptr;
   CalibrationView* reportView_ = nullptr;

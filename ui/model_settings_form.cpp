@@ -12,11 +12,13 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <QStandardItemModel>
 
 #include "core/data/public_bounds.h"
 #include "core/data/split.h"
+#include "ui/kernel_fields.h"
 #include "ui/mechanism_form.h"
 #include "ui/number_field.h"
 
@@ -39,6 +41,16 @@ QString lambdaHelp(ModelKind kind) {
 
 bool usesHuber(ModelKind kind) { return kind == ModelKind::HuberSvm || kind == ModelKind::Lmgc; }
 
+// Core would train LMGC on random features; the form does not offer it, and says why.
+QString kernelRefusal(ModelKind kind) {
+  if (kind != ModelKind::Lmgc) return {};
+  return QObject::tr("Not with LMGC: on D random features it fits one (D + 1) \u00d7 (D + 1) matrix per class "
+                     "(40 401 numbers each at D = 200, an eigendecomposition of each in every iteration), and "
+                     "its class ellipses would live in feature space, with nothing to draw on the view. LMGC's "
+                     "boundaries are curved (quadratic) already. For a kernel model choose logistic regression, "
+                     "Huber SVM or softmax.");
+}
+
 // The shape a training would see: n of the training part after the split, d after the
 // preprocessing, C. From the labels and core's own split and preprocessing fit, without
 // copying the rows (the form offers no PCA, and a fit without PCA reads no row).
@@ -54,12 +66,23 @@ std::optional<mech::ProblemShape> problemShape(const Dataset& data, const SplitA
     }
     shape.rows = static_cast<Index>(indices.value().train.size());
   }
-  auto pre = fitPreprocessor(split.preprocess, data);
+  // Random Fourier features set d to D whatever the rows were: validated, not drawn (a
+  // d × D matrix of normals at every keystroke would be wasted).
+  PreprocessSpec preprocess = split.preprocess;
+  const std::optional<RandomFeaturesSpec> map = std::exchange(preprocess.randomFeatures, std::nullopt);
+  if (map) {
+    if (const Status status = map->validate(); !status) {
+      *why = QString::fromStdString(status.error().message);
+      return std::nullopt;
+    }
+    preprocess.intercept = false;
+  }
+  auto pre = fitPreprocessor(preprocess, data);
   if (!pre) {
     *why = QString::fromStdString(pre.error().message);
     return std::nullopt;
   }
-  shape.features = pre.value().outputDim;
+  shape.features = map ? map->dim + (split.preprocess.intercept ? 1 : 0) : pre.value().outputDim;
   return shape;
 }
 
@@ -201,6 +224,8 @@ QWidget* ModelSettingsForm::makeDataGroup() {
   unitRows_->setToolTip(tr("Scale every row to norm 1 before the norm bound: a per-example transform, "
                            "so it costs no privacy."));
   form->addRow(QString(), unitRows_);
+  // After the norm bound and before the intercept, as the pipeline runs them.
+  kernel_ = new KernelFields(form, this);
   intercept_ = new QCheckBox(tr("Append an intercept feature"));
   intercept_->setToolTip(tr("Rows are scaled by 1/\u221a2 and the constant 1/\u221a2 is appended "
                             "(ALGORITHMS \u00a72), so that linear boundaries need not pass through the "
@@ -220,6 +245,12 @@ QWidget* ModelSettingsForm::makeDataGroup() {
     connect(field, &NumberField::valueEdited, this, &ModelSettingsForm::updateShape);
   for (QCheckBox* box : {unitRows_, intercept_}) connect(box, &QCheckBox::toggled, this, &ModelSettingsForm::updateShape);
   connect(splitSeed_, &QSpinBox::valueChanged, this, &ModelSettingsForm::updateShape);
+  connect(kernel_, &KernelFields::edited, this, &ModelSettingsForm::fieldsChanged);
+  connect(kernel_, &KernelFields::edited, this, &ModelSettingsForm::updateShape);
+  // The note under the kernel says which units γ is in.
+  const auto rowsScaled = [this] { kernel_->setRowsScaled(useNormBound_->isChecked() || unitRows_->isChecked()); };
+  connect(useNormBound_, &QCheckBox::toggled, this, rowsScaled);
+  connect(unitRows_, &QCheckBox::toggled, this, rowsScaled);
   normBound_->setEnabled(false);
   setDatasetSpec(QString());
   return group;
@@ -270,7 +301,8 @@ void ModelSettingsForm::updateShape() {
     mechanism_->setProblemShape(std::nullopt, tr("Open a dataset to see the calibration."));
     return;
   }
-  if (!testFraction_->isValid() || (useNormBound_->isChecked() && !normBound_->isValid())) {
+  if (!testFraction_->isValid() || (useNormBound_->isChecked() && !normBound_->isValid()) ||
+      !kernel_->problem().isEmpty()) {
     mechanism_->setProblemShape(std::nullopt, tr("Fix the training-data fields to see the calibration."));
     return;
   }
@@ -283,6 +315,7 @@ void ModelSettingsForm::updateModelRows() {
   const ModelKind kind = modelKind();
   modelForm_->setRowVisible(huber_, usesHuber(kind));
   lambda_->setHelp(lambdaHelp(kind));
+  if (kernel_) kernel_->setAvailable(kind != ModelKind::Lmgc, kernelRefusal(kind));
 }
 
 void ModelSettingsForm::setDatasetSpec(const QString& spec) {
@@ -315,6 +348,7 @@ TrainingSettings ModelSettingsForm::settings() const {
   if (useNormBound_->isChecked()) s.data.preprocess.normBound = normBound_->value();
   s.data.preprocess.unitRows = unitRows_->isChecked();
   s.data.preprocess.intercept = intercept_->isChecked();
+  s.data.preprocess.randomFeatures = kernel_->spec();
   s.privacy = mechanism_->settings();
   return s;
 }
@@ -329,12 +363,14 @@ QStringList ModelSettingsForm::problems() const {
   add(tr("Tolerance"), tolerance_);
   add(tr("Test fraction"), testFraction_);
   if (useNormBound_->isChecked()) add(tr("Norm bound R"), normBound_);
+  if (const QString problem = kernel_->problem(); !problem.isEmpty()) out << tr("Kernel \u03b3: %1").arg(problem);
   if (mechanism_->isPrivate()) {
     if (const QString problem = mechanism_->modelProblem(modelKind()); !problem.isEmpty())
       out << tr("Model: %1").arg(problem);
     // Every privacy proof assumes ‖x‖ ≤ 1 (ALGORITHMS §0); core refuses other rows —
-    // except subsample-and-aggregate's, whose teachers are black boxes to its proof.
-    if (mechanism_->needsUnitRows() && !useNormBound_->isChecked() && !unitRows_->isChecked())
+    // except subsample-and-aggregate's, whose teachers are black boxes to its proof. Random
+    // Fourier features have norm ≤ 1 whatever the rows were.
+    if (mechanism_->needsUnitRows() && !useNormBound_->isChecked() && !unitRows_->isChecked() && !kernel_->isUsed())
       out << tr("Norm bound R: a private mechanism needs rows with \u2016x\u2016 \u2264 1 \u2014 "
                 "declare a public norm bound R or scale rows to unit norm");
     out << mechanism_->problems();
@@ -362,6 +398,7 @@ void ModelSettingsForm::saveSettings() const {
   settings.setValue(kPrefix + QStringLiteral("splitSeed"), splitSeed_->value());
   settings.setValue(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked());
   settings.setValue(kPrefix + QStringLiteral("intercept"), intercept_->isChecked());
+  kernel_->save(settings, kPrefix);
   mechanism_->saveSettings();
 }
 
@@ -382,6 +419,7 @@ void ModelSettingsForm::restoreSettings() {
   splitSeed_->setValue(settings.value(kPrefix + QStringLiteral("splitSeed"), splitSeed_->value()).toInt());
   unitRows_->setChecked(settings.value(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked()).toBool());
   intercept_->setChecked(settings.value(kPrefix + QStringLiteral("intercept"), intercept_->isChecked()).toBool());
+  kernel_->restore(settings, kPrefix);
   // After the model: the mechanism adjusts the model to what it can train.
   mechanism_->restoreSettings();
 }

@@ -14,6 +14,12 @@
 // ‖x‖ ≤ 1: a norm bound R or unit rows. The mechanism's live calibration is for the current
 // dataset's shape after the split and preprocessing chosen here (setDataset()).
 //
+// The "Kernel" rows (kernel_fields.h) add random Fourier features after the norm bound: a
+// linear model on them is an RBF-kernel machine with curved regions, private under any
+// linear mechanism, and the calibration's d becomes D (D + 1 with an intercept). They are not
+// offered with LMGC. The features have norm ≤ 1 by construction, so with them a private
+// mechanism needs no norm bound R.
+//
 // The choices (not R, which belongs to the dataset) persist in QSettings under "model/".
 
 #include <QStringList>
@@ -33,6 +39,7 @@ QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
+class KernelFields;
 class MechanismForm;
 class NumberField;
 
@@ -69,6 +76,7 @@ class ModelSettingsForm : public QWidget {
   NumberField* normBoundField() const { return normBound_; }
   QCheckBox* unitRowsBox() const { return unitRows_; }
   QCheckBox* interceptBox() const { return intercept_; }
+  KernelFields* kernelFields() const { return kernel_; }
 
  signals:
   void changed();                  // any field changed
@@ -98,6 +106,7 @@ class ModelSettingsForm : public QWidget {
   QLabel* normBoundNote_ = nullptr;
   QCheckBox* unitRows_ = nullptr;
   QCheckBox* intercept_ = nullptr;
+  KernelFields* kernel_ = nullptr;
   bool wasValid_ = true;
 };
 

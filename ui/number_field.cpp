@@ -74,7 +74,14 @@ void NumberField::updateMarking() {
                                : QString();
   // Setting the same sheet twice before the field is first shown makes Qt take the marked
   // palette for the field's own, and clearing the sheet then leaves it pink: only on a change.
-  if (styleSheet() != sheet) setStyleSheet(sheet);
+  if (styleSheet() != sheet) {
+    setStyleSheet(sheet);
+    // A sheet set before the field moved into its form and cleared after (R's field, marked
+    // while empty and then disabled) leaves the marked palette behind: the stylesheet style
+    // restores the palette it saved only for the parent it polished under. Resetting it makes
+    // the field inherit its form's palette again.
+    if (sheet.isEmpty()) setPalette(QPalette());
+  }
   warning_->setVisible(marked);
   warning_->setToolTip(problem_);
   setToolTip(marked ? problem_ : help_);

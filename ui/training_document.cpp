@@ -12,6 +12,13 @@ QString modelDisplayName(ModelKind kind) {
   return {};
 }
 
+QString featureMapDisplayName(const RandomFeaturesSpec& spec) {
+  return QObject::tr("RBF kernel: D = %1 random Fourier features, \u03b3 = %2, seed %3")
+      .arg(spec.dim)
+      .arg(QString::number(spec.gamma, 'g', 4))
+      .arg(spec.seed);
+}
+
 QString mechanismDisplayName(mech::MechanismKind kind) {
   switch (kind) {
     case mech::MechanismKind::None: return QObject::tr("None");

@@ -36,6 +36,9 @@ namespace dpstudio::ui {
 
 // The model's name for people: "Logistic regression", "Huber SVM", "Softmax regression", "LMGC".
 QString modelDisplayName(ModelKind kind);
+// "RBF kernel: D = 200 random Fourier features, γ = 1, seed 1", for the Result group and the
+// decision view's notes.
+QString featureMapDisplayName(const RandomFeaturesSpec& spec);
 
 // How a training is made private; what the Mechanism part of the form produces. At most one
 // of options.kind (a private training mechanism, §3 A–E), prediction (a private predictor,

@@ -2,10 +2,12 @@
 //                                     [--mechanism none|output|objective|loss|dplmgc|dpsgd|
 //                                                  prediction|subsample|multiparty]
 //                                     [--train-model logreg|huber|softmax|lmgc]
+//                                     [--rff-dim D [--rff-gamma G] [--rff-seed S]]
 // SPEC is a data file or "builtin:NAME"; without it the last dataset (or builtin:iris) opens.
 // --train-model trains that model (other settings as in the Model dock) once the dataset
 // has opened, so that the decision view can be seen, and screenshotted, without clicking;
-// --mechanism chooses the privacy mechanism in the dock first (its other parameters as saved).
+// --mechanism chooses the privacy mechanism in the dock first (its other parameters as saved);
+// --rff-dim turns on the dock's RBF kernel (random Fourier features), as dpstudio-cli's options.
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -14,10 +16,14 @@
 
 #include "core/learn/learner.h"
 #include "ui/dataset_controller.h"
+#include "ui/kernel_fields.h"
 #include "ui/main_window.h"
 #include "ui/mechanism_form.h"
 #include "ui/model_panel.h"
 #include "ui/model_settings_form.h"
+#include "ui/number_field.h"
+
+#include <QSpinBox>
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);
@@ -57,6 +63,18 @@ int main(int argc, char* argv[]) {
                      "subsample or multiparty."),
       QStringLiteral("MECHANISM"));
   parser.addOption(mechanismOption);
+  const QCommandLineOption rffDimOption(
+      QStringLiteral("rff-dim"),
+      QStringLiteral("Use the RBF kernel: D random Fourier features (1 to %1; not with LMGC).")
+          .arg(dpstudio::ui::KernelFields::kMaxDim),
+      QStringLiteral("D"));
+  const QCommandLineOption rffGammaOption(QStringLiteral("rff-gamma"),
+                                          QStringLiteral("gamma of --rff-dim's kernel (default as saved, else 1)."),
+                                          QStringLiteral("G"));
+  const QCommandLineOption rffSeedOption(QStringLiteral("rff-seed"),
+                                         QStringLiteral("Seed of --rff-dim's draws (default as saved, else 1)."),
+                                         QStringLiteral("S"));
+  parser.addOptions({rffDimOption, rffGammaOption, rffSeedOption});
   parser.process(app);
 
   QString spec = parser.value(datasetOption);
@@ -78,6 +96,23 @@ int main(int argc, char* argv[]) {
   if (parser.isSet(mechanismOption)) {
     if (!window.modelPanel()->form()->mechanismForm()->setChoice(parser.value(mechanismOption).toLower()))
       parser.showHelp(2);
+  }
+  if (parser.isSet(rffDimOption)) {
+    dpstudio::ui::KernelFields* kernel = window.modelPanel()->form()->kernelFields();
+    bool ok = false;
+    const int dim = parser.value(rffDimOption).toInt(&ok);
+    if (!ok || dim < 1 || dim > dpstudio::ui::KernelFields::kMaxDim) parser.showHelp(2);
+    kernel->dimBox()->setValue(dim);
+    // As typed: a bad gamma is marked in the dock with core's reason, like a bad saved value.
+    if (parser.isSet(rffGammaOption)) kernel->gammaField()->setText(parser.value(rffGammaOption));
+    if (parser.isSet(rffSeedOption)) {
+      const int seed = parser.value(rffSeedOption).toInt(&ok);
+      if (!ok || seed < 0) parser.showHelp(2);
+      kernel->seedBox()->setValue(seed);
+    }
+    kernel->choose(true);
+  } else if (parser.isSet(rffGammaOption) || parser.isSet(rffSeedOption)) {
+    parser.showHelp(2);
   }
   if (parser.isSet(trainOption)) {
     const auto kind = dpstudio::parseModelKind(parser.value(trainOption).toLower().toStdString());

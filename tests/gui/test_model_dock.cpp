@@ -45,6 +45,7 @@ class TestModelDock : public QObject {
   void invalidFieldDisablesTrainWithReason();
   void huberRowOnlyForModelsWithAHuberLoss();
   void normBoundIsPrefilledOnlyFromAPublicBound();
+  void unusedEmptyNormBoundIsNotMarked();
   void resultAndPrivacyStatusAreShown();
   void cancelKeepsThePreviousModel();
   void openingAnotherDatasetDropsTheModel();
@@ -144,6 +145,30 @@ void TestModelDock::normBoundIsPrefilledOnlyFromAPublicBound() {
   form->normBoundField()->setText(QStringLiteral("6"));
   QVERIFY(window.modelPanel()->trainButton()->isEnabled());
   QCOMPARE(*form->settings().data.preprocess.normBound, 6.0);
+}
+
+// Regression: R's field, empty and disabled for a dataset without a public bound, used to
+// stay pink (the marked palette outlived its cleared style sheet).
+void TestModelDock::unusedEmptyNormBoundIsNotMarked() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:blobs:classes=3"), 300);
+  auto* field = window.modelPanel()->form()->normBoundField();
+  QVERIFY(!field->isEnabled());
+  QVERIFY(!field->isValid());  // empty: "Enter a number", but not in use
+  const QColor marked(0xff, 0xf3, 0xf3);
+  const auto centre = [field] {
+    const QImage image = field->grab().toImage();
+    return QColor(image.pixel(image.width() / 2, image.height() / 2));
+  };
+  QVERIFY(field->palette().color(QPalette::Base) != marked);
+  QVERIFY(centre() != marked);
+  // In use and empty it is marked; with a value it is not.
+  window.modelPanel()->form()->normBoundBox()->setChecked(true);
+  QCOMPARE(centre(), marked);
+  field->setText(QStringLiteral("6"));
+  QVERIFY(field->palette().color(QPalette::Base) != marked);
+  QVERIFY(centre() != marked);
 }
 
 void TestModelDock::resultAndPrivacyStatusAreShown() {
