@@ -17,7 +17,7 @@ constexpr double kZoomPerNotch = 1.2;
 }  // namespace
 
 ChartNavigation::ChartNavigation(QChartView* view, QValueAxis* axisX, QValueAxis* axisY)
-    : QObject(view), view_(view), axisX_(axisX), axisY_(axisY) {
+    : QObject(view), view_(view), viewport_(view->viewport()), axisX_(axisX), axisY_(axisY) {
   view_->viewport()->installEventFilter(this);
 }
 
@@ -51,7 +51,7 @@ void ChartNavigation::panBy(QPointF pixels) {
 }
 
 bool ChartNavigation::eventFilter(QObject* watched, QEvent* event) {
-  if (watched != view_->viewport()) return false;
+  if (watched != viewport_) return false;
   switch (event->type()) {
     case QEvent::Wheel: return wheel(static_cast<QWheelEvent*>(event));
     case QEvent::MouseButtonPress: return press(static_cast<QMouseEvent*>(event));

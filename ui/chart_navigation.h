@@ -40,6 +40,9 @@ class ChartNavigation : public QObject {
   bool release(QMouseEvent* event);
 
   QChartView* view_;
+  // Compared against, never called through, in eventFilter(): the viewport still sends
+  // events while the view is being destroyed, when calling into view_ is undefined.
+  QObject* viewport_;
   QValueAxis* axisX_;
   QValueAxis* axisY_;
   bool panning_ = false;
