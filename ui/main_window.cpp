@@ -33,6 +33,7 @@
 #include "ui/model_dock.h"
 #include "ui/model_panel.h"
 #include "ui/model_settings_form.h"
+#include "ui/noise_view.h"
 #include "ui/recent_files.h"
 #include "ui/scatter_view.h"
 #include "ui/view_export.h"
@@ -184,9 +185,9 @@ void MainWindow::createPrivacyDocks() {
       return Error{ErrorKind::InvalidPrivacy,
                    "fix the Model panel first: " + form->problems().join(QStringLiteral("; ")).toStdString(), {}, 0,
                    {}};
-    SplitAndPreprocess data = form->settings().data;
-    data.keepRowsBeforeMap = false;
-    return data;
+    SplitAndPreprocess preparation = form->settings().data;
+    preparation.keepRowsBeforeMap = false;
+    return preparation;
   });
   connect(auditView_, &AuditView::jobStarted, jobStatus_, &JobStatusWidget::track);
   auditDock_ = new QDockWidget(tr("Audit"), this);
@@ -195,13 +196,21 @@ void MainWindow::createPrivacyDocks() {
   auditDock_->toggleViewAction()->setText(tr("&Audit"));
   auditDock_->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+4")));
 
-  // Both below the plot, as tabs: tables and charts want width more than height. The side
+  auto* noiseDock = new QDockWidget(tr("Noise"), this);
+  noiseDock->setObjectName(QStringLiteral("noiseDock"));
+  noiseDock->setWidget(new NoiseView(training_));
+  noiseDock->toggleViewAction()->setText(tr("&Noise"));
+  noiseDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+5")));
+
+  // All below the plot, as tabs: tables and charts want width more than height. The side
   // docks keep the full height (their forms are tall), so the bottom area spans the plot only.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   addDockWidget(Qt::BottomDockWidgetArea, ledgerDock_);
   addDockWidget(Qt::BottomDockWidgetArea, auditDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, noiseDock);
   tabifyDockWidget(ledgerDock_, auditDock_);
+  tabifyDockWidget(auditDock_, noiseDock);
   ledgerDock_->raise();
   resizeDocks({ledgerDock_}, {220}, Qt::Vertical);
 }
@@ -261,6 +270,7 @@ void MainWindow::createMenus() {
   view->addAction(modelToggle);
   view->addAction(ledgerDock_->toggleViewAction());
   view->addAction(auditDock_->toggleViewAction());
+  view->addAction(findChild<QDockWidget*>(QStringLiteral("noiseDock"))->toggleViewAction());
   view->addAction(toolBar->toggleViewAction());
   view->addSeparator();
   view->addAction(resetZoomAction_);

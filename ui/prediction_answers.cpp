@@ -1,5 +1,6 @@
 #include "ui/prediction_answers.h"
 
+#include <numeric>
 #include <string>
 
 namespace dpstudio::ui {
@@ -23,6 +24,11 @@ long long PredictionAnswers::remaining() const { return result_->prediction->rem
 
 const privacy::NoiseProvenance& PredictionAnswers::noise() const { return noise_->provenance(); }
 
+double PredictionAnswers::meanNoiseNorm() const {
+  if (noiseNorms_.empty()) return 0.0;
+  return std::accumulate(noiseNorms_.begin(), noiseNorms_.end(), 0.0) / static_cast<double>(noiseNorms_.size());
+}
+
 Status PredictionAnswers::answerNext(long long count, privacy::PrivacyLedger* ledger) {
   if (count < 1) return Error{ErrorKind::Usage, "answer at least one test point", {}, 0, "count"};
   const Dataset& test = result_->data->test;
@@ -37,13 +43,13 @@ Status PredictionAnswers::answerNext(long long count, privacy::PrivacyLedger* le
   // the one budget of the shown release.
   auto predictor = result_->prediction->predictor;
   std::vector<Index> labels;
-  double noiseNorms = 0;
+  std::vector<double> noiseNorms;
   if (auto* sensitivity = std::get_if<predict::PrivatePredictor>(&predictor)) {
     auto answers = sensitivity->answerRows(X, *noise_, ledger);
     if (!answers) return answers.error();
     for (const auto& a : answers.value()) {
       labels.push_back(a.label);
-      noiseNorms += a.noiseNorm;
+      noiseNorms.push_back(a.noiseNorm);
     }
   } else {
     auto answers = std::get<predict::SubsampleAggregate>(predictor).answerRows(X, *noise_, ledger);
@@ -57,7 +63,7 @@ Status PredictionAnswers::answerNext(long long count, privacy::PrivacyLedger* le
     nonPrivateCorrect_ += plain[static_cast<Index>(i)] == truth;
   }
   labels_.insert(labels_.end(), labels.begin(), labels.end());
-  noiseNormSum_ += noiseNorms;
+  noiseNorms_.insert(noiseNorms_.end(), noiseNorms.begin(), noiseNorms.end());
   return Ok{};
 }
 

@@ -47,8 +47,10 @@ class PredictionAnswers {
   // The non-private decisions on the same points (F: θ*; G: the teachers' plurality): NOT
   // private, for comparison only.
   long long nonPrivateCorrect() const { return nonPrivateCorrect_; }
-  // Prediction sensitivity: the mean ‖b‖ of the answers' noise (a diagnostic, not released).
-  double meanNoiseNorm() const { return answered() > 0 ? noiseNormSum_ / static_cast<double>(answered()) : 0.0; }
+  // Prediction sensitivity: ‖b‖ of each answer's noise, in answer order, and their mean
+  // (diagnostics, not released); empty and 0 for subsample-and-aggregate.
+  const std::vector<double>& noiseNorms() const { return noiseNorms_; }
+  double meanNoiseNorm() const;
   const privacy::NoiseProvenance& noise() const;
 
  private:
@@ -57,7 +59,7 @@ class PredictionAnswers {
   std::vector<Index> labels_;
   long long correct_ = 0;
   long long nonPrivateCorrect_ = 0;
-  double noiseNormSum_ = 0;
+  std::vector<double> noiseNorms_;
 };
 
 }  // namespace dpstudio::ui

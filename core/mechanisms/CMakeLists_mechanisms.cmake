@@ -9,4 +9,5 @@ target_sources(dpstudio_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/dp_sgd.cpp
   ${CMAKE_CURRENT_LIST_DIR}/substitution_rdp.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tuning.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/report_json.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/report_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_noise_law.cpp)

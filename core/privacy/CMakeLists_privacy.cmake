@@ -6,6 +6,7 @@ target_sources(dpstudio_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/noise_source.cpp
   ${CMAKE_CURRENT_LIST_DIR}/release_granularity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/noise.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/noise_norm_law.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gaussian.cpp
   ${CMAKE_CURRENT_LIST_DIR}/composition.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rdp_sampled_gaussian.cpp

@@ -158,7 +158,7 @@ class TestPredictionBudget : public QObject {
     for (int i = 0; i < 4; ++i) {
       QVERIFY(predictor.answer(data_.test.X.row(i).transpose(), noise, &ledger));
       // The entry follows the answers given, so the ledger shows what remains.
-      const auto& budget = ledger.entries().front().inferenceBudget;
+      const auto budget = ledger.entries().front().inferenceBudget;  // a copy: entries() is a snapshot
       QVERIFY(budget.has_value());
       QCOMPARE(budget->budget, 4LL);
       QCOMPARE(budget->used, static_cast<long long>(i + 1));
