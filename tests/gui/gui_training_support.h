@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <QDir>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -13,6 +14,7 @@
 #include "ui/dataset_controller.h"
 #include "ui/decision_overlay.h"
 #include "ui/main_window.h"
+#include "ui/mechanism_form.h"
 #include "ui/model_panel.h"
 #include "ui/model_settings_form.h"
 #include "ui/scatter_view.h"
@@ -49,6 +51,28 @@ inline void trainFromDock(ui::MainWindow& window, ModelKind kind, int maxIterati
   QTRY_VERIFY_WITH_TIMEOUT(!window.decisionOverlay()->isComputingRegions() &&
                                !window.scatterView()->underlay().isNull(),
                            kTimeoutMs);
+}
+
+inline ui::MechanismForm* mechanismForm(ui::MainWindow& window) {
+  return window.modelPanel()->form()->mechanismForm();
+}
+
+// Presses `button` (Train, Redraw noise) and waits until the decision view shows the new
+// model with its regions.
+inline void pressAndWaitForModel(ui::MainWindow& window, QPushButton* button) {
+  QSignalSpy shown(&window, &ui::MainWindow::modelShown);
+  QVERIFY2(button->isEnabled(), qPrintable(window.modelPanel()->problemLabel()->text()));
+  button->click();
+  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(!window.decisionOverlay()->isComputingRegions() &&
+                               !window.scatterView()->underlay().isNull(),
+                           kTimeoutMs);
+}
+
+// With DPSTUDIO_TEST_SCREENSHOTS=DIR, saves what `widget` shows as DIR/name.png, to look at.
+inline void saveScreenshot(QWidget* widget, const QString& name) {
+  const QString dir = qEnvironmentVariable("DPSTUDIO_TEST_SCREENSHOTS");
+  if (!dir.isEmpty()) widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
 }
 
 }  // namespace dpstudio::test

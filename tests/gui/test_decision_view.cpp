@@ -46,6 +46,7 @@ using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
 using dpstudio::test::openDataset;
 using dpstudio::test::trainFromDock;
+using dpstudio::test::saveScreenshot;
 
 // The distinct region colours in an image (boundary pixels and anything else ignored).
 QSet<QRgb> regionColoursIn(const QImage& image, int classes) {
@@ -57,11 +58,6 @@ QSet<QRgb> regionColoursIn(const QImage& image, int classes) {
     for (int x = 0; x < rgb.width(); x += 3)
       if (const QRgb c = rgb.pixel(x, y) | 0xff000000u; palette.contains(c)) found.insert(c);
   return found;
-}
-
-void saveScreenshot(QWidget* widget, const QString& name) {
-  const QString dir = qEnvironmentVariable("DPSTUDIO_TEST_SCREENSHOTS");
-  if (!dir.isEmpty()) widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
 }
 
 }  // namespace

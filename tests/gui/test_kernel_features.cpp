@@ -46,6 +46,7 @@ using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
 using dpstudio::test::openDataset;
 using dpstudio::test::trainFromDock;
+using dpstudio::test::saveScreenshot;
 using dpstudio::ui::KernelFields;
 using dpstudio::ui::MainWindow;
 
@@ -104,11 +105,6 @@ std::pair<int, int> rowDirections(const QImage& image) {
     if (left == second && right == first) ++out.second;
   }
   return out;
-}
-
-void saveScreenshot(QWidget* widget, const QString& name) {
-  const QString dir = qEnvironmentVariable("DPSTUDIO_TEST_SCREENSHOTS");
-  if (!dir.isEmpty()) widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
 }
 
 // n of XOR's training part under the default split.

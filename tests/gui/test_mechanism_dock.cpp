@@ -48,6 +48,9 @@ using dpstudio::mech::MechanismKind;
 using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
 using dpstudio::test::openDataset;
+using dpstudio::test::saveScreenshot;
+using dpstudio::test::mechanismForm;
+using dpstudio::test::pressAndWaitForModel;
 using dpstudio::ui::MainWindow;
 using dpstudio::ui::MechanismForm;
 using dpstudio::ui::SeriesRole;
@@ -57,18 +60,6 @@ namespace {
 
 const QString kIris = QStringLiteral("builtin:iris");
 
-MechanismForm* mechanismForm(MainWindow& window) { return window.modelPanel()->form()->mechanismForm(); }
-
-// Presses `button` and waits for the decision view to show the new model with its regions.
-void pressAndWaitForModel(MainWindow& window, QPushButton* button) {
-  QSignalSpy shown(&window, &MainWindow::modelShown);
-  QVERIFY2(button->isEnabled(), qPrintable(window.modelPanel()->problemLabel()->text()));
-  button->click();
-  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
-  QTRY_VERIFY_WITH_TIMEOUT(!window.decisionOverlay()->isComputingRegions() &&
-                               !window.scatterView()->underlay().isNull(),
-                           kTimeoutMs);
-}
 
 const QString kBlobs = QStringLiteral("builtin:blobs:classes=3");
 
@@ -84,11 +75,6 @@ void openBlobsForDpLmgc(MainWindow& window, double epsilon = 10.0) {
   MechanismForm* form = settingsForm->mechanismForm();
   form->setMechanism(MechanismKind::DpLmgc);
   form->epsilonField()->setValue(epsilon);
-}
-
-void saveScreenshot(QWidget* widget, const QString& name) {
-  const QString dir = qEnvironmentVariable("DPSTUDIO_TEST_SCREENSHOTS");
-  if (!dir.isEmpty()) widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
 }
 
 std::vector<Eigen::Vector2d> centres(const std::vector<dpstudio::ViewEllipse>& ellipses) {

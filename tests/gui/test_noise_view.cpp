@@ -41,6 +41,8 @@ using dpstudio::mech::MechanismKind;
 using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
 using dpstudio::test::openDataset;
+using dpstudio::test::mechanismForm;
+using dpstudio::test::pressAndWaitForModel;
 using dpstudio::ui::MainWindow;
 using dpstudio::ui::MechanismForm;
 using dpstudio::ui::NoiseView;
@@ -49,20 +51,11 @@ namespace {
 
 const QString kIris = QStringLiteral("builtin:iris");
 
-MechanismForm* mechanismForm(MainWindow& window) { return window.modelPanel()->form()->mechanismForm(); }
 
 NoiseView* noiseView(MainWindow& window) {
   auto* view = window.findChild<NoiseView*>();
   if (!view) qFatal("the window has no Noise view");
   return view;
-}
-
-// Presses `button` and waits for the decision view to show the new model.
-void pressAndWaitForModel(MainWindow& window, QPushButton* button) {
-  QSignalSpy shown(&window, &MainWindow::modelShown);
-  QVERIFY2(button->isEnabled(), qPrintable(window.modelPanel()->problemLabel()->text()));
-  button->click();
-  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
 }
 
 const dpstudio::mech::MechanismReport& releaseReport(MainWindow& window) {

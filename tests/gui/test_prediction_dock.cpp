@@ -50,6 +50,8 @@ using dpstudio::ModelKind;
 using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
 using dpstudio::test::openDataset;
+using dpstudio::test::mechanismForm;
+using dpstudio::test::pressAndWaitForModel;
 using dpstudio::ui::MainWindow;
 using dpstudio::ui::MechanismForm;
 using dpstudio::ui::SeriesRole;
@@ -62,7 +64,6 @@ namespace {
 const QString kIris = QStringLiteral("builtin:iris");  // public bound R = 20 prefilled
 const QString kTwoBlobs = QStringLiteral("builtin:blobs:classes=2");  // 200 rows, 2-D, binary
 
-MechanismForm* mechanismForm(MainWindow& window) { return window.modelPanel()->form()->mechanismForm(); }
 dpstudio::ui::PredictionFields* fields(MainWindow& window) { return mechanismForm(window)->predictionFields(); }
 dpstudio::ui::PredictionAnswersBox* answersBox(MainWindow& window) { return window.modelPanel()->answersBox(); }
 
@@ -71,17 +72,6 @@ void saveScreenshot(QWidget* widget, const QString& name) {
   if (dir.isEmpty()) return;
   QTest::qWait(200);  // the layouts and the ledger's queued update, as a user would see them
   widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
-}
-
-// Presses `button` and waits for the decision view to show the new model with its regions.
-void pressAndWaitForModel(MainWindow& window, QPushButton* button) {
-  QSignalSpy shown(&window, &MainWindow::modelShown);
-  QVERIFY2(button->isEnabled(), qPrintable(window.modelPanel()->problemLabel()->text()));
-  button->click();
-  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
-  QTRY_VERIFY_WITH_TIMEOUT(!window.decisionOverlay()->isComputingRegions() &&
-                               !window.scatterView()->underlay().isNull(),
-                           kTimeoutMs);
 }
 
 // Asks the dock for `count` more answers, as a user would.
