@@ -266,9 +266,11 @@ void ModelPanel::refreshResult() {
     noiseLabel_->setText(
         tr("\u2016b\u2016 = %1 (E\u2016b\u2016 = %2)")
             .arg(norms.isEmpty() ? tr("\u2014") : norms.join(QStringLiteral(", ")), formatDerivedValue(report.expectedNoiseNorm)));
-    noiseLabel_->setToolTip(report.noiseNorms.size() > 1
-                                ? tr("One draw per released part (one-vs-rest: one per class).")
-                                : tr("The norm of the noise actually drawn, and its expectation."));
+    noiseLabel_->setToolTip(
+        (report.noiseNorms.size() > 1 ? tr("One draw per released part (one-vs-rest: one per class).")
+                                      : tr("The norm of the noise actually drawn, and its expectation.")) +
+        tr(" Not private: beside the released model it says how far the exact one is — a diagnostic for "
+           "experiments, never to be published with the model."));
     reportView_->setReport(report);
     if (!report.warning.empty()) {
       releaseWarning_->setText(tr("\u26a0 %1").arg(QString::fromStdString(report.warning)));

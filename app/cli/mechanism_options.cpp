@@ -116,7 +116,9 @@ void printMechanismReport(const mech::MechanismReport& report, const QString& no
     printText(QString("  %1 = %2   [%3]").arg(QString::fromStdString(d.key), -20).arg(d.value, 0, 'g', 8)
                   .arg(QString::fromStdString(d.formula)));
   for (double norm : report.noiseNorms)
-    printText(QString("noise drawn     ||%1|| = %2").arg(noiseSymbol).arg(norm, 0, 'g', 6));
+    printText(QString("noise drawn     ||%1|| = %2  (NOT private: a diagnostic, not part of the release)")
+                  .arg(noiseSymbol)
+                  .arg(norm, 0, 'g', 6));
   if (!report.warning.empty()) printText("WARNING         " + QString::fromStdString(report.warning));
 }
 

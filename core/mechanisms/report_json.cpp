@@ -24,6 +24,9 @@ QJsonObject reportToJson(const MechanismReport& report) {
     for (double n : report.noiseNorms) norms.append(n);
     out["noise_norm"] = report.noiseNorms.front();
     out["noise_norms"] = norms;
+    // ‖b‖ beside the released θ* + b says how far θ* is, and the reached gradient norm is
+    // measured on the data: experiment diagnostics the guarantee does not cover.
+    out["diagnostics_not_private"] = QJsonArray{"noise_norm", "noise_norms", "gradient_norm"};
   }
   if (!report.warning.empty()) out["warning"] = QString::fromStdString(report.warning);
   QJsonObject formulas;

@@ -48,6 +48,8 @@ class TestMechanismCli : public QObject {
     const QJsonArray diagnostics = out["diagnostics_not_private"].toArray();
     QVERIFY(diagnostics.contains(QJsonValue("train_accuracy")));
     QVERIFY(diagnostics.contains(QJsonValue("objective")));
+    // ‖b‖ is reported (SPEC) and marked: beside the release it would locate the exact minimizer.
+    QVERIFY(report["diagnostics_not_private"].toArray().contains(QJsonValue("noise_norm")));
     const auto baseline = runCli(QStringList{"train"} + kBinaryData + QStringList{"--model", "logreg", "--json"});
     QVERIFY2(baseline.exitCode == 0, qPrintable(describe(baseline)));
     QVERIFY(!baseline.json().contains("diagnostics_not_private"));  // nothing private to qualify
