@@ -169,9 +169,8 @@ privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result) {
   note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibration));
   note << QObject::tr("noise %1").arg(QString::fromStdString(report.noise));
   note << QString::fromStdString(release.noise.describe());
-  QStringList norms;
-  for (double norm : report.noiseNorms) norms << number(norm);
-  if (!norms.isEmpty()) note << QObject::tr("\u2016b\u2016 = %1").arg(norms.join(QStringLiteral(", ")));
+  // Not ‖b‖: the ledger is the record a user shares about releases, and beside a released
+  // model the noise norm says how far the exact one is.
   if (result.multiparty) {
     QStringList sizes;
     for (Index size : result.multiparty->partySizes) sizes << QString::number(size);

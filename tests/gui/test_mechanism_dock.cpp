@@ -396,6 +396,7 @@ void TestMechanismDock::dpLmgcDrawsPrivateOverNonPrivateEllipses() {
   QCOMPARE(entry.delta, 0.0);
   QCOMPARE(entry.dataset, window.document()->displayName().toStdString());
   QVERIFY(QString::fromStdString(entry.note).contains(QLatin1String("experiment (seed 1)")));
+  QVERIFY(!QString::fromStdString(entry.note).contains(QStringLiteral("\u2016b\u2016")));  // a diagnostic, not a record
 }
 
 void TestMechanismDock::redrawNoiseMovesTheModelAndIsRecorded() {
