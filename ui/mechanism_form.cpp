@@ -6,7 +6,6 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -14,6 +13,7 @@
 
 #include "core/mechanisms/tuning.h"
 #include "ui/calibration_view.h"
+#include "ui/mechanism_catalog.h"
 #include "ui/number_field.h"
 #include "ui/number_list_field.h"
 #include "ui/prediction_fields.h"
@@ -35,101 +35,7 @@ const QString kWarningStyle = QStringLiteral(
     "QLabel { color: #8a1c00; background: #fff1e6; border: 1px solid #e8a87c;"
     " border-radius: 3px; padding: 4px; }");
 
-struct MechanismEntry {
-  MechanismKind kind;
-  const char* label;
-  const char* tip;
-};
-
-const MechanismEntry kPrivateEntries[] = {
-    {MechanismKind::Output, "Output perturbation",
-     "A: train exactly, then add noise scaled to the model's sensitivity \u0394 = 2K/(n\u03bb) (Chaudhuri et al.; "
-     "ALGORITHMS \u00a73 A). Any model; \u2113\u2082-Laplace (\u03b5-DP) or Gaussian ((\u03b5, \u03b4)-DP)."},
-    {MechanismKind::Objective, "Objective perturbation (binary models)",
-     "B: add a random linear term to the objective and minimize (Chaudhuri et al. Alg. 2; \u00a73 B). "
-     "Logistic regression and Huber SVM, one-vs-rest for more classes."},
-    {MechanismKind::Loss, "Loss perturbation",
-     "C: a random linear term scaled to the loss's gradient bound, for softmax and the other linear models "
-     "(Kifer et al.; \u00a73 C)."},
-    {MechanismKind::DpLmgc, "DP-LMGC",
-     "D: loss perturbation of the large-margin Gaussian classifier (Pathak & Raj; \u00a73 D), corrected or as "
-     "published."},
-    {MechanismKind::DpSgd, "DP-SGD",
-     "E: noisy clipped gradient steps on Poisson-sampled batches, \u03c3 calibrated by the RDP accountant "
-     "(\u00a73 E). Softmax and LMGC."},
-};
-
-// §3 F, G, I: not mech::MechanismKind values; the list holds them by these names.
-const QString kMultiparty = MechanismForm::multipartyChoice();
-
-struct PredictionEntry {
-  const char* name;  // the list's data: predictionKindName(), or kMultiparty
-  const char* label;
-  const char* tip;
-};
-
-const PredictionEntry kPredictionEntries[] = {
-    {"prediction", "Prediction sensitivity",
-     "F: a non-private model \u03b8* answers queries with noisy scores, each answer (\u03b5/B)-DP, for a budget "
-     "of B answers (Dwork & Feldman; paper 003 Alg. 6/7; ALGORITHMS \u00a73 F). Logistic regression, Huber SVM, "
-     "softmax."},
-    {"subsample", "Subsample-and-aggregate",
-     "G: T non-private teachers on disjoint parts vote; each answer is sampled by the exponential mechanism, for a "
-     "budget of B answers (paper 003 Alg. 8; \u00a73 G). Any model."},
-};
-
-QStandardItemModel* itemsOf(QComboBox* box) { return qobject_cast<QStandardItemModel*>(box->model()); }
-
-void addHeader(QComboBox* box, const QString& text) {
-  auto* item = new QStandardItem(text);
-  item->setFlags(Qt::NoItemFlags);  // a section title: not selectable, skipped by the keys
-  QFont font = item->font();
-  font.setBold(true);
-  item->setFont(font);
-  itemsOf(box)->appendRow(item);
-}
-
-void setItemAllowed(QComboBox* box, int index, const QString& problem, const QString& help) {
-  QStandardItem* item = itemsOf(box)->item(index);
-  item->setEnabled(problem.isEmpty());
-  item->setToolTip(problem.isEmpty() ? help : QObject::tr("Not available: %1").arg(problem));
-}
-
-// The current item if it is enabled, else the first enabled one.
-void keepEnabled(QComboBox* box) {
-  const QStandardItemModel* items = itemsOf(box);
-  if (box->currentIndex() >= 0 && items->item(box->currentIndex())->isEnabled()) return;
-  for (int i = 0; i < box->count(); ++i)
-    if (items->item(i)->isEnabled()) {
-      box->setCurrentIndex(i);
-      return;
-    }
-}
-
 QString message(const Status& status) { return QString::fromStdString(status.error().message); }
-
-QString mechanismNote(MechanismKind kind) {
-  switch (kind) {
-    case MechanismKind::None:
-      return QObject::tr("Trains the model exactly: not differentially private. The reference every private "
-                         "model is measured against.");
-    case MechanismKind::Output: return QObject::tr("Noise on the trained parameters (\u00a73 A).");
-    case MechanismKind::Objective: return QObject::tr("Noise in the objective, binary models (\u00a73 B).");
-    case MechanismKind::Loss: return QObject::tr("Noise in the loss, linear models (\u00a73 C).");
-    case MechanismKind::DpLmgc: return QObject::tr("Noise in LMGC's loss (\u00a73 D).");
-    case MechanismKind::DpSgd: return QObject::tr("Noisy clipped gradient steps; Gaussian noise (\u00a73 E).");
-  }
-  return {};
-}
-
-QString predictionNote(const QString& choice) {
-  if (choice == QLatin1String("prediction"))
-    return QObject::tr("Releases answers, not a model: noisy scores of the non-private \u03b8* (\u00a73 F).");
-  if (choice == QLatin1String("subsample"))
-    return QObject::tr("Releases answers, not a model: a noisy vote of T teachers (\u00a73 G).");
-  return QObject::tr("K parties train locally; their average is released with noise (\u00a73 I, paper 004). "
-                     "Binary data; \u03bb is paper 004's, of (1/n\u2c7c)\u03a3\u2113 + \u03bb\u2016w\u2016\u00b2.");
-}
 
 }  // namespace
 
@@ -151,25 +57,7 @@ void MechanismForm::buildRows() {
   outer->addLayout(form_);
 
   mechanismBox_ = new QComboBox;
-  addHeader(mechanismBox_, tr("Baselines"));
-  mechanismBox_->addItem(tr("    None \u2014 non-private"), QString::fromStdString(mech::mechanismName(MechanismKind::None)));
-  addHeader(mechanismBox_, tr("Private training"));
-  for (const MechanismEntry& e : kPrivateEntries) {
-    mechanismBox_->addItem(QStringLiteral("    ") + tr(e.label), QString::fromStdString(mech::mechanismName(e.kind)));
-    mechanismBox_->setItemData(mechanismBox_->count() - 1, tr(e.tip), Qt::ToolTipRole);
-  }
-  addHeader(mechanismBox_, tr("Private prediction"));
-  for (const PredictionEntry& e : kPredictionEntries) {
-    mechanismBox_->addItem(QStringLiteral("    ") + tr(e.label), QString::fromLatin1(e.name));
-    mechanismBox_->setItemData(mechanismBox_->count() - 1, tr(e.tip), Qt::ToolTipRole);
-  }
-  addHeader(mechanismBox_, tr("Multiparty"));
-  mechanismBox_->addItem(QStringLiteral("    ") + tr("Multiparty aggregation"), kMultiparty);
-  mechanismBox_->setItemData(mechanismBox_->count() - 1,
-                             tr("I: K parties each train regularized logistic regression (or the Huber SVM) on "
-                                "their own rows; the average is released with noise calibrated to the smallest "
-                                "party (Pathak, Rane & Raj 2010; \u00a73 I). Binary data only."),
-                             Qt::ToolTipRole);
+  fillMechanismList(mechanismBox_);
   mechanismBox_->setCurrentIndex(1);
   mechanismBox_->setToolTip(tr("How privacy is achieved. The private-training, private-prediction and multiparty "
                                "mechanisms of ALGORITHMS \u00a73; \u201cNone\u201d trains the non-private "
@@ -445,10 +333,10 @@ void MechanismForm::updateChoices() {
   if (predictionKind() || isMultiparty()) {
     // Core offers both noise families (F; the others have none) and both calibrations
     // (the numbers differ where the paper's formula does: F with Gaussian noise, G, I).
-    for (int i = 0; i < distribution_->count(); ++i) setItemAllowed(distribution_, i, QString(), QString());
+    for (int i = 0; i < distribution_->count(); ++i) setComboItemAllowed(distribution_, i, QString(), QString());
     for (int i = 0; i < calibrationMode_->count(); ++i) {
       const bool published = calibrationMode_->itemData(i).toString() == QLatin1String("published");
-      setItemAllowed(calibrationMode_, i, QString(),
+      setComboItemAllowed(calibrationMode_, i, QString(),
                      published ? tr("The paper's formula, for reproducing its figures: NOT private as stated.")
                                : tr("A calibration whose privacy proof holds."));
     }
@@ -467,19 +355,19 @@ void MechanismForm::updateChoices() {
     const auto family = *mech::parseNoiseFamily(distribution_->itemData(i).toString().toStdString());
     const QString problem =
         sgd ? QString() : problemWith([family](mech::MechanismOptions& o) { o.family = family; }, "distribution");
-    setItemAllowed(distribution_, i, problem, QString());
+    setComboItemAllowed(distribution_, i, problem, QString());
   }
   for (int i = 0; i < calibrationMode_->count(); ++i) {
     const auto calibration = *mech::parseCalibration(calibrationMode_->itemData(i).toString().toStdString());
     const QString problem =
         problemWith([calibration](mech::MechanismOptions& o) { o.calibration = calibration; }, "calibration");
-    setItemAllowed(calibrationMode_, i, problem,
+    setComboItemAllowed(calibrationMode_, i, problem,
                    calibration == Calibration::Published
                        ? tr("The paper's formula, for reproducing its figures: NOT private as stated.")
                        : tr("A calibration whose privacy proof holds."));
   }
-  keepEnabled(calibrationMode_);
-  keepEnabled(distribution_);
+  keepComboOnEnabledItem(calibrationMode_);
+  keepComboOnEnabledItem(distribution_);
 }
 
 void MechanismForm::updateRows() {
@@ -663,7 +551,7 @@ void MechanismForm::restoreSettings() {
     if (!settings.contains(kPrefix + key)) return;
     const int index = box->findData(settings.value(kPrefix + key));
     // Never a section header, nor a choice core refuses now.
-    if (index >= 0 && itemsOf(box)->item(index)->isEnabled()) box->setCurrentIndex(index);
+    if (isComboItemEnabled(box, index)) box->setCurrentIndex(index);
   };
   restoreChoice(distribution_, QStringLiteral("distribution"));
   restoreChoice(calibrationMode_, QStringLiteral("calibration"));
