@@ -28,6 +28,7 @@
 #include "ui/dataset_files.h"
 #include "ui/dataset_panel.h"
 #include "ui/decision_overlay.h"
+#include "ui/help_dialog.h"
 #include "ui/job_status_widget.h"
 #include "ui/ledger_view.h"
 #include "ui/model_dock.h"
@@ -129,6 +130,12 @@ void MainWindow::createActions() {
   resetZoomAction_->setShortcut(QKeySequence(tr("Ctrl+0")));
   resetZoomAction_->setToolTip(tr("Show the whole dataset again (or double-click the plot)"));
   connect(resetZoomAction_, &QAction::triggered, scatter_, &ScatterView::resetZoom);
+
+  algorithmsAction_ = new QAction(tr("&Algorithms…"), this);
+  algorithmsAction_->setObjectName(QStringLiteral("algorithmsHelpAction"));
+  algorithmsAction_->setShortcut(QKeySequence(Qt::Key_F1));
+  algorithmsAction_->setToolTip(tr("What each mechanism releases and how its noise is calibrated"));
+  connect(algorithmsAction_, &QAction::triggered, this, &MainWindow::showAlgorithmsHelp);
 
   aboutAction_ = new QAction(tr("&About dpstudio"), this);
   aboutAction_->setMenuRole(QAction::AboutRole);
@@ -276,6 +283,8 @@ void MainWindow::createMenus() {
   view->addAction(resetZoomAction_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(algorithmsAction_);
+  help->addSeparator();
   help->addAction(aboutAction_);
   help->addAction(aboutQtAction_);
 }
@@ -406,6 +415,13 @@ void MainWindow::showAbout() {
           .arg(EIGEN_WORLD_VERSION)
           .arg(EIGEN_MAJOR_VERSION)
           .arg(EIGEN_MINOR_VERSION));
+}
+
+void MainWindow::showAlgorithmsHelp() {
+  if (!helpDialog_) helpDialog_ = new HelpDialog(this);
+  helpDialog_->show();
+  helpDialog_->raise();
+  helpDialog_->activateWindow();
 }
 
 void MainWindow::restoreSettings() {

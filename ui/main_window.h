@@ -33,6 +33,7 @@ class DatasetController;
 class DatasetDocument;
 class DatasetPanel;
 class DecisionOverlay;
+class HelpDialog;
 class JobStatusWidget;
 class LedgerView;
 class ModelDock;
@@ -109,6 +110,7 @@ class MainWindow : public QMainWindow {
   void handleOpened(const QString& spec);
   void handleOpenFailed(const QString& spec, const QString& message);
   void showAbout();
+  void showAlgorithmsHelp();
 
   std::shared_ptr<privacy::PrivacyLedger> ledger_;  // first: the controllers below record into it
   DatasetDocument* document_;
@@ -127,12 +129,14 @@ class MainWindow : public QMainWindow {
   AuditView* auditView_ = nullptr;
   QDockWidget* auditDock_ = nullptr;
   RecentFiles* recentFiles_ = nullptr;
+  HelpDialog* helpDialog_ = nullptr;  // created on first use, then shown again
   QMenu* recentMenu_ = nullptr;
 
   QAction* openAction_ = nullptr;
   QAction* exportAction_ = nullptr;
   QAction* quitAction_ = nullptr;
   QAction* resetZoomAction_ = nullptr;
+  QAction* algorithmsAction_ = nullptr;
   QAction* aboutAction_ = nullptr;
   QAction* aboutQtAction_ = nullptr;
 
