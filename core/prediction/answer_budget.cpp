@@ -11,6 +11,13 @@ AnswerBudget::AnswerBudget(long long budget, long long used) : state_(std::make_
   state_->used.store(used);
 }
 
+Status AnswerBudget::checkUsed(long long budget, long long used) {
+  if (used >= 0 && used <= budget) return Ok{};
+  return Error{ErrorKind::BadBundle,
+               "answers used must be in [0, budget], found " + std::to_string(used) + " of " + std::to_string(budget),
+               {}, 0, "used"};
+}
+
 Result<long long> AnswerBudget::reserve(long long count) {
   if (count < 1) return Error{ErrorKind::Usage, "an answer batch must hold at least one query", {}, 0, "queries"};
   long long before = state_->used.load();

@@ -17,8 +17,11 @@ namespace dpstudio::predict {
 
 class AnswerBudget {
  public:
-  // budget ≥ 1, 0 ≤ used ≤ budget (checked by the predictors' factories).
+  // budget ≥ 1, 0 ≤ used ≤ budget (checked by the predictors' factories with checkUsed).
   explicit AnswerBudget(long long budget, long long used = 0);
+
+  // A saved count of answers read back: BadBundle (field "used") unless 0 ≤ used ≤ budget.
+  static Status checkUsed(long long budget, long long used);
 
   long long budget() const { return state_->budget; }
   long long used() const { return state_->used.load(); }

@@ -69,11 +69,7 @@ Result<PrivatePredictor> PrivatePredictor::restore(const PredictionOptions& opti
                      std::to_string(model.value()->parameterCount()),
                  {}, 0, "theta"};
   if (!theta.allFinite()) return Error{ErrorKind::BadBundle, "the parameters must be finite", {}, 0, "theta"};
-  if (used < 0 || used > options.budget)
-    return Error{ErrorKind::BadBundle,
-                 "answers used must be in [0, budget], found " + std::to_string(used) + " of " +
-                     std::to_string(options.budget),
-                 {}, 0, "used"};
+  if (auto status = AnswerBudget::checkUsed(options.budget, used); !status) return status.error();
   auto core = std::make_shared<Core>();
   core->options = options;
   core->model = model.value();

@@ -70,11 +70,7 @@ Result<SubsampleAggregate> SubsampleAggregate::restore(const PredictionOptions& 
   auto report = calibratePrediction(options, {teachers->trainRows, teachers->model->inputDim(),
                                               teachers->model->classes()});
   if (!report) return report.error();
-  if (used < 0 || used > options.budget)
-    return Error{ErrorKind::BadBundle,
-                 "answers used must be in [0, budget], found " + std::to_string(used) + " of " +
-                     std::to_string(options.budget),
-                 {}, 0, "used"};
+  if (auto status = AnswerBudget::checkUsed(options.budget, used); !status) return status.error();
   auto core = std::make_shared<Core>();
   core->options = options;
   core->teachers = std::move(teachers);
