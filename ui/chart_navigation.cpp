@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+#include "ui/round_ticks.h"
+
 namespace dpstudio::ui {
 namespace {
 
@@ -34,7 +36,7 @@ void ChartNavigation::zoomAt(QPointF viewPos, double factor) {
     const double anchor = axis->min() + fraction * span;
     const double newSpan = span / factor;
     if (!(newSpan > 1e-12 * std::max(1.0, std::abs(anchor))) || !std::isfinite(newSpan)) return;
-    axis->setRange(anchor - fraction * newSpan, anchor + (1.0 - fraction) * newSpan);
+    setRangeWithRoundTicks(axis, anchor - fraction * newSpan, anchor + (1.0 - fraction) * newSpan);
   };
   rescale(axisX_, fx);
   rescale(axisY_, fy);

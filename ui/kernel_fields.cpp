@@ -90,6 +90,11 @@ void KernelFields::choose(bool on) {
 void KernelFields::setAvailable(bool available, const QString& why) {
   if (available == available_) return;
   available_ = available;
+  // A model that cannot use the kernel turns it off for good: when another model makes it
+  // available again it stays off until the user turns it on. Turning an option back on as a
+  // side effect of another choice is a surprise (objective perturbation on digits chose
+  // logistic regression, and an RBF kernel last used long before came back).
+  if (!available) wanted_ = false;
   {
     const QSignalBlocker blocker(enable_);
     enable_->setChecked(available && wanted_);

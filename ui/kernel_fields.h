@@ -9,7 +9,8 @@
 // map reads (after the norm bound R or unit-row scaling, when chosen).
 //
 // Not offered with LMGC (setAvailable()): the box is unticked and disabled, the reason its
-// tooltip, and the user's choice comes back when another model is chosen. The rows go into
+// tooltip; another model offers it again, unticked (an option never comes back on as a side
+// effect of another choice). The rows go into
 // the form's own layout, so that they line up with the others.
 //
 // The values persist in QSettings under the form's prefix + "rff/".
@@ -79,7 +80,7 @@ class KernelFields : public QObject {
   NumberField* gamma_;
   QSpinBox* seed_;
   QLabel* note_;
-  bool wanted_ = false;  // the user's choice, kept while unavailable
+  bool wanted_ = false;  // the user's choice; forgotten when the kernel becomes unavailable
   bool available_ = true;
   bool rowsScaled_ = false;
   QString enableHelp_;

@@ -1,5 +1,7 @@
 #include "ui/ledger_model.h"
 
+#include <QFileInfo>
+
 #include <QDateTime>
 #include <QMetaObject>
 
@@ -51,6 +53,13 @@ QString ledgerBudgetText(const privacy::LedgerEntry& entry) {
   if (!entry.inferenceBudget) return {};
   const privacy::InferenceBudgetUse& b = *entry.inferenceBudget;
   return QObject::tr("%1 of %2 answers, %3 left").arg(b.used).arg(b.budget).arg(b.remaining());
+}
+
+QString ledgerDatasetName(const std::string& identity) {
+  const QString name = QString::fromStdString(identity);
+  if (name.startsWith(QLatin1String("builtin:"))) return name;
+  const QString file = QFileInfo(name).fileName();
+  return file.isEmpty() ? name : file;
 }
 
 LedgerModel::LedgerModel(std::shared_ptr<privacy::PrivacyLedger> ledger, QObject* parent)
@@ -121,7 +130,7 @@ QVariant LedgerModel::data(const QModelIndex& index, int role) const {
       case MechanismColumn: return QString::fromStdString(e.mechanism);
       case EpsilonColumn: return number(e.epsilon);
       case DeltaColumn: return number(e.delta);
-      case DatasetColumn: return QString::fromStdString(e.dataset);
+      case DatasetColumn: return ledgerDatasetName(e.dataset);
       case BudgetColumn: return ledgerBudgetText(e);
       case NoteColumn: return QString::fromStdString(e.note);
       default: return {};
@@ -132,9 +141,9 @@ QVariant LedgerModel::data(const QModelIndex& index, int role) const {
       case TimeColumn: return entryTime(e).toString(Qt::ISODate);
       case EpsilonColumn: return QString::number(e.epsilon, 'g', 17);
       case DeltaColumn: return QString::number(e.delta, 'g', 17);
+      case DatasetColumn: return QString::fromStdString(e.dataset);
       case NoteColumn:
-      case MechanismColumn:
-      case DatasetColumn: return data(index, Qt::DisplayRole);
+      case MechanismColumn: return data(index, Qt::DisplayRole);
       default: return {};
     }
   }

@@ -122,7 +122,7 @@ void LedgerView::refreshTotals() {
     for (const std::string& name : datasets) {
       const privacy::PrivacyCost cost = ledger.totalFor(name);
       isVoid = isVoid || cost.delta >= 1.0;
-      parts << tr("%1: %2").arg(name.empty() ? tr("(unnamed)") : QString::fromStdString(name).toHtmlEscaped(),
+      parts << tr("%1: %2").arg(name.empty() ? tr("(unnamed)") : ledgerDatasetName(name).toHtmlEscaped(),
                                 costText(cost));
     }
     text += QStringLiteral("<br>") + tr("Per dataset: %1.").arg(parts.join(QStringLiteral("; ")));
@@ -168,16 +168,18 @@ bool LedgerView::exportCsv(const QString& path, QString* error) const {
   return true;
 }
 
-void LedgerView::showExportDialog() {
+bool LedgerView::showExportDialog() {
   QSettings settings;
   const QString suggested =
       QDir(settings.value(kExportDirKey, QDir::homePath()).toString()).filePath(QStringLiteral("privacy-ledger.csv"));
   QString path = QFileDialog::getSaveFileName(this, tr("Export Ledger"), suggested, tr("CSV file (*.csv)"));
-  if (path.isEmpty()) return;
+  if (path.isEmpty()) return false;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
   settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
   QString error;
-  if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+  if (exportCsv(path, &error)) return true;
+  QMessageBox::warning(this, tr("Export failed"), error);
+  return false;
 }
 
 }  // namespace dpstudio::ui

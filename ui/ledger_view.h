@@ -45,7 +45,8 @@ class LedgerView : public QWidget {
  public slots:
   // Asks for confirmation, then clears the ledger (a new session).
   void requestClear();
-  void showExportDialog();
+  // Asks for a file and exports; true once the rows are written.
+  bool showExportDialog();
 
  private:
   void refreshTotals();

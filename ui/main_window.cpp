@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -38,6 +39,7 @@
 #include "ui/recent_files.h"
 #include "ui/scatter_view.h"
 #include "ui/view_export.h"
+#include "ui/wheel_guard.h"
 #include "ui/training_controller.h"
 #include "ui/training_document.h"
 
@@ -97,6 +99,9 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(document_, &DatasetDocument::datasetChanged, this, &MainWindow::showDocument);
   connect(document_, &DatasetDocument::viewChanged, this, &MainWindow::showDocument);
+
+  // Scrolling the docks must not change the values under the pointer.
+  qApp->installEventFilter(new WheelGuard(this));
 
   setWindowTitle(QStringLiteral("dpstudio"));
   restoreSettings();
@@ -169,6 +174,8 @@ void MainWindow::createModelDock() {
   modelDock_ = new ModelDock(document_, training_, trainer_, this);
   modelPanel_ = modelDock_->panel();
   addDockWidget(Qt::RightDockWidgetArea, modelDock_);
+  // A result that no longer matches the form says so above the plot too.
+  connect(modelPanel_, &ModelPanel::staleChanged, scatter_, &ScatterView::setTitleNote);
   connect(modelDock_, &ModelDock::statusMessage, this, [this](const QString& text, int timeoutMs) {
     if (text.isEmpty()) statusBar()->clearMessage();
     else statusBar()->showMessage(text, timeoutMs);
@@ -180,8 +187,6 @@ void MainWindow::createPrivacyDocks() {
   ledgerDock_ = new QDockWidget(tr("Ledger"), this);
   ledgerDock_->setObjectName(QStringLiteral("ledgerDock"));
   ledgerDock_->setWidget(ledgerView_);
-  ledgerDock_->toggleViewAction()->setText(tr("&Ledger"));
-  ledgerDock_->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+3")));
 
   auditView_ = new AuditView(document_);
   // The current dataset is audited as the Model panel would train on it (split, norm bound R,
@@ -200,14 +205,10 @@ void MainWindow::createPrivacyDocks() {
   auditDock_ = new QDockWidget(tr("Audit"), this);
   auditDock_->setObjectName(QStringLiteral("auditDock"));
   auditDock_->setWidget(auditView_);
-  auditDock_->toggleViewAction()->setText(tr("&Audit"));
-  auditDock_->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+4")));
 
   auto* noiseDock = new QDockWidget(tr("Noise"), this);
   noiseDock->setObjectName(QStringLiteral("noiseDock"));
   noiseDock->setWidget(new NoiseView(training_));
-  noiseDock->toggleViewAction()->setText(tr("&Noise"));
-  noiseDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+5")));
 
   // All below the plot, as tabs: tables and charts want width more than height. The side
   // docks keep the full height (their forms are tall), so the bottom area spans the plot only.
@@ -267,17 +268,12 @@ void MainWindow::createMenus() {
   toolBar->addAction(resetZoomAction_);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  QAction* dockToggle = datasetDock_->toggleViewAction();
-  dockToggle->setText(tr("&Dataset Panel"));
-  dockToggle->setShortcut(QKeySequence(tr("Ctrl+1")));
-  view->addAction(dockToggle);
-  QAction* modelToggle = modelDock_->toggleViewAction();
-  modelToggle->setText(tr("&Model Panel"));
-  modelToggle->setShortcut(QKeySequence(tr("Ctrl+2")));
-  view->addAction(modelToggle);
-  view->addAction(ledgerDock_->toggleViewAction());
-  view->addAction(auditDock_->toggleViewAction());
-  view->addAction(findChild<QDockWidget*>(QStringLiteral("noiseDock"))->toggleViewAction());
+  view->addAction(showDockAction(datasetDock_, tr("&Dataset Panel"), QKeySequence(tr("Ctrl+1"))));
+  view->addAction(showDockAction(modelDock_, tr("&Model Panel"), QKeySequence(tr("Ctrl+2"))));
+  view->addAction(showDockAction(ledgerDock_, tr("&Ledger"), QKeySequence(tr("Ctrl+3"))));
+  view->addAction(showDockAction(auditDock_, tr("&Audit"), QKeySequence(tr("Ctrl+4"))));
+  view->addAction(showDockAction(findChild<QDockWidget*>(QStringLiteral("noiseDock")), tr("&Noise"),
+                                 QKeySequence(tr("Ctrl+5"))));
   view->addAction(toolBar->toggleViewAction());
   view->addSeparator();
   view->addAction(resetZoomAction_);
@@ -287,6 +283,21 @@ void MainWindow::createMenus() {
   help->addSeparator();
   help->addAction(aboutAction_);
   help->addAction(aboutQtAction_);
+}
+
+QAction* MainWindow::showDockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut) {
+  // Shows and raises, never hides: the shortcut of a dock tabbed behind another brings it to
+  // the front, as a user expects; the dock's own close button hides it.
+  auto* action = new QAction(text, this);
+  action->setShortcut(shortcut);
+  action->setObjectName(dock->objectName() + QStringLiteral("ShowAction"));
+  action->setToolTip(tr("Show %1 (and bring it to the front)").arg(dock->windowTitle()));
+  connect(action, &QAction::triggered, dock, [dock] {
+    dock->show();
+    dock->raise();
+    if (QWidget* widget = dock->widget()) widget->setFocus(Qt::ShortcutFocusReason);
+  });
+  return action;
 }
 
 void MainWindow::openInitialDataset(const QString& spec) {
@@ -429,6 +440,7 @@ void MainWindow::restoreSettings() {
   if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 860);
   restoreState(settings.value(kStateKey).toByteArray());
   modelPanel_->form()->restoreSettings();
+  modelPanel_->showRestored(modelPanel_->form()->restoredChanges());
 }
 
 void MainWindow::saveSettings() const {
@@ -438,7 +450,29 @@ void MainWindow::saveSettings() const {
   modelPanel_->form()->saveSettings();
 }
 
+bool MainWindow::confirmLedgerLoss() {
+  const std::size_t releases = ledger_->size();
+  if (releases == 0 || !errorDialogs_) return true;
+  QMessageBox box(QMessageBox::Warning, tr("Quit dpstudio"),
+                  tr("<b>This session's privacy ledger lists %n release(s).</b>", nullptr, static_cast<int>(releases)),
+                  QMessageBox::NoButton, this);
+  box.setInformativeText(tr("The ledger is not kept after quitting: export it as CSV to keep the record of what "
+                            "this session has spent."));
+  QPushButton* exportButton = box.addButton(tr("Export CSV and Quit…"), QMessageBox::AcceptRole);
+  QPushButton* quitButton = box.addButton(tr("Quit without Exporting"), QMessageBox::DestructiveRole);
+  box.addButton(QMessageBox::Cancel);
+  box.setDefaultButton(exportButton);
+  box.exec();
+  if (box.clickedButton() == quitButton) return true;
+  if (box.clickedButton() == exportButton) return ledgerView_->showExportDialog();
+  return false;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmLedgerLoss()) {
+    event->ignore();
+    return;
+  }
   controller_->cancel();
   trainer_->cancel();
   saveSettings();

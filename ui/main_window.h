@@ -23,6 +23,7 @@
 QT_BEGIN_NAMESPACE
 class QAction;
 class QDockWidget;
+class QKeySequence;
 class QMenu;
 QT_END_NAMESPACE
 
@@ -111,6 +112,10 @@ class MainWindow : public QMainWindow {
   void handleOpenFailed(const QString& spec, const QString& message);
   void showAbout();
   void showAlgorithmsHelp();
+  QAction* showDockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
+  // Before quitting a session with releases: export the ledger, quit anyway, or stay.
+  // True to quit. Without dialogs (tests), true.
+  bool confirmLedgerLoss();
 
   std::shared_ptr<privacy::PrivacyLedger> ledger_;  // first: the controllers below record into it
   DatasetDocument* document_;

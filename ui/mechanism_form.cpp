@@ -530,6 +530,15 @@ void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report)
 
 void MechanismForm::saveSettings() const {
   QSettings settings;
+  saveTo(settings);
+}
+
+void MechanismForm::restoreSettings() {
+  QSettings settings;
+  restoreFrom(settings);
+}
+
+void MechanismForm::saveTo(QSettings& settings) const {
   predictionFields_->save(settings, kPrefix);
   settings.setValue(kPrefix + QStringLiteral("kind"), mechanismBox_->currentData());
   settings.setValue(kPrefix + QStringLiteral("distribution"), distribution_->currentData());
@@ -545,8 +554,7 @@ void MechanismForm::saveSettings() const {
   for (const auto& [key, field] : fields) settings.setValue(kPrefix + QLatin1String(key), field->text());
 }
 
-void MechanismForm::restoreSettings() {
-  QSettings settings;
+void MechanismForm::restoreFrom(QSettings& settings) {
   const auto restoreChoice = [&settings](QComboBox* box, const QString& key) {
     if (!settings.contains(kPrefix + key)) return;
     const int index = box->findData(settings.value(kPrefix + key));

@@ -32,6 +32,7 @@
 #include "ui/training_document.h"
 
 QT_BEGIN_NAMESPACE
+class QSettings;
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
@@ -83,6 +84,8 @@ class MechanismForm : public QWidget {
 
   void saveSettings() const;
   void restoreSettings();
+  void saveTo(QSettings& settings) const;
+  void restoreFrom(QSettings& settings);
 
   // For tests, and for whoever drives the form as a user would.
   QComboBox* mechanismBox() const { return mechanismBox_; }

@@ -1,6 +1,7 @@
 #include "ui/model_dock.h"
 
-#include <QEvent>
+#include <QFrame>
+#include <QVBoxLayout>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyle>
@@ -23,12 +24,23 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
   scroll_->setWidget(panel_);
   scroll_->setWidgetResizable(true);
   scroll_->setFrameShape(QFrame::NoFrame);
-  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  setWidget(scroll_);
+  // One width for every mechanism, wide enough for the widest form, fixed before the first
+  // show: rows appearing and disappearing must not make the dock (and the plot) jump.
+  // Labels wrap; a form wider still scrolls sideways rather than being clipped.
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  auto* body = new QWidget;
+  auto* layout = new QVBoxLayout(body);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(scroll_, 1);
+  auto* footer = new QFrame;
+  footer->setFrameShape(QFrame::NoFrame);
+  auto* footerLayout = new QVBoxLayout(footer);
+  footerLayout->setContentsMargins(8, 4, 8, 6);
+  footerLayout->addWidget(panel_->actionBar());
+  layout->addWidget(footer);
+  setWidget(body);
   fitWidth();
-  // Rows appear and disappear with the mechanism: the dock follows the widest so far, so
-  // that nothing is ever clipped (there is no horizontal scroll bar).
-  panel_->installEventFilter(this);
 
   connect(panel_, &ModelPanel::trainRequested, trainer, &TrainingController::train);
   connect(panel_, &ModelPanel::redrawRequested, trainer, &TrainingController::redrawNoise);
@@ -89,15 +101,9 @@ void ModelDock::showAnswersBox() {
   QTimer::singleShot(0, this, [this] { scroll_->ensureWidgetVisible(panel_->answersBox(), 0, 8); });
 }
 
-bool ModelDock::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == panel_ && event->type() == QEvent::LayoutRequest) fitWidth();
-  return QDockWidget::eventFilter(watched, event);
-}
-
 void ModelDock::fitWidth() {
   const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-  const int wanted = std::max({300, panel_->minimumSizeHint().width() + scrollBar + 4, scroll_->minimumWidth()});
-  if (wanted != scroll_->minimumWidth()) scroll_->setMinimumWidth(wanted);
+  scroll_->setMinimumWidth(std::clamp(panel_->minimumSizeHint().width() + scrollBar + 4, 360, 440));
 }
 
 }  // namespace dpstudio::ui

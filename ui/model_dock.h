@@ -1,5 +1,6 @@
 #pragma once
-// The Model dock: the ModelPanel in a scroll area, wired to the TrainingController (Train
+// The Model dock: the ModelPanel in a scroll area above a fixed footer with Train and Redraw
+// noise (which therefore never move, whatever rows the form shows), wired to the TrainingController (Train
 // requests go to it; its busy state and outcomes come back to the panel), with one-line
 // outcomes for the status bar through statusMessage().
 //
@@ -30,9 +31,6 @@ class ModelDock : public QDockWidget {
 
  signals:
   void statusMessage(const QString& text, int timeoutMs);
-
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void fitWidth();

@@ -1,6 +1,7 @@
 #include "ui/model_panel.h"
 
 #include <QFormLayout>
+#include <QFrame>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLocale>
@@ -12,6 +13,7 @@
 
 #include "ui/calibration_view.h"
 #include "ui/dataset_document.h"
+#include "ui/mechanism_form.h"
 #include "ui/model_settings_form.h"
 #include "ui/prediction_answers.h"
 #include "ui/prediction_answers_box.h"
@@ -57,6 +59,7 @@ QString terminationText(const OptimizeSummary& s) {
 ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QWidget* parent)
     : QWidget(parent), datasets_(datasets), training_(training) {
   auto* layout = new QVBoxLayout(this);
+  layout->addWidget(makeRestoredBanner());
   form_ = new ModelSettingsForm;
   layout->addWidget(form_);
 
@@ -65,14 +68,20 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   trainButton_->setShortcut(QKeySequence(tr("Ctrl+T")));
   redrawButton_ = new QPushButton(style()->standardIcon(QStyle::SP_BrowserReload), tr("Redraw noise"));
   redrawButton_->setShortcut(QKeySequence(tr("Ctrl+R")));
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(trainButton_, 1);
-  buttons->addWidget(redrawButton_, 1);
-  layout->addLayout(buttons);
+  // The buttons live outside the scrolling form (ModelDock puts actionBar() under it), so
+  // they stay where they are whatever rows the mechanism shows.
+  actionBar_ = new QWidget;
+  auto* actions = new QVBoxLayout(actionBar_);
+  actions->setContentsMargins(0, 0, 0, 0);
   problemLabel_ = new QLabel;
   problemLabel_->setWordWrap(true);
   problemLabel_->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
-  layout->addWidget(problemLabel_);
+  problemLabel_->setAccessibleName(tr("Problems"));
+  actions->addWidget(problemLabel_);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(trainButton_, 1);
+  buttons->addWidget(redrawButton_, 1);
+  actions->addLayout(buttons);
   messageLabel_ = new QLabel;
   messageLabel_->setWordWrap(true);
   layout->addWidget(messageLabel_);
@@ -104,9 +113,49 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   refreshResult();
 }
 
+QWidget* ModelPanel::makeRestoredBanner() {
+  restoredBanner_ = new QFrame;
+  restoredBanner_->setObjectName(QStringLiteral("restoredBanner"));
+  restoredBanner_->setStyleSheet(QStringLiteral(
+      "QFrame#restoredBanner { background: #eef3fb; border: 1px solid #9fb6d9; border-radius: 3px; }"));
+  auto* layout = new QVBoxLayout(restoredBanner_);
+  restoredLabel_ = new QLabel;
+  restoredLabel_->setWordWrap(true);
+  restoredLabel_->setAccessibleName(tr("Restored settings"));
+  layout->addWidget(restoredLabel_);
+  auto* buttons = new QHBoxLayout;
+  auto* defaults = new QPushButton(tr("Use Defaults"));
+  defaults->setObjectName(QStringLiteral("useDefaultsButton"));
+  defaults->setToolTip(tr("Every setting below back to what a first start shows."));
+  auto* keep = new QPushButton(tr("Keep"));
+  keep->setObjectName(QStringLiteral("keepRestoredButton"));
+  buttons->addStretch(1);
+  buttons->addWidget(defaults);
+  buttons->addWidget(keep);
+  layout->addLayout(buttons);
+  restoredBanner_->hide();
+  connect(defaults, &QPushButton::clicked, this, [this] {
+    form_->resetToDefaults();
+    restoredBanner_->hide();
+  });
+  connect(keep, &QPushButton::clicked, restoredBanner_, &QWidget::hide);
+  return restoredBanner_;
+}
+
+void ModelPanel::showRestored(const QStringList& changes) {
+  restoredBanner_->setVisible(!changes.isEmpty());
+  restoredLabel_->setText(tr("Restored from your last session: %1.").arg(changes.join(QStringLiteral("; "))));
+}
+
 QWidget* ModelPanel::makeResultGroup() {
   auto* group = new QGroupBox(tr("Result"));
   resultForm_ = new QFormLayout(group);
+  staleLabel_ = new QLabel;
+  staleLabel_->setWordWrap(true);
+  staleLabel_->setStyleSheet(kWarningStyle);
+  staleLabel_->setAccessibleName(tr("Stale result"));
+  resultForm_->addRow(staleLabel_);
+  resultForm_->setRowVisible(staleLabel_, false);
   noModelLabel_ = new QLabel(tr("No model yet: choose the settings above and press Train."));
   noModelLabel_->setWordWrap(true);
   noModelLabel_->setForegroundRole(QPalette::PlaceholderText);
@@ -177,10 +226,20 @@ void ModelPanel::refreshButton() {
   problemLabel_->setVisible(!problems.isEmpty());
   const bool hasData = datasets_->hasDataset();
   trainButton_->setEnabled(problems.isEmpty() && hasData && !trainingRunning_);
-  const bool redrawable = training_->isModelOf(datasets_->dataset()) && training_->result()->isPrivate();
-  redrawButton_->setEnabled(redrawable && !trainingRunning_);
+  const bool shown = training_->isModelOf(datasets_->dataset());
+  const QStringList changes =
+      shown ? settingsChanges(training_->result()->settings, form_->settings()) : QStringList();
+  refreshStale(changes);
+  refreshAnswersBox();
+  const bool redrawable = shown && training_->result()->isPrivate();
+  redrawButton_->setEnabled(redrawable && !trainingRunning_ && problems.isEmpty() && changes.isEmpty());
   redrawButton_->setToolTip(
       !redrawable ? tr("Train a private model first: Redraw noise shows how much its noise moves it.")
+      : !problems.isEmpty() ? tr("Fix the marked fields first:\n%1").arg(problems.join(QLatin1Char('\n')))
+      : !changes.isEmpty()
+          ? tr("The settings above changed since the model shown was trained (%1). Redraw noise repeats the "
+               "settings of the model shown, so it is off: press Train to train with the settings above.")
+                .arg(changes.join(QStringLiteral(", ")))
       : training_->result()->isPrediction()
           ? tr("A new repetition of the private predictor shown (Ctrl+R): the same non-private model, a new budget "
                "of B answers and new noise (the next seed in experiment mode). It is a release of its own, recorded "
@@ -197,6 +256,28 @@ void ModelPanel::refreshButton() {
   else
     trainButton_->setToolTip(tr("Train the model on the current dataset (Ctrl+T). The view then shows its "
                                 "decision regions."));
+}
+
+void ModelPanel::refreshAnswersBox() {
+  // The group belongs to the predictor shown while the dock is still about predictors: after
+  // switching the dock to another mechanism it goes (the stale mark says what is shown).
+  const bool prediction = training_->hasModel() && training_->result()->isPrediction();
+  answersBox_->setVisible(prediction && form_->mechanismForm()->predictionKind().has_value());
+}
+
+void ModelPanel::refreshStale(const QStringList& changes) {
+  const bool stale = !changes.isEmpty();
+  resultForm_->setRowVisible(staleLabel_, stale);
+  if (stale)
+    staleLabel_->setText(tr("\u26a0 Stale: the settings above changed since this result was trained (%1). It "
+                            "still shows the earlier settings; press Train to use the new ones.")
+                             .arg(changes.join(QStringLiteral(", "))));
+  const QString note = stale ? tr("stale: settings changed since (%1)").arg(changes.join(QStringLiteral(", ")))
+                             : QString();
+  if (note != staleNote_) {
+    staleNote_ = note;
+    emit staleChanged(note);
+  }
 }
 
 void ModelPanel::refreshResult() {
@@ -218,7 +299,7 @@ void ModelPanel::refreshResult() {
                                                                                       : QString()));
   for (QLabel* label : {partiesLabel_, distanceLabel_, baselineLabel_}) resultForm_->setRowVisible(label, false);
   const bool prediction = has && training_->result()->isPrediction();
-  answersBox_->setVisible(prediction);
+  refreshAnswersBox();
   answersBox_->setAnswers(prediction ? training_->answers().get() : nullptr);
   if (!has) return;
 

@@ -22,6 +22,7 @@
 
 QT_BEGIN_NAMESPACE
 class QFormLayout;
+class QFrame;
 class QLabel;
 class QPushButton;
 QT_END_NAMESPACE
@@ -40,6 +41,9 @@ class ModelPanel : public QWidget {
   ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QWidget* parent = nullptr);
 
   ModelSettingsForm* form() const { return form_; }
+  // Train, Redraw noise and the reasons Train is off: placed by the dock outside the
+  // scrolling form, so that they never move.
+  QWidget* actionBar() const { return actionBar_; }
   QPushButton* trainButton() const { return trainButton_; }
   QPushButton* redrawButton() const { return redrawButton_; }
   CalibrationView* reportView() const { return reportView_; }
@@ -55,6 +59,9 @@ class ModelPanel : public QWidget {
   QLabel* partiesLabel() const { return partiesLabel_; }
   QLabel* distanceLabel() const { return distanceLabel_; }
   QLabel* baselineLabel() const { return baselineLabel_; }
+  QLabel* staleLabel() const { return staleLabel_; }
+  QFrame* restoredBanner() const { return restoredBanner_; }
+  QLabel* restoredLabel() const { return restoredLabel_; }
 
  public slots:
   // What the Train button does: emits trainRequested() if the form is valid and nothing runs.
@@ -62,22 +69,34 @@ class ModelPanel : public QWidget {
   void setTraining(bool training);
   // A training ended without a new model: say why, next to the button.
   void showTrainingMessage(const QString& message, bool error);
+  // After the last session's settings were restored: a banner listing what differs from
+  // the defaults, with Use Defaults and Keep. Nothing when nothing differs.
+  void showRestored(const QStringList& changes);
 
  signals:
   void trainRequested(const dpstudio::ui::TrainingSettings& settings);
   void redrawRequested();
   void answerRequested(long long count);  // the private predictor shown, next test points
+  // The result shown no longer matches the form (a note saying what changed), or matches
+  // again (an empty note).
+  void staleChanged(const QString& note);
 
  private:
   QWidget* makeResultGroup();
+  QWidget* makeRestoredBanner();
   void refreshButton();
   void refreshResult();
+  void refreshStale(const QStringList& changes);
+  void refreshAnswersBox();
   void showPrediction(const TrainingResult& r);
   void showMultiparty(const TrainingResult& r);
 
   DatasetDocument* datasets_;
   TrainingDocument* training_;
   ModelSettingsForm* form_ = nullptr;
+  QWidget* actionBar_ = nullptr;
+  QFrame* restoredBanner_ = nullptr;
+  QLabel* restoredLabel_ = nullptr;
   QPushButton* trainButton_ = nullptr;
   QPushButton* redrawButton_ = nullptr;
   QLabel* problemLabel_ = nullptr;
@@ -96,6 +115,8 @@ class ModelPanel : public QWidget {
   QLabel* objectiveLabel_ = nullptr;
   QLabel* timeLabel_ = nullptr;
   QLabel* noModelLabel_ = nullptr;
+  QLabel* staleLabel_ = nullptr;  // the result no longer matches the form
+  QString staleNote_;
   QLabel* partiesLabel_ = nullptr;
   QLabel* distanceLabel_ = nullptr;
   QLabel* baselineLabel_ = nullptr;

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -103,7 +104,10 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   updateModelRows();
   updateModelChoices();
   wasValid_ = isValid();
+  captureDefaults();
 }
+
+ModelSettingsForm::~ModelSettingsForm() = default;
 
 QWidget* ModelSettingsForm::makeModelGroup() {
   auto* group = new QGroupBox(tr("Model"));
@@ -389,6 +393,36 @@ void ModelSettingsForm::fieldsChanged() {
 
 void ModelSettingsForm::saveSettings() const {
   QSettings settings;
+  saveTo(settings);
+}
+
+void ModelSettingsForm::restoreSettings() {
+  QSettings settings;
+  restoreFrom(settings);
+  restoredChanges_ = settingsChanges(defaults_, settings());
+}
+
+void ModelSettingsForm::captureDefaults() {
+  defaults_ = settings();
+  defaultsDir_ = std::make_unique<QTemporaryDir>();
+  if (!defaultsDir_->isValid()) {
+    defaultsDir_.reset();
+    return;
+  }
+  QSettings snapshot(defaultsDir_->filePath(QStringLiteral("defaults.ini")), QSettings::IniFormat);
+  saveTo(snapshot);
+  snapshot.sync();
+}
+
+void ModelSettingsForm::resetToDefaults() {
+  if (!defaultsDir_) return;
+  QSettings snapshot(defaultsDir_->filePath(QStringLiteral("defaults.ini")), QSettings::IniFormat);
+  restoreFrom(snapshot);
+  restoredChanges_.clear();
+  fieldsChanged();
+}
+
+void ModelSettingsForm::saveTo(QSettings& settings) const {
   settings.setValue(kPrefix + QStringLiteral("kind"), QString::fromStdString(modelKindName(modelKind())));
   settings.setValue(kPrefix + QStringLiteral("lambda"), lambda_->text());
   settings.setValue(kPrefix + QStringLiteral("huber"), huber_->text());
@@ -399,11 +433,10 @@ void ModelSettingsForm::saveSettings() const {
   settings.setValue(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked());
   settings.setValue(kPrefix + QStringLiteral("intercept"), intercept_->isChecked());
   kernel_->save(settings, kPrefix);
-  mechanism_->saveSettings();
+  mechanism_->saveTo(settings);
 }
 
-void ModelSettingsForm::restoreSettings() {
-  QSettings settings;
+void ModelSettingsForm::restoreFrom(QSettings& settings) {
   if (auto kind = parseModelKind(settings.value(kPrefix + QStringLiteral("kind")).toString().toStdString()))
     setModelKind(*kind);
   // Text as typed, so that a saved invalid value comes back marked rather than replaced.
@@ -421,7 +454,7 @@ void ModelSettingsForm::restoreSettings() {
   intercept_->setChecked(settings.value(kPrefix + QStringLiteral("intercept"), intercept_->isChecked()).toBool());
   kernel_->restore(settings, kPrefix);
   // After the model: the mechanism adjusts the model to what it can train.
-  mechanism_->restoreSettings();
+  mechanism_->restoreFrom(settings);
 }
 
 }  // namespace dpstudio::ui

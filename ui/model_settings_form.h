@@ -34,7 +34,9 @@ class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
+class QSettings;
 class QSpinBox;
+class QTemporaryDir;
 QT_END_NAMESPACE
 
 namespace dpstudio::ui {
@@ -48,6 +50,7 @@ class ModelSettingsForm : public QWidget {
 
  public:
   explicit ModelSettingsForm(QWidget* parent = nullptr);
+  ~ModelSettingsForm() override;
 
   TrainingSettings settings() const;
   QStringList problems() const;  // one line per invalid field, naming it
@@ -61,7 +64,12 @@ class ModelSettingsForm : public QWidget {
   ModelKind modelKind() const;
 
   void saveSettings() const;
+  // Restores the last session's choices; restoredChanges() then says what differs from the
+  // defaults, for people ("ε 1 → 50", "unit rows off → on").
   void restoreSettings();
+  QStringList restoredChanges() const { return restoredChanges_; }
+  // Every field back to what a first start shows (not R, which belongs to the dataset).
+  void resetToDefaults();
 
   // For tests, and for whoever drives the form as a user would.
   MechanismForm* mechanismForm() const { return mechanism_; }
@@ -90,6 +98,9 @@ class ModelSettingsForm : public QWidget {
   void updateShape();
   LearnerSpec learner() const;
   void fieldsChanged();
+  void captureDefaults();
+  void saveTo(QSettings& settings) const;
+  void restoreFrom(QSettings& settings);
 
   MechanismForm* mechanism_ = nullptr;
   std::shared_ptr<const Dataset> dataset_;
@@ -108,6 +119,9 @@ class ModelSettingsForm : public QWidget {
   QCheckBox* intercept_ = nullptr;
   KernelFields* kernel_ = nullptr;
   bool wasValid_ = true;
+  TrainingSettings defaults_;                  // as the constructor left the fields
+  std::unique_ptr<QTemporaryDir> defaultsDir_;  // the same, as saveTo() writes them
+  QStringList restoredChanges_;
 };
 
 }  // namespace dpstudio::ui

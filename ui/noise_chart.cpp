@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "ui/calibration_view.h"
+#include "ui/round_ticks.h"
 #include "ui/view_export.h"
 
 namespace dpstudio::ui {
@@ -20,22 +21,6 @@ namespace {
 constexpr int kDensityPoints = 241;
 constexpr int kMaxBins = 60;
 constexpr double kTail = 5e-4;  // the range covers the law's central 1 − 2·kTail
-
-// A round tick step (1, 2 or 5 times a power of ten) giving about `ticks` intervals.
-double niceStep(double range, int ticks) {
-  const double raw = range / ticks;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  const double normalized = raw / magnitude;
-  return (normalized < 1.5 ? 1.0 : normalized < 3.0 ? 2.0 : normalized < 7.0 ? 5.0 : 10.0) * magnitude;
-}
-
-void setNiceTicks(QValueAxis* axis, double lo, double hi, int ticks) {
-  axis->setRange(lo, hi);
-  if (!(hi > lo)) return;
-  axis->setTickType(QValueAxis::TicksDynamic);
-  axis->setTickAnchor(0.0);
-  axis->setTickInterval(niceStep(hi - lo, ticks));
-}
 
 int riceBins(std::size_t count) {
   return std::clamp(static_cast<int>(std::ceil(2.0 * std::cbrt(static_cast<double>(count)))), 1, kMaxBins);
@@ -191,8 +176,11 @@ void NoiseChart::showLaw(const privacy::NoiseNormLaw& law, const std::vector<dou
   released_->replace(marks);
   released_->setName(releasedText(released));
 
-  setNiceTicks(axisX_, lo, hi, 5);
-  setNiceTicks(axisY_, 0.0, yMax, 3);
+  setRangeWithRoundTicks(axisX_, lo, hi, 5);
+  setRangeWithRoundTicks(axisY_, 0.0, yMax, 3);
+  // Densities and norms span many magnitudes: %g, not the fixed decimals of round ticks.
+  axisX_->setLabelFormat(QStringLiteral("%g"));
+  axisY_->setLabelFormat(QStringLiteral("%g"));
   histogram_->setVisible(!all.empty());
   density_->setVisible(true);
   mean_->setVisible(true);

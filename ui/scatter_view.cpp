@@ -19,6 +19,7 @@
 
 #include "ui/chart_navigation.h"
 #include "ui/class_palette.h"
+#include "ui/round_ticks.h"
 #include "ui/view_export.h"
 
 namespace dpstudio::ui {
@@ -40,23 +41,6 @@ class DetachedChart {
   QGraphicsScene* scene_;
   QChart* chart_;
 };
-
-// Ticks at round numbers (1, 2 or 5 × 10^k) about six to an axis, kept round while zooming.
-void useRoundTicks(QValueAxis* axis, qreal min, qreal max) {
-  const double span = max - min;
-  if (!(span > 0.0) || !std::isfinite(span)) return;
-  const double raw = span / 6.0;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  const double norm = raw / magnitude;
-  const double step = (norm < 1.5 ? 1.0 : norm < 3.5 ? 2.0 : norm < 7.5 ? 5.0 : 10.0) * magnitude;
-  const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
-  axis->setTickType(QValueAxis::TicksDynamic);
-  // Qt places ticks by adding the interval repeatedly, so the tick at zero can come out as
-  // -1e-17 and read "-0.0"; an anchor a hair above zero keeps it on the positive side.
-  axis->setTickAnchor(step * 1e-9);
-  axis->setTickInterval(step);
-  axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
-}
 
 void showHoverTip(const QString& text, bool entered) {
   if (entered) QToolTip::showText(QCursor::pos(), text);
@@ -91,8 +75,7 @@ ScatterView::ScatterView(QWidget* parent)
   chart->setTitleFont(titleFont);
 
   for (QValueAxis* axis : {axisX_, axisY_}) {
-    connect(axis, &QValueAxis::rangeChanged, axis,
-            [axis](qreal min, qreal max) { useRoundTicks(axis, min, max); });
+    connect(axis, &QValueAxis::rangeChanged, axis, [axis] { fitRoundTicks(axis); });
     connect(axis, &QValueAxis::rangeChanged, this, &ScatterView::visibleAreaChanged);
     axis->setGridLineColor(QColor(0, 0, 0, 28));  // translucent: visible over the regions too
     QFont font = axis->titleFont();
@@ -143,7 +126,7 @@ void ScatterView::showData(const Dataset& dataset, const DatasetView& view, cons
 
 void ScatterView::showContent(const ScatterContent& content) {
   QChart* c = chart();
-  c->zoomReset();
+  resetChartZoom();
   clearUnderlay();
   hiddenClasses_.clear();
   hiddenRoles_.clear();
@@ -200,8 +183,9 @@ void ScatterView::showContent(const ScatterContent& content) {
 
   axisX_->setTitleText(content.axisTitles[0]);
   axisY_->setTitleText(content.axisTitles[1]);
-  c->setTitle(content.titleHtml.isEmpty() ? content.title.toHtmlEscaped() : content.titleHtml);
+  titleHtml_ = content.titleHtml.isEmpty() ? content.title.toHtmlEscaped() : content.titleHtml;
   plainTitle_ = content.title;
+  applyTitle();
 }
 
 bool ScatterView::replacePoints(SeriesRole role, int classIndex, const QList<QPointF>& points) {
@@ -216,7 +200,7 @@ bool ScatterView::replacePoints(SeriesRole role, int classIndex, const QList<QPo
 }
 
 void ScatterView::showMessage(const QString& message) {
-  chart()->zoomReset();
+  resetChartZoom();
   clearUnderlay();
   {
     const DetachedChart detached(scene(), chart());
@@ -226,8 +210,9 @@ void ScatterView::showMessage(const QString& message) {
   chart()->legend()->setVisible(false);
   axisX_->setTitleText({});
   axisY_->setTitleText({});
-  chart()->setTitle(message.toHtmlEscaped());
+  titleHtml_ = message.toHtmlEscaped();
   plainTitle_ = message;
+  applyTitle();
 }
 
 void ScatterView::setUnderlay(const QImage& image, const QRectF& dataRect) {
@@ -352,8 +337,34 @@ void ScatterView::setHomeRanges(const ScatterContent& content) {
     }
   homeX_ = paddedRange(lo[0], hi[0]);
   homeY_ = paddedRange(lo[1], hi[1]);
-  axisX_->setRange(homeX_.x(), homeX_.y());
-  axisY_->setRange(homeY_.x(), homeY_.y());
+  setRangeWithRoundTicks(axisX_, homeX_.x(), homeX_.y());
+  setRangeWithRoundTicks(axisY_, homeY_.x(), homeY_.y());
+}
+
+void ScatterView::setTitleNote(const QString& note) {
+  if (note == titleNote_) return;
+  titleNote_ = note;
+  applyTitle();
+}
+
+void ScatterView::applyTitle() {
+  QString html = titleHtml_;
+  if (!titleNote_.isEmpty())
+    html += QStringLiteral(" &nbsp;<span style=\"color:#b00020\">\u26a0 %1</span>").arg(titleNote_.toHtmlEscaped());
+  chart()->setTitle(html);
+}
+
+QString ScatterView::titleText() const {
+  return titleNote_.isEmpty() ? plainTitle_ : plainTitle_ + QStringLiteral(" \u26a0 ") + titleNote_;
+}
+
+void ScatterView::resetChartZoom() {
+  // zoomReset() restores the range of before the first rubber-band zoom, whatever the tick
+  // interval is now: bounded ticks until rangeChanged makes them round again.
+  if (!chart()->isZoomed()) return;
+  useBoundedTicks(axisX_);
+  useBoundedTicks(axisY_);
+  chart()->zoomReset();
 }
 
 int ScatterView::seriesCount() const { return static_cast<int>(chart()->series().size()); }
@@ -386,10 +397,10 @@ QStringList ScatterView::seriesNames() const {
 }
 
 void ScatterView::resetZoom() {
-  chart()->zoomReset();
+  resetChartZoom();
   // Wheel zoom and panning set the ranges directly, which zoomReset() does not undo.
-  axisX_->setRange(homeX_.x(), homeX_.y());
-  axisY_->setRange(homeY_.x(), homeY_.y());
+  setRangeWithRoundTicks(axisX_, homeX_.x(), homeX_.y());
+  setRangeWithRoundTicks(axisY_, homeY_.x(), homeY_.y());
 }
 
 void ScatterView::mouseDoubleClickEvent(QMouseEvent* event) {
@@ -407,7 +418,7 @@ bool ScatterView::exportSvg(const QString& path, QString* error) {
   // An SVG should hold shapes, not thousands of little bitmaps: draw real markers for it.
   // (The decision regions stay one embedded image: they are a raster by nature.)
   if (lightMarkers_) setLightMarkers(false);
-  const bool ok = writeViewSvg(this, path, plainTitle_, tr("Scatter view exported from dpstudio"), error);
+  const bool ok = writeViewSvg(this, path, titleText(), tr("Scatter view exported from dpstudio"), error);
   if (lightMarkers_) setLightMarkers(true);
   return ok;
 }

@@ -74,6 +74,12 @@ class ScatterView : public QChartView {
   void setRoleHidden(SeriesRole role, bool hidden);
   ChartNavigation* navigation() const { return navigation_; }
 
+  // A warning after the title, kept across new content until replaced (e.g. "stale:
+  // settings changed since"); empty to remove.
+  void setTitleNote(const QString& note);
+  // The title as plain text, with its note.
+  QString titleText() const;
+
   // Writes what is shown; false with *error set on failure.
   bool exportPng(const QString& path, QString* error = nullptr);
   bool exportSvg(const QString& path, QString* error = nullptr);
@@ -96,6 +102,8 @@ class ScatterView : public QChartView {
 
  private:
   void setHomeRanges(const ScatterContent& content);
+  void resetChartZoom();
+  void applyTitle();
   void setLightMarkers(bool on);
   void toggleFromLegend(QLegendMarker* marker);
   void applyVisibility();
@@ -104,6 +112,8 @@ class ScatterView : public QChartView {
   QValueAxis* axisY_;
   ChartNavigation* navigation_;
   QString plainTitle_;
+  QString titleHtml_;
+  QString titleNote_;
   bool lightMarkers_ = false;  // large datasets: markers drawn as images (scatter_markers.h)
   QPointF homeX_{0.0, 1.0};    // axis ranges that show everything (min, max)
   QPointF homeY_{0.0, 1.0};

@@ -39,7 +39,7 @@ void TrainingController::train(const TrainingSettings& settings) {
   const ViewSpec viewSpec = datasets_->viewSpec();
   // The shown model's baseline and prepared data are reused when only privacy differs.
   std::shared_ptr<const TrainingResult> reuse = training_->isModelOf(dataset) ? training_->result() : nullptr;
-  const QString model = QString::fromStdString(modelKindName(settings.learner.kind));
+  const QString model = modelDisplayName(settings.learner.kind);
   const QString title = settings.privacy.isPrivate()
                             ? tr("Training %1 with %2").arg(model, privacyDisplayName(settings.privacy))
                             : tr("Training %1").arg(model);

@@ -2,15 +2,7 @@
 
 namespace dpstudio::ui {
 
-QString modelDisplayName(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::LogisticRegression: return QObject::tr("Logistic regression");
-    case ModelKind::HuberSvm: return QObject::tr("Huber SVM");
-    case ModelKind::Softmax: return QObject::tr("Softmax regression");
-    case ModelKind::Lmgc: return QObject::tr("LMGC");
-  }
-  return {};
-}
+QString modelDisplayName(ModelKind kind) { return QString::fromStdString(modelLongName(kind)); }
 
 QString featureMapDisplayName(const RandomFeaturesSpec& spec) {
   return QObject::tr("RBF kernel: D = %1 random Fourier features, \u03b3 = %2, seed %3")
@@ -81,30 +73,64 @@ Eigen::VectorXi PredictionRelease::nonPrivateLabels(const Eigen::MatrixXd& X) co
   return labels;
 }
 
-namespace {
-
-// Every field of PreprocessSpec (a new one must be added here, or a redraw could reuse a
-// baseline trained on differently preprocessed data).
-bool samePreprocessing(const PreprocessSpec& a, const PreprocessSpec& b) {
-  if (a.randomFeatures.has_value() != b.randomFeatures.has_value()) return false;
-  if (a.randomFeatures && (a.randomFeatures->dim != b.randomFeatures->dim ||
-                           a.randomFeatures->gamma != b.randomFeatures->gamma ||
-                           a.randomFeatures->seed != b.randomFeatures->seed))
-    return false;
-  if (a.publicRanges.size() != b.publicRanges.size()) return false;
-  for (std::size_t i = 0; i < a.publicRanges.size(); ++i)
-    if (a.publicRanges[i].lo != b.publicRanges[i].lo || a.publicRanges[i].hi != b.publicRanges[i].hi) return false;
-  return a.projectionDim == b.projectionDim && a.projectionSeed == b.projectionSeed && a.pcaDim == b.pcaDim &&
-         a.unitRows == b.unitRows && a.normBound == b.normBound && a.intercept == b.intercept;
-}
-
-}  // namespace
-
 bool sameBaseline(const TrainingSettings& a, const TrainingSettings& b) {
   return a.learner.kind == b.learner.kind && a.learner.lambda == b.learner.lambda &&
          a.learner.huber == b.learner.huber && a.tolerance == b.tolerance && a.maxIterations == b.maxIterations &&
          a.data.testFraction == b.data.testFraction && a.data.splitSeed == b.data.splitSeed &&
-         samePreprocessing(a.data.preprocess, b.data.preprocess);
+         a.data.preprocess == b.data.preprocess;
+}
+
+bool sameSettingsButNoise(const TrainingSettings& a, const TrainingSettings& b) {
+  TrainingSettings b2 = b;
+  b2.privacy.seed = a.privacy.seed;
+  return a == b2;
+}
+
+QStringList settingsChanges(const TrainingSettings& shown, const TrainingSettings& now) {
+  QStringList changes;
+  auto change = [&changes](const QString& what, const QString& before, const QString& after) {
+    if (before != after) changes << QObject::tr("%1 %2 \u2192 %3").arg(what, before, after);
+  };
+  const auto g = [](double v) { return QString::number(v, 'g', 6); };
+  change(QObject::tr("mechanism"), privacyDisplayName(shown.privacy), privacyDisplayName(now.privacy));
+  change(QObject::tr("model"), modelDisplayName(shown.learner.kind), modelDisplayName(now.learner.kind));
+  change(QObject::tr("\u03bb"), g(shown.learner.lambda), g(now.learner.lambda));
+  const auto epsilonOf = [](const TrainingSettings& s) -> std::optional<double> {
+    if (s.privacy.prediction) return s.privacy.prediction->epsilon;
+    if (s.privacy.multiparty) return s.privacy.multiparty->epsilon;
+    if (s.privacy.options.kind != mech::MechanismKind::None) return s.privacy.options.epsilon;
+    return std::nullopt;
+  };
+  const auto deltaOf = [](const TrainingSettings& s) -> std::optional<double> {
+    if (s.privacy.prediction) return s.privacy.prediction->delta;
+    if (s.privacy.options.kind != mech::MechanismKind::None) return s.privacy.options.delta;
+    return std::nullopt;
+  };
+  const auto eps0 = epsilonOf(shown), eps1 = epsilonOf(now);
+  if (eps0 && eps1) change(QObject::tr("\u03b5"), g(*eps0), g(*eps1));
+  const auto d0 = deltaOf(shown), d1 = deltaOf(now);
+  if (d0 && d1) change(QObject::tr("\u03b4"), g(*d0), g(*d1));
+  const auto onOff = [](bool on) { return on ? QObject::tr("on") : QObject::tr("off"); };
+  const PreprocessSpec& p0 = shown.data.preprocess;
+  const PreprocessSpec& p1 = now.data.preprocess;
+  const auto source = [](privacy::NoiseKind kind) {
+    return kind == privacy::NoiseKind::Release ? QObject::tr("release") : QObject::tr("experiment");
+  };
+  change(QObject::tr("noise source"), source(shown.privacy.noise), source(now.privacy.noise));
+  change(QObject::tr("test fraction"), g(shown.data.testFraction), g(now.data.testFraction));
+  change(QObject::tr("split seed"), QString::number(shown.data.splitSeed), QString::number(now.data.splitSeed));
+  change(QObject::tr("norm bound R"), p0.normBound ? g(*p0.normBound) : onOff(false),
+         p1.normBound ? g(*p1.normBound) : onOff(false));
+  change(QObject::tr("unit rows"), onOff(p0.unitRows), onOff(p1.unitRows));
+  change(QObject::tr("intercept"), onOff(p0.intercept), onOff(p1.intercept));
+  const auto kernel = [&](const PreprocessSpec& p) {
+    return p.randomFeatures ? QObject::tr("D = %1, \u03b3 = %2").arg(p.randomFeatures->dim).arg(g(p.randomFeatures->gamma))
+                            : onOff(false);
+  };
+  change(QObject::tr("RBF kernel"), kernel(p0), kernel(p1));
+  // Everything else (calibration, noise family, budget, parties, DP-SGD, optimizer, …).
+  if (changes.isEmpty() && !sameSettingsButNoise(shown, now)) changes << QObject::tr("other settings");
+  return changes;
 }
 
 TrainingDocument::TrainingDocument(QObject* parent) : QObject(parent) {}

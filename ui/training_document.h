@@ -16,6 +16,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <memory>
@@ -59,6 +60,7 @@ struct PrivacySettings {
   bool isPrivate() const {
     return options.kind != mech::MechanismKind::None || prediction.has_value() || multiparty.has_value();
   }
+  bool operator==(const PrivacySettings&) const = default;
 };
 
 // The mechanism's name for people, whichever kind it is: "Output perturbation", "Prediction
@@ -78,11 +80,20 @@ struct TrainingSettings {
   // privacy.prediction / privacy.multiparty with this learner (their model, λ and h).
   predict::PredictionOptions predictionOptions() const;
   multiparty::MultipartyOptions multipartyOptions() const;
+  bool operator==(const TrainingSettings&) const = default;
 };
 
 // Whether two settings train the same non-private model on the same data (everything but
 // the privacy settings agrees), so that a private run can reuse the other's baseline.
 bool sameBaseline(const TrainingSettings& a, const TrainingSettings& b);
+
+// Whether b trains what a was trained with, up to the noise (the experiment seed): Redraw
+// noise may then repeat a's settings, and a result of a is not stale under b.
+bool sameSettingsButNoise(const TrainingSettings& a, const TrainingSettings& b);
+// What differs between the settings a result was trained with and the form's, for people:
+// "ε 1 → 50", "mechanism Output perturbation → Objective perturbation"; "other settings"
+// when only something else differs; empty when nothing does.
+QStringList settingsChanges(const TrainingSettings& shown, const TrainingSettings& now);
 
 // The mechanism's name for people: "Output perturbation", "DP-LMGC", …
 QString mechanismDisplayName(mech::MechanismKind kind);

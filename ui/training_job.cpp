@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/data/source.h"
 #include "core/mechanisms/tuning.h"
 #include "ui/prediction_job.h"
 
@@ -164,7 +165,7 @@ privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result) {
   // predictors record epsilon_actual), not the claim.
   if (const auto provable = report.value("epsilon_provable")) entry.epsilon = *provable;
   entry.delta = report.delta;
-  entry.dataset = result.datasetName.toStdString();
+  entry.dataset = datasetIdentity(result.source->provenance.source);
   QStringList note;
   note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibration));
   note << QObject::tr("noise %1").arg(QString::fromStdString(report.noise));

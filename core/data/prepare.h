@@ -48,6 +48,7 @@ struct SplitAndPreprocess {
   // Keep PreparedData::trainBeforeMap/testBeforeMap (for the decision view) when there is a
   // feature map. The CLI, which draws no view, turns it off to save a copy of the data.
   bool keepRowsBeforeMap = true;
+  bool operator==(const SplitAndPreprocess&) const = default;
 };
 Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separateTest,
                                    const SplitAndPreprocess& settings);

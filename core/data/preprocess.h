@@ -27,6 +27,7 @@ namespace dpstudio {
 struct FeatureRange {
   double lo = 0.0;
   double hi = 1.0;
+  bool operator==(const FeatureRange&) const = default;
 };
 
 struct PreprocessSpec {
@@ -43,6 +44,7 @@ struct PreprocessSpec {
   std::optional<RandomFeaturesSpec> randomFeatures;
 
   Status validate() const;
+  bool operator==(const PreprocessSpec&) const = default;
 };
 
 // A fitted pipeline; transform() applies it to any matrix with inputDim columns.

@@ -34,6 +34,7 @@ struct RandomFeaturesSpec {
 
   // Names the CLI option: "rff-gamma must be finite and > 0", "rff-dim must be at least 1".
   Status validate() const;
+  bool operator==(const RandomFeaturesSpec&) const = default;
 };
 
 struct RandomFourierFeatures {

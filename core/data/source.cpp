@@ -2,9 +2,23 @@
 
 #include "core/data/builtin.h"
 
+#include <filesystem>
+#include <system_error>
+
 namespace dpstudio {
 
 bool isBuiltinSpec(const std::string& spec) { return spec.rfind("builtin:", 0) == 0; }
+
+std::string datasetIdentity(const std::string& spec) {
+  if (spec.empty() || isBuiltinSpec(spec)) return spec;
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(spec, error);
+  if (error) return spec;
+  // weakly_canonical resolves symbolic links and "..", and keeps a path that does not
+  // exist (any more) as it is.
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(absolute, error);
+  return (error ? absolute.lexically_normal() : canonical).string();
+}
 
 Result<Dataset> openDataset(const std::string& spec, const LoadOptions& options,
                             const Progress& progress) {

@@ -27,6 +27,7 @@ struct LearnerSpec {
 
   // Names the offending parameter: "lambda must be finite and > 0".
   Status validate() const;
+  bool operator==(const LearnerSpec&) const = default;
 };
 
 std::optional<ModelKind> parseModelKind(const std::string& name);  // logreg|huber|softmax|lmgc

@@ -49,6 +49,7 @@ struct DpSgdSettings {
   double epochs = 10;          // steps T = ceil(epochs / q)
   double learningRate = 0.5;   // step size on the mean gradient
   std::optional<double> noiseMultiplier;  // σ; unset: calibrated for (ε, δ) by RDP
+  bool operator==(const DpSgdSettings&) const = default;
 };
 
 struct MechanismOptions {
@@ -64,6 +65,7 @@ struct MechanismOptions {
   // Names the offending parameter ("epsilon must be finite and > 0, found 0") and rejects
   // combinations a mechanism does not support, before any work.
   Status validate() const;
+  bool operator==(const MechanismOptions&) const = default;
 };
 
 // A derived calibration value with the formula that produced it, for reports and tooltips.

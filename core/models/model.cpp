@@ -12,6 +12,16 @@ std::string modelKindName(ModelKind kind) {
   return "unknown";
 }
 
+std::string modelLongName(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::LogisticRegression: return "Logistic regression";
+    case ModelKind::HuberSvm: return "Huber SVM";
+    case ModelKind::Softmax: return "Softmax regression";
+    case ModelKind::Lmgc: return "LMGC";
+  }
+  return "unknown";
+}
+
 Eigen::VectorXi Model::predict(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const {
   const Eigen::MatrixXd s = scores(theta, X);
   Eigen::VectorXi labels(s.rows());

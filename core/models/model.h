@@ -23,6 +23,9 @@ namespace dpstudio {
 enum class ModelKind { LogisticRegression, HuberSvm, Softmax, Lmgc };
 
 std::string modelKindName(ModelKind kind);  // "logreg", "huber", "softmax", "lmgc"
+// For people (ledger entries, reports): "Logistic regression", "Huber SVM",
+// "Softmax regression", "LMGC".
+std::string modelLongName(ModelKind kind);
 
 // The constants a privacy calibration needs, for rows with ‖x‖ ≤ 1 (ALGORITHMS §2).
 struct ModelConstants {

@@ -39,6 +39,7 @@ struct MultipartyOptions {
   // The learner each party runs: mean scale with λ_learner = 2λ.
   LearnerSpec localLearner() const;
   Status validate() const;
+  bool operator==(const MultipartyOptions&) const = default;
 };
 
 // n_j for n rows: ⌊f_j·n⌋ plus the leftover rows one each to the largest remainders (ties to

@@ -52,6 +52,7 @@ struct PredictionOptions {
 
   // Names the offending parameter, before any work.
   Status validate() const;
+  bool operator==(const PredictionOptions&) const = default;
 };
 
 // The released score vector of a linear model for prediction sensitivity.

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/data/source.h"
+#include "core/learn/learner.h"
 #include "core/mechanisms/exact_minimizer.h"
 #include "core/prediction/budget_ledger.h"
 #include "core/prediction/data_contract.h"
@@ -46,7 +48,7 @@ Result<PrivatePredictor> PrivatePredictor::train(const PredictionOptions& option
     return status.error();
   const double reached = trained.value().summary.gradientNorm;
   auto predictor = restore(options, train.rows(), train.features(), train.classes(),
-                           std::move(trained.value().theta), 0, train.provenance.source);
+                           std::move(trained.value().theta), 0, datasetIdentity(train.provenance.source));
   if (!predictor) return predictor.error();
   auto core = std::make_shared<Core>(*predictor.value().core_);
   core->report.gradientNorm = reached;  // the exact-minimizer check, recorded with the result
@@ -109,12 +111,14 @@ Status PrivatePredictor::checkQuery(const Eigen::Ref<const Eigen::VectorXd>& x, 
 privacy::LedgerEntry PrivatePredictor::openingEntry() const {
   const mech::MechanismReport& r = core_->report;
   privacy::LedgerEntry entry;
-  entry.mechanism = "prediction sensitivity (" + r.model + ", " + r.calibration + ")";
+  // The style of every ledger entry: "Mechanism (Model)", the calibration in the note.
+  const std::optional<ModelKind> model = parseModelKind(r.model);
+  entry.mechanism = "Prediction sensitivity (" + (model ? modelLongName(*model) : r.model) + ")";
   entry.epsilon = r.value("epsilon_actual").value_or(r.epsilon);
   entry.delta = r.noise == "gaussian" ? r.delta : 0.0;
   entry.dataset = core_->dataset;
-  entry.note = "inference budget of " + std::to_string(budget()) + " answers opened by its first answer; " +
-               r.statement;
+  entry.note = "calibration " + r.calibration + "; inference budget of " + std::to_string(budget()) +
+               " answers opened by its first answer; " + r.statement;
   return entry;
 }
 

@@ -1,5 +1,7 @@
 #include "core/prediction/subsample_aggregate.h"
 
+#include "core/data/source.h"
+#include "core/learn/learner.h"
 #include "core/prediction/budget_ledger.h"
 
 #include "core/prediction/part_training.h"
@@ -36,7 +38,7 @@ Result<std::shared_ptr<const TeacherEnsemble>> trainTeachers(const PredictionOpt
   ensemble->model = model.value();
   ensemble->partRows = train.rows() / options.teachers;
   ensemble->trainRows = train.rows();
-  ensemble->dataset = train.provenance.source;
+  ensemble->dataset = datasetIdentity(train.provenance.source);
   for (TrainedModel& teacher : trained.value()) ensemble->thetas.push_back(std::move(teacher.theta));
   return std::shared_ptr<const TeacherEnsemble>(std::move(ensemble));
 }
@@ -95,12 +97,14 @@ Status SubsampleAggregate::checkQueries(const Eigen::MatrixXd& X) const {
 privacy::LedgerEntry SubsampleAggregate::openingEntry() const {
   const mech::MechanismReport& r = core_->report;
   privacy::LedgerEntry entry;
-  entry.mechanism = "subsample-and-aggregate (" + r.model + ", " + r.calibration + ")";
+  // The style of every ledger entry: "Mechanism (Model)", the calibration in the note.
+  const std::optional<ModelKind> model = parseModelKind(r.model);
+  entry.mechanism = "Subsample-and-aggregate (" + (model ? modelLongName(*model) : r.model) + ")";
   entry.epsilon = r.value("epsilon_actual").value_or(r.epsilon);  // as published: what really holds
   entry.delta = r.delta;
   entry.dataset = core_->teachers->dataset;
-  entry.note = "inference budget of " + std::to_string(budget()) + " answers opened by its first answer; " +
-               r.statement;
+  entry.note = "calibration " + r.calibration + "; inference budget of " + std::to_string(budget()) +
+               " answers opened by its first answer; " + r.statement;
   return entry;
 }
 
