@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/data/prepare.h"
 #include "core/data/source.h"
 
 namespace dpstudio::ui {
@@ -141,9 +142,49 @@ void DatasetController::setViewSpec(const ViewSpec& spec) {
   emit jobStarted(job);
 }
 
+void DatasetController::openTest(const QString& path, const LoadOptions& options) {
+  if (!document_->hasDataset()) return;
+  if (testJob_) {
+    testJob_->cancel();
+    testJob_->disconnect(this);
+    testJob_->deleteLater();
+  }
+  std::shared_ptr<const Dataset> train = document_->dataset();
+  LoadOptions testOptions = options;
+  // A LIBSVM test file never uses some of the training file's features (a9a.t lacks 123).
+  if (testOptions.libsvmFeatures == 0 && train->provenance.format == "libsvm")
+    testOptions.libsvmFeatures = train->features();
+  const std::string pathText = path.toStdString();
+  auto* job = startJob<std::shared_ptr<const Dataset>>(
+      tr("Opening the test file %1").arg(QFileInfo(path).fileName()),
+      [pathText, testOptions, train](const Progress& progress) -> Result<std::shared_ptr<const Dataset>> {
+        Result<Dataset> loaded = openDataset(pathText, testOptions, progress);
+        if (!loaded) return loaded.error();
+        Result<Dataset> aligned = alignToTraining(loaded.value(), *train);
+        if (!aligned) return aligned.error();
+        return std::make_shared<const Dataset>(std::move(aligned).value());
+      },
+      this);
+  testJob_ = job;
+  connect(job, &JobHandle::finished, this, [this, job, path, testOptions, train](JobHandle::State state) {
+    job->deleteLater();
+    if (testJob_ == job) testJob_.clear();
+    // A test file for a dataset that has been replaced meanwhile is moot.
+    if (document_->dataset() != train) return;
+    if (state == JobHandle::State::Succeeded) {
+      document_->setTestDataset(DatasetSource{path, testOptions}, job->takeValue());
+      emit testOpened(path);
+    } else if (state == JobHandle::State::Failed) {
+      emit testOpenFailed(path, job->errorText());
+    }
+  });
+  emit jobStarted(job);
+}
+
 void DatasetController::cancel() {
   if (openJob_) openJob_->cancel();
   if (viewJob_) viewJob_->cancel();
+  if (testJob_) testJob_->cancel();
 }
 
 }  // namespace dpstudio::ui

@@ -35,11 +35,15 @@ class DatasetController : public QObject {
   void setViewSpec(const ViewSpec& spec);
   // The view kind datasets open in from now on, as if the user had chosen it.
   void setPreferredViewKind(ViewKind kind) { chosenKind_ = kind; }
+  // Starts opening a separate test file for the current dataset, read with `options` (a
+  // LIBSVM file with the dataset's feature count unless options say otherwise); its classes
+  // must occur in the dataset. Success replaces the document's test set; failure leaves it.
+  void openTest(const QString& path, const LoadOptions& options = {});
   // Cancels whatever is running.
   void cancel();
 
   bool isOpening() const { return !openJob_.isNull(); }
-  bool isBusy() const { return isOpening() || !viewJob_.isNull(); }
+  bool isBusy() const { return isOpening() || !viewJob_.isNull() || !testJob_.isNull(); }
 
  signals:
   void jobStarted(dpstudio::ui::JobHandle* job);
@@ -47,11 +51,14 @@ class DatasetController : public QObject {
   void openFailed(const QString& spec, const QString& message);
   void openCancelled(const QString& spec);
   void viewFailed(const QString& message);
+  void testOpened(const QString& path);
+  void testOpenFailed(const QString& path, const QString& message);
 
  private:
   DatasetDocument* document_;
   QPointer<JobHandle> openJob_;
   QPointer<JobHandle> viewJob_;
+  QPointer<JobHandle> testJob_;
   std::optional<ViewKind> chosenKind_;
 };
 

@@ -19,9 +19,24 @@ void DatasetDocument::setDataset(DatasetSource source, std::shared_ptr<const Dat
                                  ViewSpec spec, std::optional<DatasetView> view) {
   source_ = std::move(source);
   dataset_ = std::move(dataset);
+  testSource_ = {};
+  testDataset_.reset();
   viewSpec_ = spec;
   view_ = std::move(view);
   emit datasetChanged();
+}
+
+void DatasetDocument::setTestDataset(DatasetSource source, std::shared_ptr<const Dataset> test) {
+  testSource_ = std::move(source);
+  testDataset_ = std::move(test);
+  emit testDatasetChanged();
+}
+
+void DatasetDocument::clearTestDataset() {
+  if (!testDataset_) return;
+  testSource_ = {};
+  testDataset_.reset();
+  emit testDatasetChanged();
 }
 
 void DatasetDocument::setView(ViewSpec spec, std::optional<DatasetView> view) {

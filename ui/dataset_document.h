@@ -51,19 +51,30 @@ class DatasetDocument : public QObject {
   const ViewSpec& viewSpec() const { return viewSpec_; }
   const std::optional<DatasetView>& view() const { return view_; }
 
+  // A separate test file for the dataset (a9a.t for a9a), its classes already expressed in
+  // the dataset's (alignToTraining); empty while the dataset is split instead. Opening
+  // another dataset drops it.
+  const std::shared_ptr<const Dataset>& testDataset() const { return testDataset_; }
+  const DatasetSource& testSource() const { return testSource_; }
+
   void setDataset(DatasetSource source, std::shared_ptr<const Dataset> dataset,
                   ViewSpec spec, std::optional<DatasetView> view);
   void setView(ViewSpec spec, std::optional<DatasetView> view);
+  void setTestDataset(DatasetSource source, std::shared_ptr<const Dataset> test);
+  void clearTestDataset();
 
  signals:
   void datasetChanged();
   void viewChanged();
+  void testDatasetChanged();  // a test file was set or removed (not when the dataset changed)
 
  private:
   DatasetSource source_;
   std::shared_ptr<const Dataset> dataset_;
   ViewSpec viewSpec_;
   std::optional<DatasetView> view_;
+  DatasetSource testSource_;
+  std::shared_ptr<const Dataset> testDataset_;
 };
 
 }  // namespace dpstudio::ui

@@ -1,6 +1,7 @@
 #include "ui/dataset_panel.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -78,7 +79,42 @@ QWidget* DatasetPanel::makeSourceGroup() {
                              "(you can also drop a file onto the window)."));
   connect(openButton_, &QPushButton::clicked, this, &DatasetPanel::openFileRequested);
   form->addRow(QString(), openButton_);
+
+  // A separate test file instead of the split (a9a.t for a9a): the Model dock's test fraction
+  // then has nothing to do.
+  testLabel_ = new QLabel;
+  testLabel_->setWordWrap(true);
+  testLabel_->setAccessibleName(tr("Test file"));
+  openTestButton_ = new QPushButton(tr("Test File…"));
+  openTestButton_->setToolTip(tr("Evaluate on a separate test file (read like the dataset; its labels must occur "
+                                 "in the dataset) instead of a held-out part of the dataset."));
+  removeTestButton_ = new QPushButton(tr("Remove"));
+  removeTestButton_->setToolTip(tr("Back to a held-out part of the dataset."));
+  connect(openTestButton_, &QPushButton::clicked, this, &DatasetPanel::openTestFileRequested);
+  connect(removeTestButton_, &QPushButton::clicked, this, &DatasetPanel::removeTestFileRequested);
+  auto* testButtons = new QHBoxLayout;
+  testButtons->addWidget(openTestButton_);
+  testButtons->addWidget(removeTestButton_);
+  testButtons->addStretch(1);
+  form->addRow(tr("Test:"), testLabel_);
+  form->addRow(QString(), testButtons);
+  connect(document_, &DatasetDocument::testDatasetChanged, this, &DatasetPanel::refreshTest);
   return group;
+}
+
+void DatasetPanel::refreshTest() {
+  const auto& test = document_->testDataset();
+  openTestButton_->setEnabled(document_->hasDataset());
+  removeTestButton_->setVisible(static_cast<bool>(test));
+  if (test) {
+    testLabel_->setText(tr("%1 (%2 rows)")
+                            .arg(QFileInfo(document_->testSource().spec).fileName(),
+                                 QLocale().toString(static_cast<qlonglong>(test->rows()))));
+    testLabel_->setToolTip(QDir::toNativeSeparators(document_->testSource().spec));
+  } else {
+    testLabel_->setText(tr("a held-out part of the dataset (Model dock)"));
+    testLabel_->setToolTip(QString());
+  }
 }
 
 QWidget* DatasetPanel::makeSummaryGroup() {
@@ -190,6 +226,7 @@ void DatasetPanel::requestView() {
 
 void DatasetPanel::refreshDataset() {
   const bool has = document_->hasDataset();
+  refreshTest();
   {
     const QSignalBlocker blockA(featureABox_);
     const QSignalBlocker blockB(featureBBox_);
@@ -236,7 +273,7 @@ void DatasetPanel::refreshDataset() {
   rowsLabel_->setText(locale.toString(static_cast<qlonglong>(dataset.rows())));
   featuresLabel_->setText(locale.toString(static_cast<qlonglong>(dataset.features())));
   classesLabel_->setText(locale.toString(static_cast<qlonglong>(dataset.classes())));
-  normLabel_->setText(locale.toString(dataset.maxRowNorm(), 'g', 5));
+  normLabel_->setText(tr("%1 (data-derived: not a public bound R)").arg(locale.toString(dataset.maxRowNorm(), 'g', 5)));
 
   QStringList notes;
   if (!prov.steps.empty()) notes << tr("Steps: %1").arg(joined(prov.steps));

@@ -32,6 +32,9 @@ class DatasetPanel : public QWidget {
   // For tests and the View menu: choose a view kind as a user would.
   void setViewKind(ViewKind kind);
   QComboBox* builtinBox() const { return builtinBox_; }
+  QLabel* testLabel() const { return testLabel_; }
+  QPushButton* openTestButton() const { return openTestButton_; }
+  QPushButton* removeTestButton() const { return removeTestButton_; }
 
  public slots:
   void showViewError(const QString& message);
@@ -39,6 +42,8 @@ class DatasetPanel : public QWidget {
  signals:
   void builtinRequested(const QString& spec);
   void openFileRequested();
+  void openTestFileRequested();
+  void removeTestFileRequested();
   void viewSpecRequested(const dpstudio::ViewSpec& spec);
 
  private:
@@ -47,12 +52,16 @@ class DatasetPanel : public QWidget {
   QWidget* makeViewGroup();
   void refreshDataset();
   void refreshView();
+  void refreshTest();
   void updateViewControls();
   void requestView();
 
   DatasetDocument* document_;
   QComboBox* builtinBox_ = nullptr;
   QPushButton* openButton_ = nullptr;
+  QLabel* testLabel_ = nullptr;
+  QPushButton* openTestButton_ = nullptr;
+  QPushButton* removeTestButton_ = nullptr;
   QLabel* descriptionLabel_ = nullptr;
   QLabel* sourceLabel_ = nullptr;
   QLabel* formatLabel_ = nullptr;

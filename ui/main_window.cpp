@@ -94,6 +94,17 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->showMessage(tr("Opening %1 was cancelled.").arg(spec), 5000);
   });
   connect(controller_, &DatasetController::viewFailed, panel_, &DatasetPanel::showViewError);
+  connect(controller_, &DatasetController::testOpened, this, [this](const QString& path) {
+    statusBar()->showMessage(tr("Test file %1: %2 rows; the Model dock now holds nothing out.")
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(document_->testDataset()->rows()),
+                             8000);
+  });
+  connect(controller_, &DatasetController::testOpenFailed, this, [this](const QString& path, const QString& message) {
+    statusBar()->showMessage(tr("Could not use %1 as the test file.").arg(QFileInfo(path).fileName()), 8000);
+    emit loadFailed(message);
+    if (errorDialogs_) QMessageBox::warning(this, tr("Could not open the test file"), message);
+  });
   connect(controller_, &DatasetController::viewFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("The 2-D view could not be computed: %1").arg(message), 8000);
   });
@@ -167,6 +178,8 @@ void MainWindow::createDock() {
   connect(panel_, &DatasetPanel::builtinRequested, this,
           [this](const QString& spec) { openDataset(spec); });
   connect(panel_, &DatasetPanel::openFileRequested, this, &MainWindow::showOpenDialog);
+  connect(panel_, &DatasetPanel::openTestFileRequested, this, &MainWindow::showOpenTestDialog);
+  connect(panel_, &DatasetPanel::removeTestFileRequested, document_, &DatasetDocument::clearTestDataset);
   connect(panel_, &DatasetPanel::viewSpecRequested, controller_, &DatasetController::setViewSpec);
 }
 
@@ -340,6 +353,24 @@ void MainWindow::showOpenDialog() {
   if (path.isEmpty()) return;
   settings.setValue(kOpenDirKey, QFileInfo(path).absolutePath());
   openFile(path);
+}
+
+void MainWindow::showOpenTestDialog() {
+  if (!document_->hasDataset()) return;
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Test File for %1").arg(document_->displayName()),
+      settings.value(kOpenDirKey, QDir::homePath()).toString(), dataFileDialogFilters());
+  if (path.isEmpty()) return;
+  openTestFile(path);
+}
+
+void MainWindow::openTestFile(const QString& path) {
+  // Read like the dataset (its label column, header, missing values), an IDX file with the
+  // labels file beside it.
+  LoadOptions options = document_->source().options;
+  options.labelsPath = looksLikeIdxImages(path) ? guessIdxLabelsPath(path).toStdString() : std::string();
+  controller_->openTest(path, options);
 }
 
 void MainWindow::showExportDialog() {

@@ -86,6 +86,9 @@ class MainWindow : public QMainWindow {
   // A data file: works out what core needs to know (an IDX labels file) and opens it.
   void openFile(const QString& path);
   void showOpenDialog();
+  // A separate test file for the dataset shown (Dataset dock → Test File…).
+  void showOpenTestDialog();
+  void openTestFile(const QString& path);
   void showExportDialog();
 
  signals:

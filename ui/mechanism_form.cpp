@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/mechanisms/tuning.h"
+#include "core/privacy/validation.h"
 #include "ui/calibration_view.h"
 #include "ui/mechanism_catalog.h"
 #include "ui/number_field.h"
@@ -522,8 +523,15 @@ void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report)
   }
   calibration_ = report.value();
   calibrationView_->setReport(*calibration_);
-  if (!calibration_->warning.empty()) {
-    warning_->setText(tr("\u26a0 %1").arg(QString::fromStdString(calibration_->warning)));
+  QStringList warnings;
+  if (!calibration_->warning.empty()) warnings << QString::fromStdString(calibration_->warning);
+  // A δ that allows publishing a whole record is accepted (a teacher may show exactly that)
+  // but never silently; n is the training part the calibration is for.
+  if (shape_)
+    if (const auto doubtful = privacy::doubtfulDeltaWarning(calibration_->delta, static_cast<long>(shape_->rows)))
+      warnings << QString::fromStdString(*doubtful);
+  if (!warnings.isEmpty()) {
+    warning_->setText(tr("\u26a0 %1").arg(warnings.join(QStringLiteral("\n\u26a0 "))));
     warning_->setVisible(true);
   }
 }

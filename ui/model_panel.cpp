@@ -100,10 +100,13 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   form_->setDataset(datasets_->dataset());
   connect(datasets_, &DatasetDocument::datasetChanged, this, [this] {
     form_->setDatasetSpec(datasets_->source().spec);
+    form_->setSeparateTest(false);
     form_->setDataset(datasets_->dataset());
     messageLabel_->clear();
     refreshButton();
   });
+  connect(datasets_, &DatasetDocument::testDatasetChanged, this,
+          [this] { form_->setSeparateTest(static_cast<bool>(datasets_->testDataset())); });
   connect(training_, &TrainingDocument::modelChanged, this, &ModelPanel::refreshResult);
   // A predictor's noise and accuracy grow with its answers.
   connect(training_, &TrainingDocument::answersChanged, this, &ModelPanel::refreshResult);

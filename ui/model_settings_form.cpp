@@ -300,6 +300,15 @@ void ModelSettingsForm::setDataset(std::shared_ptr<const Dataset> dataset) {
   updateShape();
 }
 
+void ModelSettingsForm::setSeparateTest(bool separate) {
+  if (separate == separateTest_) return;
+  separateTest_ = separate;
+  testFraction_->setEnabled(!separate);
+  testFraction_->setToolTip(separate ? tr("A separate test file is open (Dataset dock): no rows are held out.")
+                                     : QString());
+  updateShape();
+}
+
 void ModelSettingsForm::updateShape() {
   if (!dataset_) {
     mechanism_->setProblemShape(std::nullopt, tr("Open a dataset to see the calibration."));
@@ -311,7 +320,9 @@ void ModelSettingsForm::updateShape() {
     return;
   }
   QString why;
-  const auto shape = problemShape(*dataset_, settings().data, &why);
+  SplitAndPreprocess split = settings().data;
+  if (separateTest_) split.testFraction = 0.0;
+  const auto shape = problemShape(*dataset_, split, &why);
   mechanism_->setProblemShape(shape, why);
 }
 

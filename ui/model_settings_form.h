@@ -60,6 +60,9 @@ class ModelSettingsForm : public QWidget {
   void setDatasetSpec(const QString& spec);
   // The dataset the calibration's shape (n, d, C) is computed for; nullptr: none.
   void setDataset(std::shared_ptr<const Dataset> dataset);
+  // A separate test file is open: nothing is held out (the test fraction is off) and the
+  // calibration's n is the whole dataset.
+  void setSeparateTest(bool separate);
   void setModelKind(ModelKind kind);
   ModelKind modelKind() const;
 
@@ -119,6 +122,7 @@ class ModelSettingsForm : public QWidget {
   QCheckBox* intercept_ = nullptr;
   KernelFields* kernel_ = nullptr;
   bool wasValid_ = true;
+  bool separateTest_ = false;
   TrainingSettings defaults_;                  // as the constructor left the fields
   std::unique_ptr<QTemporaryDir> defaultsDir_;  // the same, as saveTo() writes them
   QStringList restoredChanges_;

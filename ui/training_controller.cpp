@@ -27,6 +27,8 @@ TrainingController::TrainingController(DatasetDocument* datasets, TrainingDocume
     : QObject(parent), datasets_(datasets), training_(training), ledger_(ledger) {
   connect(datasets_, &DatasetDocument::datasetChanged, this, &TrainingController::datasetReplaced);
   connect(datasets_, &DatasetDocument::viewChanged, this, &TrainingController::recomputeView);
+  // Another test file: the model shown was measured on other test rows.
+  connect(datasets_, &DatasetDocument::testDatasetChanged, this, &TrainingController::datasetReplaced);
 }
 
 TrainingController::~TrainingController() { cancel(); }
@@ -35,6 +37,7 @@ void TrainingController::train(const TrainingSettings& settings) {
   if (!datasets_->hasDataset()) return;
   dropTrainingJob();
   std::shared_ptr<const Dataset> dataset = datasets_->dataset();
+  std::shared_ptr<const Dataset> test = datasets_->testDataset();
   const QString name = datasets_->displayName();
   const ViewSpec viewSpec = datasets_->viewSpec();
   // The shown model's baseline and prepared data are reused when only privacy differs.
@@ -45,8 +48,8 @@ void TrainingController::train(const TrainingSettings& settings) {
                             : tr("Training %1").arg(model);
   auto* job = startJob<TrainingOutcome>(
       title,
-      [dataset, name, settings, viewSpec, reuse](const Progress& progress) {
-        return trainWithView(dataset, name, settings, viewSpec, reuse, progress);
+      [dataset, test, name, settings, viewSpec, reuse](const Progress& progress) {
+        return trainWithView(dataset, test, name, settings, viewSpec, reuse, progress);
       },
       this);
   trainJob_ = job;
@@ -64,8 +67,9 @@ void TrainingController::finishTraining(JobHandle* handle, JobHandle::State stat
   switch (state) {
     case JobHandle::State::Succeeded: {
       TrainingOutcome outcome = job->takeValue();
-      // A model of a dataset that has been replaced meanwhile is not shown.
-      if (outcome.result->source != datasets_->dataset()) return;
+      // A model of a dataset (or test file) that has been replaced meanwhile is not shown.
+      if (outcome.result->source != datasets_->dataset() || outcome.result->testSource != datasets_->testDataset())
+        return;
       // A private model is shown only once it is on the record. A private predictor has
       // released nothing yet: its first answer records it.
       QString recorded;

@@ -141,6 +141,7 @@ struct MultipartyDiagnostics {
 // the private release beside it.
 struct TrainingResult {
   std::shared_ptr<const Dataset> source;  // the document's dataset it was trained on
+  std::shared_ptr<const Dataset> testSource;  // its separate test file, or empty (a split)
   QString datasetName;
   TrainingSettings settings;
   // The training and test parts as the model saw them (preprocessed); shared, so that a

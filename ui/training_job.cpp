@@ -15,7 +15,9 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 // The split and the preprocessing.
 Status prepare(TrainingResult& result, const Dataset& dataset, const Progress& progress) {
-  auto prepared = prepareLoaded(dataset, std::nullopt, result.settings.data);
+  std::optional<Dataset> test;
+  if (result.testSource) test = *result.testSource;
+  auto prepared = prepareLoaded(dataset, std::move(test), result.settings.data);
   if (!prepared) return prepared.error();
   if (progress.cancelled()) return Error::cancelled();
   progress.report(0.03);
@@ -86,18 +88,21 @@ Progress progressSegment(const Progress& progress, double from, double to) {
   return Progress([progress, from, to](double f) { progress.report(from + (to - from) * f); }, progress.stopToken());
 }
 
-Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset, const QString& name,
+Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset,
+                                      const std::shared_ptr<const Dataset>& test, const QString& name,
                                       const TrainingSettings& settings, const ViewSpec& viewSpec,
                                       const std::shared_ptr<const TrainingResult>& reuse, const Progress& progress) {
   auto result = std::make_shared<TrainingResult>();
   result->source = dataset;
+  result->testSource = test;
   result->datasetName = name;
   result->settings = settings;
   const PrivacySettings& privacy = settings.privacy;
   const bool isPrivate = privacy.isPrivate();
   // Same data, same baseline: the prepared data (and a baseline trained as a baseline run
   // trains it) are taken over; only the mechanism runs again (Redraw noise, another ε, …).
-  const bool sameData = isPrivate && reuse && reuse->source == dataset && sameBaseline(reuse->settings, settings);
+  const bool sameData = isPrivate && reuse && reuse->source == dataset && reuse->testSource == test &&
+                        sameBaseline(reuse->settings, settings);
   if (sameData) result->data = reuse->data;
   else if (auto status = prepare(*result, *dataset, progress); !status) return status.error();
   const bool reuseModel = sameData && reuse->hasStandardBaseline();

@@ -31,7 +31,9 @@ struct TrainingOutcome {
 
 // reuse: a result of the same dataset whose settings train the same baseline
 // (sameBaseline()); its prepared data and baseline model are taken instead of recomputed.
-Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset, const QString& name,
+// test: a separate test file (already aligned to the dataset's classes), or empty to split.
+Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset,
+                                      const std::shared_ptr<const Dataset>& test, const QString& name,
                                       const TrainingSettings& settings, const ViewSpec& viewSpec,
                                       const std::shared_ptr<const TrainingResult>& reuse, const Progress& progress);
 

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <set>
 
+#include "tests/common/test_support.h"
 #include "tests/gui/gui_training_support.h"
 #include "ui/dataset_panel.h"
 #include "ui/ledger_view.h"
@@ -128,6 +129,7 @@ class TestWalkthrough : public QObject {
   void viewShortcutsRaiseDocks();
   void trainStaysInALaptopWindow();
   void quittingWithReleasesAsksFirst();
+  void separateTestFileReplacesTheSplit();
 
  private:
   QTemporaryDir settingsDir_;
@@ -402,6 +404,44 @@ void TestWalkthrough::quittingWithReleasesAsksFirst() {
   QCOMPARE(window.ledger().size(), std::size_t{1});
   answer(QStringLiteral("Quit without Exporting"));
   QVERIFY(window.close());
+}
+
+void TestWalkthrough::separateTestFileReplacesTheSplit() {
+  // a9a.t could not be used in the GUI: a LIBSVM test file, read with the dataset's feature
+  // count, instead of the held-out part.
+  MainWindow window;
+  window.resize(1400, 860);
+  window.show();
+  const QString file = QString::fromStdString(fixture("a9a_head.libsvm"));
+  openDataset(window, file, 300);
+  QVERIFY(!window.document()->testDataset());
+  QVERIFY(window.datasetPanel()->openTestButton()->isEnabled());
+  window.openTestFile(file);
+  QTRY_VERIFY_WITH_TIMEOUT(window.document()->testDataset(), kTimeoutMs);
+  QCOMPARE(window.document()->testDataset()->rows(), Index{300});
+  QCOMPARE(window.document()->testDataset()->features(), window.document()->dataset()->features());
+  QVERIFY(window.datasetPanel()->testLabel()->text().contains(QStringLiteral("a9a_head.libsvm")));
+  QVERIFY(!window.modelPanel()->form()->testFractionField()->isEnabled());
+  trainFromDock(window, ModelKind::LogisticRegression, 300);
+  const auto& result = *window.training()->result();
+  QCOMPARE(result.data->train.rows(), Index{300});  // nothing held out
+  QCOMPARE(result.data->test.rows(), Index{300});
+  QVERIFY(result.testAccuracy.has_value());
+
+  // Remove: the model measured on the test file goes, the split is back.
+  window.datasetPanel()->removeTestButton()->click();
+  QVERIFY(!window.document()->testDataset());
+  QVERIFY(!window.training()->hasModel());
+  QVERIFY(window.modelPanel()->form()->testFractionField()->isEnabled());
+  trainFromDock(window, ModelKind::LogisticRegression, 300);
+  QVERIFY(window.training()->result()->data->test.rows() > 0);
+  QVERIFY(window.training()->result()->data->train.rows() < 300);
+
+  // A test file whose labels the dataset never saw is refused, and the split stays.
+  QSignalSpy failed(&window, &MainWindow::loadFailed);
+  window.openTestFile(QString::fromStdString(fixture("csv/mixed.csv")));
+  QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kTimeoutMs);
+  QVERIFY(!window.document()->testDataset());
 }
 
 QTEST_MAIN(TestWalkthrough)
