@@ -410,7 +410,7 @@ void ModelSettingsForm::saveSettings() const {
 void ModelSettingsForm::restoreSettings() {
   QSettings settings;
   restoreFrom(settings);
-  restoredChanges_ = settingsChanges(defaults_, settings());
+  restoredChanges_ = settingsChanges(defaults_, this->settings());
 }
 
 void ModelSettingsForm::captureDefaults() {

@@ -15,6 +15,8 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QChart>
+#include <QValueAxis>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
