@@ -131,6 +131,7 @@ QWidget* DatasetPanel::makeSummaryGroup() {
   featuresLabel_ = valueLabel();
   classesLabel_ = valueLabel();
   normLabel_ = valueLabel();
+  normLabel_->setWordWrap(true);
   normLabel_->setToolTip(tr("max\u1d62 \u2016x\u1d62\u2016\u2082 over the rows. A DP mechanism "
                             "must not use it as its norm bound: choose a public bound R."));
   notesLabel_ = valueLabel();

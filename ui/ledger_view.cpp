@@ -55,9 +55,8 @@ LedgerView::LedgerView(std::shared_ptr<privacy::PrivacyLedger> ledger, QWidget* 
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setHighlightSections(false);
   table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
-  for (int column : {LedgerModel::IndexColumn, LedgerModel::TimeColumn, LedgerModel::EpsilonColumn,
-                     LedgerModel::DeltaColumn})
-    table_->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+  // The short columns are fitted to their contents whenever rows change (refreshTotals());
+  // ResizeToContents alone measured them before the first row arrived and showed "…".
   table_->setColumnWidth(LedgerModel::MechanismColumn, 300);
   table_->setColumnWidth(LedgerModel::DatasetColumn, 140);
   table_->setColumnWidth(LedgerModel::BudgetColumn, 120);
@@ -97,6 +96,9 @@ LedgerView::LedgerView(std::shared_ptr<privacy::PrivacyLedger> ledger, QWidget* 
 }
 
 void LedgerView::refreshTotals() {
+  for (int column : {LedgerModel::IndexColumn, LedgerModel::TimeColumn, LedgerModel::EpsilonColumn,
+                     LedgerModel::DeltaColumn})
+    table_->resizeColumnToContents(column);
   const auto& entries = model_->entries();
   const bool empty = entries.empty();
   clearButton_->setEnabled(!empty);

@@ -167,7 +167,8 @@ void MainWindow::createDock() {
   scroll->setWidget(panel_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // Labels wrap; anything wider still scrolls sideways rather than being cut off.
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   scroll->setMinimumWidth(std::max(320, panel_->sizeHint().width() + 16));
 
   datasetDock_ = new QDockWidget(tr("Dataset"), this);

@@ -349,8 +349,14 @@ void ScatterView::setTitleNote(const QString& note) {
 
 void ScatterView::applyTitle() {
   QString html = titleHtml_;
-  if (!titleNote_.isEmpty())
-    html += QStringLiteral(" &nbsp;<span style=\"color:#b00020\">\u26a0 %1</span>").arg(titleNote_.toHtmlEscaped());
+  if (!titleNote_.isEmpty()) {
+    // A line of its own under the title's first line, above any notes, where it is seen.
+    const QString note =
+        QStringLiteral("<br><span style=\"color:#b00020\">\u26a0 %1</span>").arg(titleNote_.toHtmlEscaped());
+    const qsizetype lineBreak = html.indexOf(QLatin1String("<br>"));
+    if (lineBreak < 0) html += note;
+    else html.insert(lineBreak, note);
+  }
   chart()->setTitle(html);
 }
 

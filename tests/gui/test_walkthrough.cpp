@@ -24,6 +24,7 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QWheelEvent>
@@ -34,6 +35,7 @@
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_training_support.h"
 #include "ui/dataset_panel.h"
+#include "ui/ledger_model.h"
 #include "ui/ledger_view.h"
 #include "ui/number_field.h"
 #include "ui/prediction_answers_box.h"
@@ -82,6 +84,14 @@ void chooseBuiltin(MainWindow& window, const QString& spec) {
   emit box->activated(index);
   QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, kTimeoutMs);
   QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isBusy(), kTimeoutMs);
+}
+
+// Keyboard focus and window shortcuts need the active window; a bare X server (no window
+// manager) does not activate one by itself.
+void activate(QWidget& window) {
+  window.activateWindow();
+  QApplication::setActiveWindow(&window);
+  QVERIFY(QTest::qWaitForWindowActive(&window));
 }
 
 void typeInto(ui::NumberField* field, const QString& text) {
@@ -279,6 +289,13 @@ void TestWalkthrough::ledgerCountsOneDatasetUnderOneName() {
   QCOMPARE(entries[0].dataset, entries[1].dataset);
   QCOMPARE(entries[0].dataset, std::string("builtin:iris"));
   QCOMPARE(window.ledger().totalFor("builtin:iris").epsilon, entries[0].epsilon + entries[1].epsilon);
+  // The short columns show their whole text ("…" for δ and the time before).
+  QTableView* table = window.ledgerView()->table();
+  for (int column : {ui::LedgerModel::TimeColumn, ui::LedgerModel::EpsilonColumn, ui::LedgerModel::DeltaColumn})
+    for (int row = 0; row < 2; ++row) {
+      const QString text = table->model()->index(row, column).data().toString();
+      QTRY_VERIFY2(table->columnWidth(column) > table->fontMetrics().horizontalAdvance(text), qPrintable(text));
+    }
   // One style of mechanism name: "Mechanism (Model)".
   QVERIFY2(entries[0].mechanism.rfind("Output perturbation (", 0) == 0, entries[0].mechanism.c_str());
   QVERIFY2(entries[1].mechanism.rfind("Prediction sensitivity (", 0) == 0, entries[1].mechanism.c_str());
@@ -291,6 +308,7 @@ void TestWalkthrough::wheelOverTheDockScrollsInsteadOfChangingValues() {
   window.resize(1366, 768);
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
+  activate(window);
   openDataset(window, QStringLiteral("builtin:iris"), 150);
   QSpinBox* seed = window.modelPanel()->form()->splitSeedBox();
   QComboBox* model = window.modelPanel()->form()->modelBox();
@@ -323,6 +341,7 @@ void TestWalkthrough::viewShortcutsRaiseDocks() {
   window.resize(1400, 860);
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
+  activate(window);
   auto* ledger = window.findChild<QDockWidget*>(QStringLiteral("ledgerDock"));
   auto* audit = window.findChild<QDockWidget*>(QStringLiteral("auditDock"));
   auto* noise = window.findChild<QDockWidget*>(QStringLiteral("noiseDock"));
