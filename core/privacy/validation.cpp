@@ -31,4 +31,15 @@ Status requireOpenUnit(const std::string& name, double value) {
   return invalidParameter(name, "in (0, 1)", value);
 }
 
+std::optional<std::string> doubtfulDeltaWarning(double delta, long n) {
+  if (n <= 0 || !(delta > 0)) return std::nullopt;
+  const double inverseN = 1.0 / static_cast<double>(n);
+  if (delta < inverseN) return std::nullopt;
+  return "delta = " + formatNumber(delta) + " is not below 1/n = 1/" + std::to_string(n) +
+         " (" + formatNumber(inverseN) +
+         "): with delta >= 1/n a mechanism may publish a whole record and still satisfy the "
+         "guarantee; choose delta well below 1/n (e.g. 1/n^2 = " +
+         formatNumber(inverseN * inverseN) + ")";
+}
+
 }  // namespace dpstudio::privacy
