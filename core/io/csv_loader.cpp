@@ -200,6 +200,11 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
   const bool secondFailed = tokenizer.failed();
 
   columns_ = first.cells.size();
+  if (columns_ < 2 && !options_.hasHeader && haveSecond && !secondFailed && second.cells.size() >= 2)
+    return fail("the first row has a single field but the next has " + std::to_string(second.cells.size()) +
+                    ": if the first row is a title, skip it (--skip-rows " +
+                    std::to_string(first.line - firstLine_ + 1 + options_.skipRows) + ")",
+                first.line);
   if (columns_ < 2)
     return fail("the first row has a single column (delimiter: " + delimiterName(delimiter_) +
                     "); a dataset needs feature columns and a label column",
@@ -246,16 +251,16 @@ bool CsvParser::detectHeader(const CsvRecord& first, const CsvRecord* second) {
       if (isNumber(second->cells[j].text)) ++textOverNumber;
     }
     if (textOverNumber == 0) {
-      headerReason_ = "no cell of row 1 is text over a number in row 2";
+      headerReason_ = "no cell of the first row is text over a number in the next";
       return false;
     }
     headerReason_ = std::to_string(textOverNumber) + " of the " + std::to_string(cells) +
-                    " cells of row 1 are text over numbers in row 2";
+                    " cells of the first row are text over numbers in the next";
     // One stray word in a row of numbers is more often a damaged data row than a header
     // (a header of numbered columns "0,1,…,label" is the exception): the guess is kept, as
     // before, but a person is told to check it.
     if (2 * textOverNumber < cells)
-      warnings_.push_back("row 1 (line " + std::to_string(first.line) + ") was taken as a header because " +
+      warnings_.push_back("the first row (line " + std::to_string(first.line) + ") was taken as a header because " +
                           headerReason_ + "; if it is a data row, read the file with header no (--header no)");
     return true;
   }
@@ -503,7 +508,7 @@ Result<Dataset> CsvParser::assemble() {
   reading.skippedLines = firstLine_ - 1;
   if (!classNamesFromMetadata_.empty()) {
     reading.headerReason = "line " + std::to_string(firstLine_ - 1) +
-                           " is a scikit-learn metadata line (rows, features, class names): skipped; " +
+                           " is a scikit-learn metadata line (rows, features, class names): skipped; then " +
                            headerReason_;
     nameClassesFromMetadata(data);
   }

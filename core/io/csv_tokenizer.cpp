@@ -17,31 +17,35 @@ long countLineBreaks(std::string_view text) {
 
 char detectDelimiter(std::string_view text) {
   std::size_t pos = 0;
-  // Skip blank lines, as the tokenizer does.
-  for (;;) {
-    std::size_t p = pos;
-    while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
-    if (p < text.size() && (text[p] == '\n' || text[p] == '\r')) {
-      pos = p + 1;
-      continue;
+  // A title line has no delimiter at all: the first of a few lines that has one decides.
+  for (int line = 0; line < 10 && pos < text.size(); ++line) {
+    // Skip blank lines, as the tokenizer does.
+    for (;;) {
+      std::size_t p = pos;
+      while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
+      if (p < text.size() && (text[p] == '\n' || text[p] == '\r')) {
+        pos = p + 1;
+        continue;
+      }
+      break;
     }
-    break;
-  }
-  std::size_t commas = 0, semicolons = 0, tabs = 0;
-  bool inQuotes = false;
-  for (; pos < text.size(); ++pos) {
-    const char c = text[pos];
-    if (c == '"') {
-      inQuotes = !inQuotes;  // a doubled quote toggles twice: no change, as it should
-    } else if (!inQuotes) {
-      if (c == '\n' || c == '\r') break;
-      commas += (c == ',');
-      semicolons += (c == ';');
-      tabs += (c == '\t');
+    std::size_t commas = 0, semicolons = 0, tabs = 0;
+    bool inQuotes = false;
+    for (; pos < text.size(); ++pos) {
+      const char c = text[pos];
+      if (c == '"') {
+        inQuotes = !inQuotes;  // a doubled quote toggles twice: no change, as it should
+      } else if (!inQuotes) {
+        if (c == '\n' || c == '\r') break;
+        commas += (c == ',');
+        semicolons += (c == ';');
+        tabs += (c == '\t');
+      }
     }
+    if (tabs > 0 && tabs >= semicolons && tabs >= commas) return '\t';
+    if (semicolons > 0 && semicolons >= commas) return ';';
+    if (commas > 0) return ',';
   }
-  if (tabs > 0 && tabs >= semicolons && tabs >= commas) return '\t';
-  if (semicolons > 0 && semicolons >= commas) return ';';
   return ',';
 }
 

@@ -29,8 +29,8 @@ inline bool isLineBreak(char c) { return c == '\n' || c == '\r'; }
 // Line breaks in `text`: "\r\n", "\n" and a lone "\r" count one each.
 long countLineBreaks(std::string_view text);
 
-// The delimiter of the first non-blank record: whichever of ',', ';' and '\t' occurs most
-// often outside quotes. Ties go to '\t', then ';' (decimal commas inflate the count of
+// The delimiter of the first non-blank record that has one (a title line has none; ten
+// lines are looked at): whichever of ',', ';' and '\t' occurs most often outside quotes. Ties go to '\t', then ';' (decimal commas inflate the count of
 // ','); ',' when none occurs.
 char detectDelimiter(std::string_view text);
 

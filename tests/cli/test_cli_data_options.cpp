@@ -151,16 +151,16 @@ class TestCliDataOptions : public QObject {
   void orderedSplit() {
     QTemporaryDir dir;
     const QString path = writeFile(dir, "sorted.csv", classSortedCsv());
-    auto run = runCli({"train", "--train", path, "--split", "ordered", "--test-rows", "30", "--json"});
+    auto run = runCli({"train", "--model", "logreg", "--train", path, "--split", "ordered", "--test-rows", "30", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     QCOMPARE(run.json()["train_rows"].toInt(), 90);
     QCOMPARE(run.json()["test_rows"].toInt(), 30);
     QVERIFY(run.json()["preprocessing"].toArray().first().toString().startsWith("ordered split"));
-    run = runCli({"train", "--train", path, "--split", "ordered", "--test-fraction", "0.25", "--json"});
+    run = runCli({"train", "--model", "logreg", "--train", path, "--split", "ordered", "--test-fraction", "0.25", "--json"});
     QCOMPARE(run.json()["test_rows"].toInt(), 30);
-    QCOMPARE(runCli({"train", "--train", path, "--test-rows", "30"}).exitCode, 2);  // needs --split ordered
-    QCOMPARE(runCli({"train", "--train", path, "--split", "sideways"}).exitCode, 2);
-    QCOMPARE(runCli({"train", "--train", path, "--split", "ordered", "--test-rows", "120"}).exitCode, 3);
+    QCOMPARE(runCli({"train", "--model", "logreg", "--train", path, "--test-rows", "30"}).exitCode, 2);  // needs --split ordered
+    QCOMPARE(runCli({"train", "--model", "logreg", "--train", path, "--split", "sideways"}).exitCode, 2);
+    QCOMPARE(runCli({"train", "--model", "logreg", "--train", path, "--split", "ordered", "--test-rows", "120"}).exitCode, 3);
   }
 
   void perFeatureRangesAndClippedCount() {
@@ -168,21 +168,21 @@ class TestCliDataOptions : public QObject {
     // Feature a: 2 of 8 values outside [0, 10]; feature b: 3 of 8 outside [0, 1].
     const QString path = writeFile(dir, "ranges.csv",
                                    "a,b,label\n-1,0.5,0\n5,2,1\n11,0.1,0\n3,-3,1\n4,0.2,0\n6,0.9,1\n7,5,0\n8,0.3,1\n");
-    auto run = runCli({"train", "--train", path, "--feature-ranges", "0:10,0:1", "--test-fraction", "0.25", "--json"});
+    auto run = runCli({"train", "--model", "logreg", "--train", path, "--feature-ranges", "0:10,0:1", "--test-fraction", "0.25", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     const QJsonObject clipped = run.json()["clipped_values"].toObject();
     QCOMPARE(clipped["train"].toInt() + clipped["test"].toInt(), 5);
     QVERIFY(run.json()["preprocessing"].toArray().contains(QJsonValue("per-feature public ranges mapped to [0, 1]")));
     // One range for all: a in [0, 10] has 2 outside, b in [0, 10] none.
-    run = runCli({"train", "--train", path, "--feature-range", "0,10", "--json"});
+    run = runCli({"train", "--model", "logreg", "--train", path, "--feature-range", "0,10", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     const QJsonObject one = run.json()["clipped_values"].toObject();
     QCOMPARE(one["train"].toInt() + one["test"].toInt(), 2);
-    run = runCli({"train", "--train", path, "--feature-ranges", "0:10,0:1"});
+    run = runCli({"train", "--model", "logreg", "--train", path, "--feature-ranges", "0:10,0:1"});
     QVERIFY2(run.out.contains("clipped values"), qPrintable(run.out));
     // Three ranges for two features, a malformed range.
-    QCOMPARE(runCli({"train", "--train", path, "--feature-ranges", "0:1,0:1,0:1"}).exitCode, 2);
-    run = runCli({"train", "--train", path, "--feature-ranges", "0:1,oops"});
+    QCOMPARE(runCli({"train", "--model", "logreg", "--train", path, "--feature-ranges", "0:1,0:1,0:1"}).exitCode, 2);
+    run = runCli({"train", "--model", "logreg", "--train", path, "--feature-ranges", "0:1,oops"});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("range 2"), qPrintable(run.err));
   }
