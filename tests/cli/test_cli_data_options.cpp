@@ -173,11 +173,11 @@ class TestCliDataOptions : public QObject {
     const QJsonObject clipped = run.json()["clipped_values"].toObject();
     QCOMPARE(clipped["train"].toInt() + clipped["test"].toInt(), 5);
     QVERIFY(run.json()["preprocessing"].toArray().contains(QJsonValue("per-feature public ranges mapped to [0, 1]")));
-    // One range for all: a in [0, 10] has 2 outside, b in [0, 10] none.
+    // One range for all: a in [0, 10] has 2 outside (-1, 11), b in [0, 10] one (-3).
     run = runCli({"train", "--model", "logreg", "--train", path, "--feature-range", "0,10", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     const QJsonObject one = run.json()["clipped_values"].toObject();
-    QCOMPARE(one["train"].toInt() + one["test"].toInt(), 2);
+    QCOMPARE(one["train"].toInt() + one["test"].toInt(), 3);
     run = runCli({"train", "--model", "logreg", "--train", path, "--feature-ranges", "0:10,0:1"});
     QVERIFY2(run.out.contains("clipped values"), qPrintable(run.out));
     // Three ranges for two features, a malformed range.
