@@ -49,6 +49,7 @@ QString terminationText(const OptimizeSummary& s) {
                          "(usually at machine precision)", nullptr, s.iterations);
     case Termination::NumericalError:
       return QObject::tr("numerical error after %n iteration(s)", nullptr, s.iterations);
+    case Termination::Completed: return QObject::tr("completed its %n planned step(s)", nullptr, s.iterations);
     case Termination::Cancelled: return QObject::tr("cancelled");
   }
   return {};

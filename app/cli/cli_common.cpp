@@ -37,6 +37,37 @@ QJsonValue featureMapJson(const Preprocessor& preprocessor) {
   };
 }
 
+QJsonValue headerJson(const Provenance& provenance) {
+  if (!provenance.csv) return QJsonValue::Null;
+  const CsvReading& csv = *provenance.csv;
+  return QJsonObject{
+      {"choice", QString::fromStdString(csv.headerChoice)},
+      {"used", csv.header},
+      {"reason", QString::fromStdString(csv.headerReason)},
+      {"delimiter", QString::fromStdString(delimiterName(csv.delimiter))},
+      {"skipped_lines", static_cast<qint64>(csv.skippedLines)},
+  };
+}
+
+QString headerText(const Provenance& provenance) {
+  if (!provenance.csv) return {};
+  const CsvReading& csv = *provenance.csv;
+  QString text = csv.header ? "first row read as column names" : "none: every row is data";
+  text += " (" + QString::fromStdString(csv.headerChoice == "auto" ? "auto" : "--header " + csv.headerChoice);
+  if (!csv.headerReason.empty()) text += ": " + QString::fromStdString(csv.headerReason);
+  text += "); delimiter " + QString::fromStdString(delimiterName(csv.delimiter));
+  if (csv.skippedLines > 0) text += QString("; %1 line(s) skipped first").arg(csv.skippedLines);
+  return text;
+}
+
+void Command::warn(const std::vector<std::string>& warnings) const {
+  if (json_) return;  // the caller puts them in the JSON's "warnings"
+  for (const auto& warning : warnings) {
+    const QByteArray bytes = ("dpstudio-cli " + name_ + ": warning: " + QString::fromStdString(warning) + "\n").toUtf8();
+    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
+  }
+}
+
 QJsonArray toJsonArray(const std::vector<std::string>& items) {
   QJsonArray out;
   for (const auto& item : items) out.append(QString::fromStdString(item));
@@ -57,8 +88,17 @@ void Command::addDataOptions() {
       {"format", "Data format: csv, libsvm or idx (default: from the extension or content).",
        "FMT"},
       {"labels", "IDX labels file that goes with an IDX images file.", "FILE"},
-      {"label-column", "CSV label column: a header name or a 0-based index (default: last).",
+      {"label-column",
+       "CSV label column: a header name, or a column number counted from 1 as in every message "
+       "(-1 = last; default: last).",
        "COL"},
+      {"header",
+       "CSV: is the first row read column names? yes, no, or auto (default: text over numbers; "
+       "the choice is reported).",
+       "yes|no|auto"},
+      {"skip-rows", "CSV: skip the first N lines (a title or metadata line) before reading.", "N"},
+      {"delimiter", "CSV: the cell delimiter: one character, or tab, comma, semicolon (default: auto).",
+       "C"},
       {"drop-missing", "CSV: drop rows with missing values instead of rejecting the file."},
       {"features", "LIBSVM: the number of features (default: the largest index present).", "D"},
   });
@@ -69,12 +109,21 @@ void Command::addTrainingDataOptions() {
   parser_.addOptions({
       {"train", "Training data: a file or builtin:NAME.", "DATA"},
       {"test", "Separate test data (default: a stratified split of the training data).", "DATA"},
+      {"split",
+       "How the test part is split off: stratified (seeded, per class; default) or ordered (the first "
+       "rows train, the last rows test, in file order).",
+       "stratified|ordered"},
       {"test-fraction", "Fraction of the training data held out for testing (default 0.25).", "F"},
+      {"test-rows", "--split ordered: the last N rows test (e.g. UCI letter: 4000).", "N"},
       {"test-labels", "IDX labels file for an IDX --test.", "FILE"},
       {"split-seed", "Seed of the train/test split (default 1).", "S"},
       {"unit-rows", "Scale every row to norm 1 (per example: no privacy cost)."},
       {"norm-bound", "Public norm bound R: clip rows to norm R, then divide by R.", "R"},
-      {"feature-range", "Declared public range of every feature, mapped to [0, 1].", "LO,HI"},
+      {"feature-range",
+       "Declared public range of every feature, mapped to [0, 1]; values outside are clipped (and counted).",
+       "LO,HI"},
+      {"feature-ranges", "Declared public range of each feature, in order: lo1:hi1,lo2:hi2,...",
+       "RANGES"},
       {"project", "Seeded random projection to D dimensions (data-independent).", "D"},
       {"pca", "PCA to K dimensions, fitted on the training data (NOT private).", "K"},
       {"intercept", "Append an intercept feature (ALGORITHMS §2: rows scaled by 1/sqrt 2)."},
@@ -150,6 +199,24 @@ Result<DataRequest> Command::dataRequest() const {
   request.testOptions.libsvmFeatures = 0;  // taken from the training data
   if (parser_.isSet("test") && parser_.isSet("test-fraction"))
     return Error{ErrorKind::Usage, "give --test or --test-fraction, not both", {}, 0, "test-fraction"};
+  if (parser_.isSet("split")) {
+    const QString split = parser_.value("split").trimmed().toLower();
+    if (split == "ordered") request.split = SplitKind::Ordered;
+    else if (split != "stratified")
+      return Error{ErrorKind::Usage, "--split must be stratified or ordered, found '" + split.toStdString() + "'",
+                   {}, 0, "split"};
+    if (parser_.isSet("test"))
+      return Error{ErrorKind::Usage, "give --test or --split, not both", {}, 0, "split"};
+  }
+  if (parser_.isSet("test-rows")) {
+    if (request.split != SplitKind::Ordered)
+      return Error{ErrorKind::Usage, "--test-rows needs --split ordered", {}, 0, "test-rows"};
+    if (parser_.isSet("test-fraction"))
+      return Error{ErrorKind::Usage, "give --test-rows or --test-fraction, not both", {}, 0, "test-rows"};
+    auto rows = integer("test-rows", 0, 1);
+    if (!rows) return rows.error();
+    request.testRows = static_cast<Index>(rows.value());
+  }
   auto fraction = number("test-fraction", 0.25);
   if (!fraction) return fraction.error();
   if (!(fraction.value() >= 0 && fraction.value() < 1))
@@ -167,6 +234,9 @@ Result<DataRequest> Command::dataRequest() const {
     if (!bound) return bound.error();
     pre.normBound = bound.value();
   }
+  if (parser_.isSet("feature-range") && parser_.isSet("feature-ranges"))
+    return Error{ErrorKind::Usage, "give --feature-range (all features) or --feature-ranges (each), not both",
+                 {}, 0, "feature-ranges"};
   if (parser_.isSet("feature-range")) {
     const QStringList parts = parser_.value("feature-range").split(',');
     bool okLo = false, okHi = false;
@@ -174,7 +244,21 @@ Result<DataRequest> Command::dataRequest() const {
       pre.publicRanges = {{parts[0].toDouble(&okLo), parts[1].toDouble(&okHi)}};
     }
     if (!okLo || !okHi)
-      return Error{ErrorKind::Usage, "expected LO,HI", {}, 0, "feature-range"};
+      return Error{ErrorKind::Usage, "--feature-range: expected LO,HI, found '" +
+                                         parser_.value("feature-range").toStdString() + "'",
+                   {}, 0, "feature-range"};
+  }
+  if (parser_.isSet("feature-ranges")) {
+    const QStringList items = parser_.value("feature-ranges").split(',');
+    for (int k = 0; k < items.size(); ++k) {
+      const QStringList bounds = items[k].split(':');
+      bool okLo = false, okHi = false;
+      if (bounds.size() == 2) pre.publicRanges.push_back({bounds[0].toDouble(&okLo), bounds[1].toDouble(&okHi)});
+      if (!okLo || !okHi)
+        return Error{ErrorKind::Usage, "--feature-ranges: range " + std::to_string(k + 1) + " is '" +
+                                           items[k].toStdString() + "', expected LO:HI",
+                     {}, 0, "feature-ranges"};
+    }
   }
   if (parser_.isSet("project")) {
     auto dim = integer("project", 0, 1);
@@ -219,6 +303,27 @@ Result<LoadOptions> Command::loadOptions() const {
   }
   options.labelsPath = parser_.value("labels").toStdString();
   options.labelColumn = parser_.value("label-column").toStdString();
+  if (parser_.isSet("header")) {
+    const auto header = parseHeaderChoice(parser_.value("header").toStdString());
+    if (!header)
+      return Error{ErrorKind::Usage, "--header must be yes, no or auto, found '" +
+                                         parser_.value("header").toStdString() + "'",
+                   {}, 0, "header"};
+    options.hasHeader = *header;
+  }
+  if (parser_.isSet("skip-rows")) {
+    auto rows = integer("skip-rows", 0, 0);
+    if (!rows) return rows.error();
+    options.skipRows = static_cast<long>(rows.value());
+  }
+  if (parser_.isSet("delimiter")) {
+    const auto delimiter = parseDelimiter(parser_.value("delimiter").toStdString());
+    if (!delimiter)
+      return Error{ErrorKind::Usage, "--delimiter must be one character (not a quote or a space), tab, comma, "
+                                     "semicolon or auto, found '" + parser_.value("delimiter").toStdString() + "'",
+                   {}, 0, "delimiter"};
+    options.delimiter = *delimiter;
+  }
   if (parser_.isSet("drop-missing")) options.missing = MissingPolicy::DropRows;
   if (parser_.isSet("features")) {
     bool ok = false;

@@ -28,14 +28,15 @@ class Command {
 
   QCommandLineParser& parser() { return parser_; }
   const QCommandLineParser& parser() const { return parser_; }
-  // Adds --format, --labels, --label-column, --drop-missing, --features.
+  // Adds --format, --labels, --label-column, --header, --skip-rows, --delimiter,
+  // --drop-missing, --features.
   void addDataOptions();
   // Parses args (args[0] is the program). Returns false when the caller should exit with
   // *exitCode (help shown, or a usage error already reported).
   bool parse(const QStringList& args, int* exitCode);
 
-  // Adds --train, --test, --test-fraction, --test-labels, --split-seed and the shared
-  // preprocessing options (--unit-rows, --norm-bound, --feature-range, --project, --pca,
+  // Adds --train, --test, --split, --test-fraction, --test-rows, --test-labels, --split-seed
+  // and the shared preprocessing options (--unit-rows, --norm-bound, --feature-range(s), --project, --pca,
   // --intercept, and addRandomFeatureOptions()'s); implies addDataOptions().
   void addTrainingDataOptions();
   // --rff-dim D, --rff-gamma G, --rff-seed S: random Fourier features (random_features.h).
@@ -54,6 +55,9 @@ class Command {
 
   // Writes the result: JSON object on stdout, or the text lines.
   void printJson(const QJsonObject& object) const;
+  // Text mode: each warning on stderr as "dpstudio-cli NAME: warning: …". JSON mode: nothing
+  // (the caller lists them under "warnings").
+  void warn(const std::vector<std::string>& warnings) const;
   // Reports an error in the chosen style and returns its exit code.
   int fail(const Error& error) const;
   int usageError(const QString& message) const;
@@ -67,6 +71,11 @@ class Command {
 
 void printText(const QString& text);  // to stdout, with a newline
 QJsonArray toJsonArray(const std::vector<std::string>& items);
+// How a CSV file's first row was read: {"choice": "auto"|"yes"|"no", "used", "reason",
+// "delimiter", "skipped_lines"}, or null for other formats (the "header" key of info and train).
+QJsonValue headerJson(const Provenance& provenance);
+// The same for people; empty for other formats.
+QString headerText(const Provenance& provenance);
 // {"map": "rff", "kernel": "rbf", "dim", "gamma", "seed" (a string: 64 bits), "input_dim"}, or
 // null without random Fourier features: the "feature_map" key of train's JSON.
 QJsonValue featureMapJson(const Preprocessor& preprocessor);

@@ -21,6 +21,7 @@ int runInfo(const QStringList& args) {
   if (!loaded) return command.fail(loaded.error());
   const Dataset& data = loaded.value();
   const auto counts = data.classCounts();
+  command.warn(data.provenance.warnings);
 
   if (command.json()) {
     QJsonObject classCounts;
@@ -34,6 +35,8 @@ int runInfo(const QStringList& args) {
         {"source", QString::fromStdString(data.provenance.source)},
         {"format", QString::fromStdString(data.provenance.format)},
         {"gzip", data.provenance.gzip},
+        {"header", headerJson(data.provenance)},
+        {"warnings", toJsonArray(data.provenance.warnings)},
         {"rows", static_cast<qint64>(data.rows())},
         {"features", static_cast<qint64>(data.features())},
         {"classes", static_cast<qint64>(data.classes())},
@@ -46,6 +49,7 @@ int runInfo(const QStringList& args) {
   printText(QString("source        %1").arg(QString::fromStdString(data.provenance.source)));
   printText(QString("format        %1%2").arg(QString::fromStdString(data.provenance.format),
                                               data.provenance.gzip ? " (gzip)" : ""));
+  if (data.provenance.csv) printText("header        " + headerText(data.provenance));
   printText(QString("rows          %1").arg(data.rows()));
   printText(QString("features      %1").arg(data.features()));
   printText(QString("classes       %1").arg(data.classes()));

@@ -1,14 +1,82 @@
 #include <QJsonArray>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
 #include "core/mechanisms/report_json.h"
 #include "core/mechanisms/tuning.h"
+#include "core/privacy/validation.h"
 
 namespace dpstudio::cli {
+namespace {
+
+// What the optimizer did, without fake zeros: one-vs-rest solves C separate binary problems,
+// so it has no single objective, and its iteration count is the largest per class (the limit
+// applies to each), not their sum.
+struct OptimizerOutput {
+  QJsonObject json;  // objective, iterations, gradient_norm, termination (+ per class)
+  QString text;
+};
+
+OptimizerOutput optimizerOutput(const TrainedModel& model) {
+  OptimizerOutput out;
+  const OptimizeSummary& summary = model.summary;
+  if (model.classSummaries.empty()) {
+    out.json = QJsonObject{{"objective", summary.objective},
+                           {"iterations", summary.iterations},
+                           {"gradient_norm", summary.gradientNorm},
+                           {"termination", QString::fromStdString(terminationName(summary.termination))}};
+    const QString what = summary.termination == Termination::Completed
+                             ? QString("completed its %1 planned steps").arg(summary.iterations)
+                             : QString("%1 after %2 iterations")
+                                   .arg(QString::fromStdString(terminationName(summary.termination)))
+                                   .arg(summary.iterations);
+    out.text = QString("%1, objective %2, gradient norm %3")
+                   .arg(what).arg(summary.objective, 0, 'g', 10).arg(summary.gradientNorm, 0, 'g', 3);
+    return out;
+  }
+  int maxIterations = 0;
+  double maxGradient = 0;
+  Termination worst = Termination::Converged;
+  int notConverged = 0;
+  QJsonArray objectives, iterations, gradients;
+  QStringList perClass;
+  for (const OptimizeSummary& part : model.classSummaries) {
+    maxIterations = std::max(maxIterations, part.iterations);
+    maxGradient = std::max(maxGradient, part.gradientNorm);
+    if (static_cast<int>(part.termination) > static_cast<int>(worst)) worst = part.termination;
+    notConverged += part.termination != Termination::Converged;
+    objectives.append(part.objective);
+    iterations.append(part.iterations);
+    gradients.append(part.gradientNorm);
+    perClass << QString::number(part.iterations);
+  }
+  const auto classes = static_cast<int>(model.classSummaries.size());
+  out.json = QJsonObject{{"objective", QJsonValue::Null},
+                         {"iterations", maxIterations},
+                         {"gradient_norm", maxGradient},
+                         {"termination", QString::fromStdString(terminationName(worst))},
+                         {"objective_per_class", objectives},
+                         {"iterations_per_class", iterations},
+                         {"gradient_norm_per_class", gradients}};
+  out.text = QString("one-vs-rest, %1 binary problems: %2; at most %3 iterations per class (%4), "
+                     "largest gradient norm %5")
+                 .arg(classes)
+                 .arg(notConverged == 0 ? QString("all converged")
+                                        : QString("%1 of %2 stopped before converging (%3)")
+                                              .arg(notConverged).arg(classes)
+                                              .arg(QString::fromStdString(terminationName(worst))))
+                 .arg(maxIterations)
+                 .arg(perClass.join(", "))
+                 .arg(maxGradient, 0, 'g', 3);
+  return out;
+}
+
+}  // namespace
 
 int runTrain(const QStringList& args) {
   Command command("train", "Train a model, with or without a privacy mechanism, and report its accuracy.", "");
@@ -61,17 +129,25 @@ int runTrain(const QStringList& args) {
   const double trainAccuracy = accuracy(*model.model, model.theta, train.X, train.y);
   const bool hasTest = test.rows() > 0;
   const double testAccuracy = hasTest ? accuracy(*model.model, model.theta, test.X, test.y) : 0.0;
-  const OptimizeSummary& summary = model.summary;
+  const OptimizerOutput optimizer = optimizerOutput(model);
   const bool isPrivate = options.value().kind != mech::MechanismKind::None;
+  // DP-SGD with noise multiplier 0 runs as a mechanism but guarantees nothing (ε = ∞).
+  const bool hasGuarantee = isPrivate && std::isfinite(report.epsilon);
   const double lambda = tuned ? *report.value("chosen_lambda") : options.value().learner.lambda;
+  const bool hasRanges = !request.value().preprocess.publicRanges.empty();
+  std::vector<std::string> warnings = train.provenance.warnings;
+  if (hasGuarantee)
+    if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, train.rows())) warnings.push_back(*doubtful);
+  command.warn(warnings);
 
   if (command.json()) {
     QJsonObject out{
         {"model", QString::fromStdString(report.model)},
         {"mechanism", QString::fromStdString(report.mechanism)},
         {"calibration", QString::fromStdString(report.calibration)},
-        {"epsilon", isPrivate ? QJsonValue(report.epsilon) : QJsonValue::Null},
-        {"delta", isPrivate ? QJsonValue(report.delta) : QJsonValue::Null},
+        {"epsilon", hasGuarantee ? QJsonValue(report.epsilon) : QJsonValue::Null},
+        {"delta", hasGuarantee ? QJsonValue(report.delta) : QJsonValue::Null},
+        {"private", hasGuarantee},
         {"lambda", lambda},
         {"train_accuracy", trainAccuracy},
         {"test_accuracy", hasTest ? QJsonValue(testAccuracy) : QJsonValue::Null},
@@ -80,22 +156,24 @@ int runTrain(const QStringList& args) {
         {"features", static_cast<qint64>(train.features())},
         {"classes", static_cast<qint64>(train.classes())},
         {"seconds", seconds},
-        {"objective", summary.objective},
-        {"iterations", summary.iterations},
-        {"gradient_norm", summary.gradientNorm},
-        {"termination", QString::fromStdString(terminationName(summary.termination))},
+        {"header", headerJson(train.provenance)},
+        {"warnings", toJsonArray(warnings)},
         {"preprocessing", toJsonArray(train.provenance.steps)},
         {"not_private", toJsonArray(train.provenance.notPrivate)},
         {"feature_map", featureMapJson(prepared.value().preprocessor)},
         {"report", mech::reportToJson(report)},
     };
+    for (auto it = optimizer.json.begin(); it != optimizer.json.end(); ++it) out[it.key()] = it.value();
+    if (hasRanges)
+      out["clipped_values"] = QJsonObject{{"train", static_cast<qint64>(prepared.value().clippedTrainValues)},
+                                          {"test", static_cast<qint64>(prepared.value().clippedTestValues)}};
     if (options.value().learner.kind == ModelKind::HuberSvm || options.value().learner.kind == ModelKind::Lmgc)
       out["huber"] = options.value().learner.huber;
     // Only the released parameters are covered by the guarantee; these were measured on the
     // private training rows and are diagnostics for experiments, not releases.
     if (isPrivate)
       out["diagnostics_not_private"] = QJsonArray{"train_accuracy", "objective", "iterations", "gradient_norm",
-                                                  "termination"};
+                                                  "termination", "clipped_values"};
     if (tuned) {
       QJsonArray lambdas;
       for (double candidate : candidates.value()) lambdas.append(candidate);
@@ -111,12 +189,19 @@ int runTrain(const QStringList& args) {
                            : QString()));
   printText(QString("data            %1 train rows, %2 test rows, %3 features, %4 classes")
                 .arg(train.rows()).arg(test.rows()).arg(train.features()).arg(train.classes()));
+  if (train.provenance.csv) printText("header          " + headerText(train.provenance));
   for (const auto& step : train.provenance.steps) printText("preprocessing   " + QString::fromStdString(step));
+  if (hasRanges)
+    printText(QString("clipped values  %1 of %2 training values and %3 of %4 test values were outside the declared "
+                      "ranges%5")
+                  .arg(prepared.value().clippedTrainValues)
+                  .arg(train.rows() * static_cast<Index>(prepared.value().rawFeatures))
+                  .arg(prepared.value().clippedTestValues)
+                  .arg(test.rows() * static_cast<Index>(prepared.value().rawFeatures))
+                  .arg(isPrivate ? "  (NOT private: a count over the data, a diagnostic)" : ""));
   for (const auto& note : train.provenance.notPrivate) printText("NOT PRIVATE     " + QString::fromStdString(note));
   if (isPrivate) printMechanismReport(report, "b");
-  printText(QString("optimizer       %1 after %2 iterations, objective %3, gradient norm %4")
-                .arg(QString::fromStdString(terminationName(summary.termination)))
-                .arg(summary.iterations).arg(summary.objective, 0, 'g', 10).arg(summary.gradientNorm, 0, 'g', 3));
+  printText("optimizer       " + optimizer.text);
   printText(QString("train accuracy  %1%2")
                 .arg(trainAccuracy, 0, 'f', 4)
                 .arg(isPrivate ? "  (NOT private: measured on the training rows, a diagnostic)" : ""));

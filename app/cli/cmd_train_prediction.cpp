@@ -1,8 +1,10 @@
 // `train --mechanism prediction|subsample|multiparty` (ALGORITHMS §3 F, G, I).
 //
 // Private prediction has no released model to score: as paper 003 does, the test accuracy is
-// measured by answering the first B test points through the private predictor (fewer when
-// the test set is smaller), and the output says so. The training accuracy would spend budget
+// measured by answering B test points through the private predictor (all of them when the
+// test set is smaller), and the output says so. The B points are a seeded random sample of
+// the test rows (seed: --split-seed), not the first B: on a file sorted by class (spambase)
+// the first rows are all one class. The training accuracy would spend budget
 // on training points and is not measured (null). Multiparty aggregation releases a model:
 // its accuracies are measured as for the training mechanisms, next to paper 004's baselines.
 
@@ -12,10 +14,12 @@
 
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
+#include "core/data/split.h"
 #include "core/mechanisms/report_json.h"
 #include "core/prediction/multiparty.h"
 #include "core/prediction/private_predictor.h"
 #include "core/prediction/subsample_aggregate.h"
+#include "core/privacy/validation.h"
 
 namespace dpstudio::cli {
 namespace {
@@ -40,6 +44,7 @@ QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& 
       {"features", static_cast<qint64>(data.train.features())},
       {"classes", static_cast<qint64>(data.train.classes())},
       {"seconds", seconds},
+      {"header", headerJson(data.train.provenance)},
       {"preprocessing", toJsonArray(data.train.provenance.steps)},
       {"not_private", toJsonArray(data.train.provenance.notPrivate)},
       {"feature_map", featureMapJson(data.preprocessor)},
@@ -49,6 +54,8 @@ QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& 
 
 // What every prediction mechanism prints after answering.
 struct Answered {
+  std::vector<Index> rows;  // the test rows answered (0-based), ascending
+  std::uint64_t seed = 1;   // of their sample
   long long answered = 0;
   long long correct = 0;
   long long remaining = 0;
@@ -58,9 +65,16 @@ struct Answered {
 int printPrediction(const Command& command, const mech::MechanismReport& report, const PreparedData& data,
                     const predict::PredictionOptions& o, const Answered& a, double seconds) {
   const double accuracy = a.answered > 0 ? static_cast<double>(a.correct) / static_cast<double>(a.answered) : 0.0;
-  const std::string note = "test accuracy over the first " + std::to_string(a.answered) +
-                           " test points, each answered through the private predictor (budget " +
-                           std::to_string(o.budget) + "); training accuracy not measured: it would spend budget";
+  const bool all = a.answered == data.test.rows();
+  const std::string note = "test accuracy over " +
+                           (all ? "all " + std::to_string(a.answered) + " test points"
+                                : std::to_string(a.answered) + " of the " + std::to_string(data.test.rows()) +
+                                      " test points, a random sample (seed " + std::to_string(a.seed) + ")") +
+                           ", each answered through the private predictor (budget " + std::to_string(o.budget) +
+                           "); training accuracy not measured: it would spend budget";
+  std::vector<std::string> warnings = data.train.provenance.warnings;
+  if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, data.train.rows())) warnings.push_back(*doubtful);
+  command.warn(warnings);
   if (command.json()) {
     QJsonObject out = commonJson(report, data, seconds);
     out["lambda"] = o.learner.lambda;
@@ -68,6 +82,11 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
     out["test_accuracy"] = a.answered > 0 ? QJsonValue(accuracy) : QJsonValue::Null;
     out["test_accuracy_note"] = QString::fromStdString(note);
     out["answered"] = static_cast<qint64>(a.answered);
+    QJsonArray rows;  // 1-based test-row numbers
+    for (Index row : a.rows) rows.append(static_cast<qint64>(row + 1));
+    out["answered_rows"] = rows;
+    out["answered_rows_seed"] = QString::number(a.seed);
+    out["warnings"] = toJsonArray(warnings);
     out["budget"] = static_cast<qint64>(o.budget);
     out["budget_remaining"] = static_cast<qint64>(a.remaining);
     out["nonprivate_test_accuracy"] = a.nonPrivateAccuracy;
@@ -78,6 +97,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   printText(QString("model           %1 (lambda %2)").arg(QString::fromStdString(report.model)).arg(o.learner.lambda));
   printText(QString("data            %1 train rows, %2 test rows, %3 features, %4 classes")
                 .arg(data.train.rows()).arg(data.test.rows()).arg(data.train.features()).arg(data.train.classes()));
+  if (data.train.provenance.csv) printText("header          " + headerText(data.train.provenance));
   for (const auto& notPrivate : data.train.provenance.notPrivate)
     printText("NOT PRIVATE     " + QString::fromStdString(notPrivate));
   printMechanismReport(report, "eta");
@@ -93,17 +113,22 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
 
 template <class Predictor, class NonPrivate>
 Result<Answered> answerTestPoints(Predictor& predictor, const Dataset& test, privacy::NoiseSource& noise,
-                                  const NonPrivate& nonPrivateLabels) {
+                                  const NonPrivate& nonPrivateLabels, std::uint64_t seed) {
   Answered a;
+  a.seed = seed;
   const Index k = std::min<Index>(test.rows(), static_cast<Index>(predictor.budget()));
   if (k > 0) {
-    auto answers = predictor.answerRows(test.X.topRows(k), noise);
+    a.rows = seededSample(test.rows(), k, seed);
+    Eigen::MatrixXd X(k, test.X.cols());
+    for (Index i = 0; i < k; ++i) X.row(i) = test.X.row(a.rows[static_cast<std::size_t>(i)]);
+    auto answers = predictor.answerRows(X, noise);
     if (!answers) return answers.error();
-    const Eigen::VectorXi plain = nonPrivateLabels(test.X.topRows(k));
+    const Eigen::VectorXi plain = nonPrivateLabels(X);
     long long agreeing = 0;
     for (Index i = 0; i < k; ++i) {
-      a.correct += answers.value()[static_cast<std::size_t>(i)].label == test.y[i];
-      agreeing += plain[i] == test.y[i];
+      const int truth = test.y[a.rows[static_cast<std::size_t>(i)]];
+      a.correct += answers.value()[static_cast<std::size_t>(i)].label == truth;
+      agreeing += plain[i] == truth;
     }
     a.answered = k;
     a.nonPrivateAccuracy = static_cast<double>(agreeing) / static_cast<double>(k);
@@ -113,7 +138,7 @@ Result<Answered> answerTestPoints(Predictor& predictor, const Dataset& test, pri
 }
 
 int runPrediction(const Command& command, const PreparedData& data, privacy::NoiseSource& noise,
-                  const TrainControl& control) {
+                  const TrainControl& control, std::uint64_t sampleSeed) {
   auto options = predictionOptions(command);
   if (!options) return command.fail(options.error());
   const auto start = Clock::now();
@@ -123,7 +148,7 @@ int runPrediction(const Command& command, const PreparedData& data, privacy::Noi
     auto& p = predictor.value();
     auto answered = answerTestPoints(p, data.test, noise, [&p](const Eigen::MatrixXd& X) {
       return p.model().predict(p.theta(), X);
-    });
+    }, sampleSeed);
     if (!answered) return command.fail(answered.error());
     mech::MechanismReport report = p.report();
     report.noiseSource = noise.provenance().describe();
@@ -137,7 +162,7 @@ int runPrediction(const Command& command, const PreparedData& data, privacy::Noi
     Eigen::VectorXi majority(X.rows());
     for (Index i = 0; i < X.rows(); ++i) votes.row(i).maxCoeff(&majority[i]);
     return majority;
-  });
+  }, sampleSeed);
   if (!answered) return command.fail(answered.error());
   mech::MechanismReport report = p.report();
   report.noiseSource = noise.provenance().describe();
@@ -159,8 +184,12 @@ int runMultiparty(const Command& command, const PreparedData& data, privacy::Noi
     return hasTest ? QJsonValue(accuracy(model, theta, data.test.X, data.test.y)) : QJsonValue::Null;
   };
   const double trainAccuracy = accuracy(model, r.released.theta, data.train.X, data.train.y);
+  std::vector<std::string> warnings = data.train.provenance.warnings;
+  if (auto doubtful = privacy::doubtfulDeltaWarning(r.report.delta, data.train.rows())) warnings.push_back(*doubtful);
+  command.warn(warnings);
   if (command.json()) {
     QJsonObject out = commonJson(r.report, data, seconds);
+    out["warnings"] = toJsonArray(warnings);
     out["lambda"] = options.value().lambda;
     out["train_accuracy"] = trainAccuracy;
     out["test_accuracy"] = testAccuracy(r.released.theta);
@@ -223,8 +252,9 @@ int runTrainPrivatePrediction(const Command& command) {
   auto tolerance = command.number("tolerance", control.tolerance);
   if (!tolerance) return command.fail(tolerance.error());
   control.tolerance = tolerance.value();
-  return kind == PrivatePredictionKind::Multiparty ? runMultiparty(command, prepared.value(), *noise.value(), control)
-                                                   : runPrediction(command, prepared.value(), *noise.value(), control);
+  return kind == PrivatePredictionKind::Multiparty
+             ? runMultiparty(command, prepared.value(), *noise.value(), control)
+             : runPrediction(command, prepared.value(), *noise.value(), control, request.value().splitSeed);
 }
 
 }  // namespace dpstudio::cli

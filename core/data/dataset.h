@@ -3,6 +3,7 @@
 
 #include <Eigen/Core>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,25 @@ using Index = Eigen::Index;
 // Where a dataset came from and what was done to it. Anything fitted on the data itself
 // (PCA bases, means, min/max) is a release of private information: such steps are listed
 // in notPrivate so that every output built on this dataset can say so.
+// How a CSV file was read, so that a person can check it (CLI `info`, JSON key "header").
+struct CsvReading {
+  char delimiter = ',';
+  std::string headerChoice = "auto";  // what was asked: "auto", "yes" or "no"
+  bool header = false;                // the first row read was taken as column names
+  std::string headerReason;           // why, for people (auto only); empty otherwise
+  long skippedLines = 0;              // physical lines skipped before the first row read
+};
+
 struct Provenance {
   std::string source;                   // path, or "builtin:NAME", or generator spec
   std::string format;                   // "csv", "libsvm", "idx", "builtin", "generator"
   bool gzip = false;                    // the file was gzip-compressed
   std::vector<std::string> steps;       // preprocessing applied, in order, for people
   std::vector<std::string> notPrivate;  // data-dependent steps that were applied
+  // Doubtful readings a person should check (a weak header guess, a label column that
+  // looks continuous); shown as warnings, never errors.
+  std::vector<std::string> warnings;
+  std::optional<CsvReading> csv;        // CSV files only
 
   bool isPrivacySafe() const { return notPrivate.empty(); }
 };

@@ -53,8 +53,8 @@ Result<PreparedData> prepareData(const DataRequest& request, const Progress& pro
   }
   if (progress.cancelled()) return Error::cancelled();
   auto prepared = prepareLoaded(std::move(train), std::move(test),
-                                {request.testFraction, request.splitSeed, request.preprocess,
-                                 /*keepRowsBeforeMap=*/false});
+                                {request.testFraction, request.splitSeed, request.split, request.testRows,
+                                 request.preprocess, /*keepRowsBeforeMap=*/false});
   progress.report(1.0);
   return prepared;
 }
@@ -66,6 +66,11 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
     auto aligned = alignToTraining(*separateTest, train);
     if (!aligned) return aligned.error();
     test = std::move(aligned).value();
+  } else if (settings.split == SplitKind::Ordered) {
+    auto split = splitDatasetOrdered(train, settings.testFraction, settings.testRows);
+    if (!split) return split.error();
+    train = std::move(split.value().train);
+    test = std::move(split.value().test);
   } else if (settings.testFraction > 0) {
     auto split = splitDataset(train, settings.testFraction, settings.splitSeed);
     if (!split) return split.error();
@@ -79,6 +84,8 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
   out.rawFeatures = static_cast<std::size_t>(train.features());
   auto pre = fitPreprocessor(settings.preprocess, train);
   if (!pre) return pre.error();
+  out.clippedTrainValues = countOutsideRanges(settings.preprocess.publicRanges, train.X);
+  out.clippedTestValues = countOutsideRanges(settings.preprocess.publicRanges, test.X);
   out.preprocessor = std::move(pre).value();
   auto trainBefore = out.preprocessor.applyBeforeFeatureMap(train);
   if (!trainBefore) return trainBefore.error();

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/data/preprocess.h"
+#include "core/data/split.h"
 #include "core/io/loader.h"
 
 namespace dpstudio {
@@ -20,6 +21,8 @@ struct DataRequest {
   LoadOptions testOptions;     // libsvmFeatures is taken from the training data when unset
   double testFraction = 0.25;  // used when testSpec is empty; 0 = no test part
   std::uint64_t splitSeed = 1;
+  SplitKind split = SplitKind::Stratified;
+  std::optional<Index> testRows;  // ordered split: this many last rows test (else testFraction)
   PreprocessSpec preprocess;
 };
 
@@ -33,6 +36,10 @@ struct PreparedData {
   // the decision view's plane lives in (model_view.h). Otherwise empty (0 rows).
   Dataset trainBeforeMap;
   Dataset testBeforeMap;
+  // Values outside the declared public feature ranges, clipped by the preprocessing
+  // (a count over the data: a diagnostic, NOT private).
+  Index clippedTrainValues = 0;
+  Index clippedTestValues = 0;
 };
 
 // Keeps no rows before a feature map (PreparedData::trainBeforeMap stays empty).
@@ -44,6 +51,8 @@ Result<PreparedData> prepareData(const DataRequest& request, const Progress& pro
 struct SplitAndPreprocess {
   double testFraction = 0.25;  // 0 = no test part
   std::uint64_t splitSeed = 1;
+  SplitKind split = SplitKind::Stratified;
+  std::optional<Index> testRows;  // ordered split only
   PreprocessSpec preprocess;
   // Keep PreparedData::trainBeforeMap/testBeforeMap (for the decision view) when there is a
   // feature map. The CLI, which draws no view, turns it off to save a copy of the data.

@@ -35,6 +35,16 @@ Status PreprocessSpec::validate() const {
   return Ok{};
 }
 
+Index countOutsideRanges(const std::vector<FeatureRange>& ranges, const Eigen::MatrixXd& X) {
+  if (ranges.empty() || (ranges.size() > 1 && static_cast<Index>(ranges.size()) != X.cols())) return 0;
+  Index outside = 0;
+  for (Index j = 0; j < X.cols(); ++j) {
+    const FeatureRange& r = ranges.size() == 1 ? ranges[0] : ranges[static_cast<std::size_t>(j)];
+    outside += ((X.col(j).array() < r.lo) || (X.col(j).array() > r.hi)).count();
+  }
+  return outside;
+}
+
 void scaleRowsToUnitNorm(Eigen::MatrixXd& X) {
   const Eigen::VectorXd norms = X.rowwise().norm();
   for (Index i = 0; i < X.rows(); ++i)

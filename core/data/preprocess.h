@@ -74,6 +74,10 @@ struct Preprocessor {
 
 Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& train);
 
+// Values of X outside their declared ranges (one range for all columns, or one per column),
+// which step 1 clips; 0 without ranges. Ranges that do not fit X's columns count nothing.
+Index countOutsideRanges(const std::vector<FeatureRange>& ranges, const Eigen::MatrixXd& X);
+
 // The individual transforms, each on the rows of X in place.
 void scaleRowsToUnitNorm(Eigen::MatrixXd& X);           // zero rows stay zero
 void applyNormBound(Eigen::MatrixXd& X, double bound);  // clip to ‖x‖ ≤ R, divide by R

@@ -47,13 +47,20 @@ bool isNumber(std::string_view text) {
   return io::parseNumber(text, value) == NumberKind::Number;
 }
 
-std::string delimiterName(char delimiter) {
-  switch (delimiter) {
-    case ',': return "comma";
-    case ';': return "semicolon";
-    case '\t': return "tab";
-    default: return std::string("'") + delimiter + "'";
+bool isCount(std::string_view text) {
+  long long value = 0;
+  return io::parseInteger(text, value) == io::IntegerKind::Integer && value >= 0;
+}
+
+// Past `lines` physical line breaks of `text` (or to its end).
+std::size_t skipLines(std::string_view text, long lines) {
+  std::size_t pos = 0;
+  for (long k = 0; k < lines && pos < text.size(); ++k) {
+    pos = std::min(text.find_first_of("\r\n", pos), text.size());
+    if (pos < text.size() && text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n') ++pos;
+    if (pos < text.size()) ++pos;
   }
+  return pos;
 }
 
 class CsvParser {
@@ -90,7 +97,9 @@ class CsvParser {
 
   MaybeError readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvRecord& second,
                         bool& haveSecond);
-  bool detectHeader(const CsvRecord& first, const CsvRecord* second) const;
+  bool detectHeader(const CsvRecord& first, const CsvRecord* second);
+  bool isScikitLearnMetadata(const CsvRecord& first, const CsvRecord& second) const;
+  void nameClassesFromMetadata(Dataset& data) const;
   MaybeError resolveLabelColumn();
   const io::CsvCell* firstMissing(const CsvRecord& record) const;
   MaybeError scanRecord(const CsvRecord& record);
@@ -104,7 +113,11 @@ class CsvParser {
   io::ProgressTicker ticker_;
 
   char delimiter_ = ',';
+  long firstLine_ = 1;  // physical line the tokenizers start on (after skipped lines)
   bool header_ = false;
+  std::string headerReason_;
+  std::vector<std::string> classNamesFromMetadata_;  // a scikit-learn first line's names
+  std::vector<std::string> warnings_;
   std::vector<std::string> names_;  // header cells; empty without a header
   std::size_t columns_ = 0;
   std::size_t label_ = 0;
@@ -124,17 +137,34 @@ class CsvParser {
 
 Result<Dataset> CsvParser::run() {
   if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) text_.remove_prefix(kUtf8Bom.size());
+  if (options_.skipRows < 0) return fail("the number of rows to skip must be >= 0");
+  if (options_.skipRows > 0) {
+    text_.remove_prefix(skipLines(text_, options_.skipRows));
+    firstLine_ += options_.skipRows;
+  }
   if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos)
-    return fail("the file is empty");
+    return fail(options_.skipRows > 0 ? "no rows left after skipping " + std::to_string(options_.skipRows) + " lines"
+                                      : std::string("the file is empty"));
   delimiter_ = options_.delimiter != 0 ? options_.delimiter : io::detectDelimiter(text_);
 
-  CsvTokenizer tokenizer(text_, delimiter_);
+  CsvTokenizer tokenizer(text_, delimiter_, firstLine_);
   CsvRecord first, second;
   bool haveSecond = false;
   if (MaybeError e = readLayout(tokenizer, first, second, haveSecond)) return *e;
+  if (!classNamesFromMetadata_.empty()) {
+    // A scikit-learn metadata line: read again from the line after it.
+    const long skipped = first.line - firstLine_ + 1;
+    text_.remove_prefix(skipLines(text_, skipped));
+    firstLine_ += skipped;
+    tokenizer = CsvTokenizer(text_, delimiter_, firstLine_);
+    header_ = false;
+    names_.clear();
+    featureColumns_.clear();
+    if (MaybeError e = readLayout(tokenizer, first, second, haveSecond)) return *e;
+  }
 
   // Every record needs a line, so the line count bounds the rows: one allocation.
-  const auto lineBound = static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) + 1;
+  const auto lineBound = static_cast<std::size_t>(io::countLineBreaks(text_)) + 1;
   values_.reserve(lineBound * featureColumns_.size());
   labelIds_.reserve(lineBound);
 
@@ -170,12 +200,33 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
   const bool secondFailed = tokenizer.failed();
 
   columns_ = first.cells.size();
+  if (columns_ < 2 && !options_.hasHeader && haveSecond && !secondFailed && second.cells.size() >= 2)
+    return fail("the first row has a single field but the next has " + std::to_string(second.cells.size()) +
+                    ": if the first row is a title, skip it (--skip-rows " +
+                    std::to_string(first.line - firstLine_ + 1 + options_.skipRows) + ")",
+                first.line);
   if (columns_ < 2)
     return fail("the first row has a single column (delimiter: " + delimiterName(delimiter_) +
                     "); a dataset needs feature columns and a label column",
                 first.line);
-  header_ = options_.hasHeader ? *options_.hasHeader
-                               : detectHeader(first, haveSecond ? &second : nullptr);
+  if (options_.hasHeader) {
+    header_ = *options_.hasHeader;
+  } else if (classNamesFromMetadata_.empty() && haveSecond && !secondFailed &&
+             isScikitLearnMetadata(first, second)) {
+    for (std::size_t j = 2; j < first.cells.size(); ++j) classNamesFromMetadata_.emplace_back(first.cells[j].text);
+    return std::nullopt;  // run() reads again after this line
+  } else if (haveSecond && !secondFailed && first.cells.size() != second.cells.size()) {
+    // Taking such a row as a header would name the wrong columns, or fail later with a
+    // message about row 2: say what is wrong with row 1.
+    return fail("the first row has " + std::to_string(first.cells.size()) + " fields but the next has " +
+                    std::to_string(second.cells.size()) +
+                    ": if the first row is a title or metadata line, skip it (--skip-rows " +
+                    std::to_string(first.line - firstLine_ + 1 + options_.skipRows) +
+                    "); if it is the header, say so (--header yes)",
+                first.line);
+  } else {
+    header_ = detectHeader(first, haveSecond ? &second : nullptr);
+  }
   if (header_) {
     names_.reserve(columns_);
     for (const io::CsvCell& cell : first.cells) names_.emplace_back(cell.text);
@@ -189,20 +240,63 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
   return std::nullopt;
 }
 
-bool CsvParser::detectHeader(const CsvRecord& first, const CsvRecord* second) const {
+bool CsvParser::detectHeader(const CsvRecord& first, const CsvRecord* second) {
+  const std::size_t cells = first.cells.size();
   if (second) {
-    const std::size_t shared = std::min(first.cells.size(), second->cells.size());
+    const std::size_t shared = std::min(cells, second->cells.size());
+    std::size_t textOverNumber = 0;
     for (std::size_t j = 0; j < shared; ++j) {
       const std::string_view top = first.cells[j].text;
       if (io::isMissingToken(top) || isNumberLike(top)) continue;
-      if (isNumber(second->cells[j].text)) return true;
+      if (isNumber(second->cells[j].text)) ++textOverNumber;
     }
-    return false;
+    if (textOverNumber == 0) {
+      headerReason_ = "no cell of the first row is text over a number in the next";
+      return false;
+    }
+    headerReason_ = std::to_string(textOverNumber) + " of the " + std::to_string(cells) +
+                    " cells of the first row are text over numbers in the next";
+    // One stray word in a row of numbers is more often a damaged data row than a header
+    // (a header of numbered columns "0,1,…,label" is the exception): the guess is kept, as
+    // before, but a person is told to check it.
+    if (2 * textOverNumber < cells)
+      warnings_.push_back("the first row (line " + std::to_string(first.line) + ") was taken as a header because " +
+                          headerReason_ + "; if it is a data row, read the file with header no (--header no)");
+    return true;
   }
   // A lone row of nothing but text can only be a header.
-  return std::none_of(first.cells.begin(), first.cells.end(), [](const io::CsvCell& cell) {
+  const bool allText = std::none_of(first.cells.begin(), first.cells.end(), [](const io::CsvCell& cell) {
     return io::isMissingToken(cell.text) || isNumberLike(cell.text);
   });
+  headerReason_ = allText ? "the only row is all text" : "the only row has numbers";
+  return allText;
+}
+
+// scikit-learn's bundled CSV files (iris.csv, wine_data.csv, breast_cancer.csv) start with
+// "n_samples,n_features,class_0_name,…": two counts, then text, where the next row has
+// n_features + 1 cells and numbers under that text.
+bool CsvParser::isScikitLearnMetadata(const CsvRecord& first, const CsvRecord& second) const {
+  if (first.cells.size() < 3 || !isCount(first.cells[0].text) || !isCount(first.cells[1].text)) return false;
+  long long features = 0;
+  (void)io::parseInteger(first.cells[1].text, features);
+  if (features + 1 != static_cast<long long>(second.cells.size())) return false;
+  bool textOverNumber = false;
+  for (std::size_t j = 2; j < first.cells.size(); ++j) {
+    const std::string_view cell = first.cells[j].text;
+    if (io::isMissingToken(cell) || isNumberLike(cell)) return false;
+    if (j < second.cells.size() && isNumber(second.cells[j].text)) textOverNumber = true;
+  }
+  return textOverNumber || first.cells.size() != second.cells.size();
+}
+
+// The metadata's names stand for the labels 0, 1, …: used only when the labels are exactly those.
+void CsvParser::nameClassesFromMetadata(Dataset& data) const {
+  if (classNamesFromMetadata_.size() != data.classNames.size()) return;
+  for (std::size_t k = 0; k < data.classNames.size(); ++k)
+    if (data.classNames[k] != std::to_string(k)) return;
+  data.classNames = classNamesFromMetadata_;
+  data.provenance.steps.push_back("class names 0.." + std::to_string(data.classNames.size() - 1) +
+                                  " taken from the metadata line");
 }
 
 MaybeError CsvParser::resolveLabelColumn() {
@@ -218,19 +312,22 @@ MaybeError CsvParser::resolveLabelColumn() {
       return std::nullopt;
     }
   }
-  long long index = 0;
-  if (io::parseInteger(io::trimSpaces(spec), index) == io::IntegerKind::Integer) {
+  // Column numbers are 1-based, as in every message ("column 3"); -1 is the last.
+  long long number = 0;
+  if (io::parseInteger(io::trimSpaces(spec), number) == io::IntegerKind::Integer) {
     const auto count = static_cast<long long>(columns_);
-    const long long resolved = index < 0 ? index + count : index;
+    if (number == 0)
+      return fail("label column 0 does not exist: columns are numbered from 1 (-1 is the last)");
+    const long long resolved = number < 0 ? number + count : number - 1;
     if (resolved < 0 || resolved >= count)
-      return fail("label column index " + spec + " is out of range: the file has " +
-                  std::to_string(columns_) + " columns");
+      return fail("label column " + spec + " is out of range: the file has " + std::to_string(columns_) +
+                  " columns, numbered from 1 (-1 is the last)");
     label_ = static_cast<std::size_t>(resolved);
     return std::nullopt;
   }
   if (header_) return fail("no column named '" + spec + "' in the header");
   return fail("label column '" + spec +
-              "' is not a column index, and the file has no header to find a name in");
+              "' is not a column number, and the file has no header to find a name in");
 }
 
 const io::CsvCell* CsvParser::firstMissing(const CsvRecord& record) const {
@@ -325,7 +422,7 @@ bool CsvParser::encodeCategories() {
     if (categorical_[k]) categoryIds_[k].resize(static_cast<std::size_t>(rows_));
 
   // Pass 1 accepted this text, so re-reading it cannot fail.
-  CsvTokenizer tokenizer(text_, delimiter_);
+  CsvTokenizer tokenizer(text_, delimiter_, firstLine_);
   CsvRecord record;
   if (header_) tokenizer.next(record);
   std::size_t row = 0;
@@ -403,6 +500,20 @@ Result<Dataset> CsvParser::assemble() {
 
   data.provenance.source = source_;
   data.provenance.format = "csv";
+  CsvReading reading;
+  reading.delimiter = delimiter_;
+  reading.headerChoice = headerChoiceName(options_.hasHeader);
+  reading.header = header_;
+  if (!options_.hasHeader) reading.headerReason = headerReason_;
+  reading.skippedLines = firstLine_ - 1;
+  if (!classNamesFromMetadata_.empty()) {
+    reading.headerReason = "line " + std::to_string(firstLine_ - 1) +
+                           " is a scikit-learn metadata line (rows, features, class names): skipped; then " +
+                           headerReason_;
+    nameClassesFromMetadata(data);
+  }
+  data.provenance.csv = reading;
+  data.provenance.warnings = warnings_;
   if (dropped_ > 0)
     data.provenance.steps.insert(
         data.provenance.steps.begin(),

@@ -7,33 +7,45 @@
 
 namespace dpstudio::io {
 
+long countLineBreaks(std::string_view text) {
+  long breaks = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')))
+      ++breaks;
+  return breaks;
+}
+
 char detectDelimiter(std::string_view text) {
   std::size_t pos = 0;
-  // Skip blank lines, as the tokenizer does.
-  for (;;) {
-    std::size_t p = pos;
-    while (p < text.size() && (text[p] == ' ' || text[p] == '\t' || text[p] == '\r')) ++p;
-    if (p < text.size() && text[p] == '\n') {
-      pos = p + 1;
-      continue;
+  // A title line has no delimiter at all: the first of a few lines that has one decides.
+  for (int line = 0; line < 10 && pos < text.size(); ++line) {
+    // Skip blank lines, as the tokenizer does.
+    for (;;) {
+      std::size_t p = pos;
+      while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
+      if (p < text.size() && (text[p] == '\n' || text[p] == '\r')) {
+        pos = p + 1;
+        continue;
+      }
+      break;
     }
-    break;
-  }
-  std::size_t commas = 0, semicolons = 0, tabs = 0;
-  bool inQuotes = false;
-  for (; pos < text.size(); ++pos) {
-    const char c = text[pos];
-    if (c == '"') {
-      inQuotes = !inQuotes;  // a doubled quote toggles twice: no change, as it should
-    } else if (!inQuotes) {
-      if (c == '\n') break;
-      commas += (c == ',');
-      semicolons += (c == ';');
-      tabs += (c == '\t');
+    std::size_t commas = 0, semicolons = 0, tabs = 0;
+    bool inQuotes = false;
+    for (; pos < text.size(); ++pos) {
+      const char c = text[pos];
+      if (c == '"') {
+        inQuotes = !inQuotes;  // a doubled quote toggles twice: no change, as it should
+      } else if (!inQuotes) {
+        if (c == '\n' || c == '\r') break;
+        commas += (c == ',');
+        semicolons += (c == ';');
+        tabs += (c == '\t');
+      }
     }
+    if (tabs > 0 && tabs >= semicolons && tabs >= commas) return '\t';
+    if (semicolons > 0 && semicolons >= commas) return ';';
+    if (commas > 0) return ',';
   }
-  if (tabs > 0 && tabs >= semicolons && tabs >= commas) return '\t';
-  if (semicolons > 0 && semicolons >= commas) return ';';
   return ',';
 }
 
@@ -46,17 +58,28 @@ bool CsvTokenizer::fail(std::string message, long line, std::size_t column) {
   return false;
 }
 
+void CsvTokenizer::skipLineBreak() {
+  const std::size_t n = text_.size();
+  if (pos_ < n && text_[pos_] == '\r') {
+    ++pos_;
+    if (pos_ < n && text_[pos_] == '\n') ++pos_;  // CRLF is one break
+  } else if (pos_ < n && text_[pos_] == '\n') {
+    ++pos_;
+  }
+  ++line_;
+}
+
 void CsvTokenizer::skipBlankLines() {
   for (;;) {
     std::size_t p = pos_;
-    while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\t' || text_[p] == '\r')) ++p;
+    while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\t')) ++p;
     if (p >= text_.size()) {
       pos_ = text_.size();
       return;
     }
-    if (text_[p] != '\n') return;
-    pos_ = p + 1;
-    ++line_;
+    if (text_[p] != '\n' && text_[p] != '\r') return;
+    pos_ = p;
+    skipLineBreak();
   }
 }
 
@@ -71,7 +94,7 @@ bool CsvTokenizer::readQuoted(CsvCell& cell, std::size_t column, std::string& sc
     const void* found = pos_ < n ? std::memchr(s + pos_, '"', n - pos_) : nullptr;
     if (!found) return fail("quoted field is not closed", cell.line, column);
     const auto quote = static_cast<std::size_t>(static_cast<const char*>(found) - s);
-    line_ += static_cast<long>(std::count(s + pos_, s + quote, '\n'));
+    line_ += countLineBreaks(text_.substr(pos_, quote - pos_));
     if (quote + 1 < n && s[quote + 1] == '"') {  // "" stands for one quote
       if (!undoubled) {
         undoubled = true;
@@ -113,13 +136,13 @@ bool CsvTokenizer::next(CsvRecord& record) {
     while (pos_ < n && isPadding(s[pos_])) ++pos_;
     if (pos_ < n && s[pos_] == '"') {
       if (!readQuoted(cell, column, record.scratch)) return false;
-      while (pos_ < n && (isPadding(s[pos_]) || s[pos_] == '\r')) ++pos_;
-      if (pos_ < n && s[pos_] != delimiter_ && s[pos_] != '\n')
+      while (pos_ < n && isPadding(s[pos_])) ++pos_;
+      if (pos_ < n && s[pos_] != delimiter_ && !isLineBreak(s[pos_]))
         return fail(std::string("unexpected character '") + s[pos_] + "' after a closing quote",
                     line_, column);
     } else {
       const std::size_t start = pos_;
-      while (pos_ < n && s[pos_] != delimiter_ && s[pos_] != '\n') ++pos_;
+      while (pos_ < n && s[pos_] != delimiter_ && !isLineBreak(s[pos_])) ++pos_;
       cell.text = trimSpaces(text_.substr(start, pos_ - start));
     }
     record.cells.push_back(cell);
@@ -128,8 +151,7 @@ bool CsvTokenizer::next(CsvRecord& record) {
       ++pos_;
       continue;  // also at the very end: "a,b," has an empty third cell
     }
-    ++pos_;  // '\n'
-    ++line_;
+    skipLineBreak();
     break;
   }
   for (const Fixup& f : fixups_)

@@ -1,7 +1,7 @@
 #pragma once
 // Splitting CSV text into records and cells (RFC 4180): quoted fields may hold the
-// delimiter, doubled quotes and line breaks; CRLF and LF both end a record; blank lines
-// are skipped. Cells are views into the text, so no string is allocated per cell.
+// delimiter, doubled quotes and line breaks; CRLF, LF and a lone CR (old Mac files, such as
+// a published copy of spambase) each end a record, mixed too; blank lines are skipped. Cells are views into the text, so no string is allocated per cell.
 // Internal to core/io.
 
 #include <cstddef>
@@ -25,14 +25,20 @@ struct CsvRecord {
   std::string scratch;  // undoubled text of quoted cells that contained ""
 };
 
-// The delimiter of the first non-blank record: whichever of ',', ';' and '\t' occurs most
-// often outside quotes. Ties go to '\t', then ';' (decimal commas inflate the count of
+inline bool isLineBreak(char c) { return c == '\n' || c == '\r'; }
+// Line breaks in `text`: "\r\n", "\n" and a lone "\r" count one each.
+long countLineBreaks(std::string_view text);
+
+// The delimiter of the first non-blank record that has one (a title line has none; ten
+// lines are looked at): whichever of ',', ';' and '\t' occurs most often outside quotes. Ties go to '\t', then ';' (decimal commas inflate the count of
 // ','); ',' when none occurs.
 char detectDelimiter(std::string_view text);
 
 class CsvTokenizer {
  public:
-  CsvTokenizer(std::string_view text, char delimiter) : text_(text), delimiter_(delimiter) {}
+  // firstLine: the physical line number of the text's first line (lines skipped before).
+  CsvTokenizer(std::string_view text, char delimiter, long firstLine = 1)
+      : text_(text), delimiter_(delimiter), line_(firstLine) {}
 
   // Reads the next non-blank record into `record`, whose cells stay valid until it is
   // read into again.
@@ -55,6 +61,8 @@ class CsvTokenizer {
   bool readQuoted(CsvCell& cell, std::size_t column, std::string& scratch);
   bool fail(std::string message, long line, std::size_t column);
   bool isPadding(char c) const { return c == ' ' || (c == '\t' && delimiter_ != '\t'); }
+  // Past the line break at pos_ ("\r\n", "\n" or "\r"), counting one line.
+  void skipLineBreak();
 
   std::string_view text_;
   char delimiter_;

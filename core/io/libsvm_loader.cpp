@@ -68,12 +68,11 @@ Result<Dataset> LibSvmParser::run() {
   entries_.reserve(static_cast<std::size_t>(std::count(text_.begin(), text_.end(), ':')));
   std::size_t pos = 0;
   while (pos < text_.size()) {
-    const void* newline = std::memchr(text_.data() + pos, '\n', text_.size() - pos);
-    const std::size_t end =
-        newline ? static_cast<std::size_t>(static_cast<const char*>(newline) - text_.data())
-                : text_.size();
+    // LF, CRLF and a lone CR (old Mac files) each end a line, mixed too.
+    const std::size_t end = std::min(text_.find_first_of("\r\n", pos), text_.size());
     std::string_view line = text_.substr(pos, end - pos);
     pos = end + 1;
+    if (end + 1 < text_.size() && text_[end] == '\r' && text_[end + 1] == '\n') ++pos;
     ++line_;
     if (const std::size_t hash = line.find('#'); hash != std::string_view::npos)
       line = line.substr(0, hash);

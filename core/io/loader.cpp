@@ -28,7 +28,7 @@ bool endsWith(std::string_view text, std::string_view suffix) {
 std::string_view firstContentLine(std::string_view text, std::size_t skip = 0) {
   std::size_t pos = 0;
   while (pos < text.size()) {
-    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    const std::size_t end = std::min(text.find_first_of("\r\n", pos), text.size());
     const std::string_view line = io::trimSpaces(text.substr(pos, end - pos));
     pos = end + 1;
     if (line.empty() || line.front() == '#') continue;
@@ -82,7 +82,61 @@ DataFormat sniffFormat(std::string_view content) {
   return DataFormat::Csv;
 }
 
+// A label column with many distinct values is more often a continuous target (a
+// regression column, an id) than a classification label: say so, since it is accepted.
+void warnAboutManyClasses(Dataset& data) {
+  constexpr Index kManyClasses = 20;
+  const Index classes = data.classes();
+  if (classes <= kManyClasses) return;
+  const bool numeric = std::all_of(data.classNames.begin(), data.classNames.end(), [](const std::string& name) {
+    double value = 0;
+    return io::parseNumber(name, value) == io::NumberKind::Number;
+  });
+  const bool sparse = classes * 10 > data.rows();  // fewer than 10 rows per class on average
+  if (!numeric && !sparse) return;
+  data.provenance.warnings.push_back(
+      "the label column has " + std::to_string(classes) + " distinct " + (numeric ? "numeric " : "") +
+      "values, read as " + std::to_string(classes) + " classes (" +
+      (sparse ? "fewer than 10 rows per class" : "it looks like a continuous column") +
+      "): check that it is the label column and not a measurement or an id");
+}
+
 }  // namespace
+
+std::optional<std::optional<bool>> parseHeaderChoice(const std::string& name) {
+  const std::string key = lowered(std::string(io::trimSpaces(name)));
+  if (key == "auto") return std::optional<bool>{};
+  if (key == "yes") return std::optional<bool>{true};
+  if (key == "no") return std::optional<bool>{false};
+  return std::nullopt;
+}
+
+std::string headerChoiceName(const std::optional<bool>& hasHeader) {
+  if (!hasHeader) return "auto";
+  return *hasHeader ? "yes" : "no";
+}
+
+std::optional<char> parseDelimiter(const std::string& name) {
+  const std::string key = lowered(name);
+  if (key == "auto") return '\0';
+  if (key == "tab" || key == "\\t" || key == "\t") return '\t';
+  if (key == "comma") return ',';
+  if (key == "semicolon") return ';';
+  if (key == "pipe") return '|';
+  if (name.size() != 1) return std::nullopt;
+  const char c = name[0];
+  if (c == '"' || c == '\n' || c == '\r' || c == ' ') return std::nullopt;
+  return c;
+}
+
+std::string delimiterName(char delimiter) {
+  switch (delimiter) {
+    case ',': return "comma";
+    case ';': return "semicolon";
+    case '\t': return "tab";
+    default: return std::string("'") + delimiter + "'";
+  }
+}
 
 std::optional<DataFormat> parseDataFormat(const std::string& name) {
   const std::string key = lowered(std::string(io::trimSpaces(name)));
@@ -138,6 +192,7 @@ Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& opti
   Dataset data = std::move(parsed).value();
   data.provenance.gzip = gzip;
   if (Status valid = validateForClassification(data); !valid) return valid.error();
+  warnAboutManyClasses(data);
   progress.report(1.0);
   return data;
 }

@@ -23,8 +23,14 @@ struct LoadOptions {
   DataFormat format = DataFormat::Auto;  // Auto: from the extension (after .gz), then content
 
   // CSV
-  std::optional<bool> hasHeader;  // unset: detected (a first row of non-numbers over numbers)
-  std::string labelColumn;        // a header name, or a 0-based index ("-1" = last); empty = last
+  // unset ("auto"): detected, see csv_loader.h; the choice made is in provenance.csv.
+  std::optional<bool> hasHeader;
+  // Physical lines skipped before anything is read (a title or metadata line); line
+  // numbers in errors still count them.
+  long skipRows = 0;
+  // A header name, or a 1-based column number as in every message (negative counts from
+  // the end: "-1" = last); empty = last.
+  std::string labelColumn;
   MissingPolicy missing = MissingPolicy::Reject;
   char delimiter = 0;             // 0: detected among ',', ';', '\t'
 
@@ -35,6 +41,16 @@ struct LoadOptions {
   // IDX: the labels file that goes with an images file.
   std::string labelsPath;
 };
+
+// "auto" → unset, "yes" → true, "no" → false (as hasHeader takes it); nullopt for
+// anything else (the outer optional).
+std::optional<std::optional<bool>> parseHeaderChoice(const std::string& name);
+std::string headerChoiceName(const std::optional<bool>& hasHeader);  // "auto", "yes", "no"
+
+// A delimiter as a person types it: one character, or "tab", "comma", "semicolon", "\t";
+// 0 for "auto". nullopt for a quote, a line break, a space or anything longer.
+std::optional<char> parseDelimiter(const std::string& name);
+std::string delimiterName(char delimiter);  // "comma", "semicolon", "tab", or the character
 
 // Parses a format name as used on the command line: "csv", "libsvm" (or "svmlight"), "idx".
 std::optional<DataFormat> parseDataFormat(const std::string& name);

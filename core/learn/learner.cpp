@@ -151,8 +151,8 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
       const Objective objective(*binary, X, yc, {LossScale::Mean, spec.lambda, {}});
       Eigen::VectorXd w = trained.theta.segment(c * d, d);
       const double share = 1.0 / static_cast<double>(classes);
-      mergeSummary(trained.summary,
-                   minimizeSmooth(objective, w, control, share * static_cast<double>(c), share));
+      trained.classSummaries.push_back(minimizeSmooth(objective, w, control, share * static_cast<double>(c), share));
+      mergeSummary(trained.summary, trained.classSummaries.back());
       trained.theta.segment(c * d, d) = w;
       if (trained.summary.termination == Termination::Cancelled) break;
     }

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/data/dataset.h"
 #include "core/models/model.h"
@@ -40,6 +41,9 @@ struct TrainedModel {
   Eigen::VectorXd theta;
   OptimizeSummary summary;  // one-vs-rest: iterations and evaluations summed, the worst
                             // termination and the largest gradient norm of the C problems
+  // One-vs-rest: the summary of each class's binary problem, in class order (empty for
+  // other models), so that a report can say "at most N iterations per class".
+  std::vector<OptimizeSummary> classSummaries;
 };
 
 struct TrainControl {

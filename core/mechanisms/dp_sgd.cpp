@@ -14,9 +14,11 @@
 // means and covariances would itself be a release of the data.
 
 #include <cmath>
+#include <limits>
 
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/models/lmgc.h"
+#include "core/models/objective.h"
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/validation.h"
 
@@ -64,6 +66,20 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   report.noiseDimension = made.value()->parameterCount();
   double sigma = 0;
   SubstitutionAccount account;
+  if (o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0) {
+    // σ = 0: the same clipped steps with no noise, the non-private baseline to compare with.
+    report.epsilon = std::numeric_limits<double>::infinity();
+    report.noise = "none";
+    report.set("q", p.q, "q = batch/n (Poisson sampling rate)");
+    report.set("steps", static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
+    report.set("noise_multiplier", 0.0, "σ = 0: no noise is added");
+    report.set("sigma", 0.0, "σ·ν: std of the noise added to each summed gradient");
+    report.set("clip_norm", o.sgd.clipNorm, "ν");
+    report.statement = "NOT private (epsilon = infinity): DP-SGD with noise multiplier 0 adds no noise, " +
+                       std::to_string(p.steps) + " clipped steps; a non-private baseline";
+    report.warning = "noise multiplier 0: the released model is NOT differentially private";
+    return report;
+  }
   if (o.sgd.noiseMultiplier) {
     sigma = *o.sgd.noiseMultiplier;
     auto accounted = accountSubstitution(p.q, sigma, p.steps, o.delta);
@@ -133,27 +149,43 @@ Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train,
         sum = grads.colwise().sum().transpose();
       }
     }
-    auto draw = privacy::drawGaussian(noise, stepNoise, theta.size());
-    if (!draw) return draw.error();
-    noiseNormSum += draw.value().norm;
-    const Eigen::VectorXd gradient = (sum + draw.value().noise) / expectedBatch + o.learner.lambda * theta;
+    if (stepNoise > 0) {  // σ = 0 is the non-private baseline: no draw
+      auto draw = privacy::drawGaussian(noise, stepNoise, theta.size());
+      if (!draw) return draw.error();
+      noiseNormSum += draw.value().norm;
+      sum += draw.value().noise;
+    }
+    const Eigen::VectorXd gradient = sum / expectedBatch + o.learner.lambda * theta;
     theta -= o.sgd.learningRate * gradient;
     if (model.isConstrained()) model.project(theta);
     if (t % 16 == 0) control.progress.report(static_cast<double>(t) / static_cast<double>(p.steps));
   }
-  report.noiseNorms.push_back(noiseNormSum / static_cast<double>(p.steps));
-  report.set("mean_step_noise_norm", report.noiseNorms.back(), "mean ‖noise‖ drawn per step");
+  if (stepNoise > 0) {
+    report.noiseNorms.push_back(noiseNormSum / static_cast<double>(p.steps));
+    report.set("mean_step_noise_norm", report.noiseNorms.back(), "mean ‖noise‖ drawn per step");
+  }
   PrivateModel out;
   out.trained.model = made.value();
   out.trained.theta = std::move(theta);
+  // DP-SGD runs its planned steps and stops: that is success, not an iteration limit.
   out.trained.summary.iterations = static_cast<int>(p.steps);
-  out.trained.summary.termination = Termination::MaxIterations;
-  out.trained.summary.message = "DP-SGD runs its fixed number of steps";
-  if (auto status = finishRelease(report, noise, out.trained.theta,
-                                  o.sgd.learningRate * stepNoise / expectedBatch);
-      !status)
-    return status.error();
+  out.trained.summary.termination = Termination::Completed;
+  out.trained.summary.message = "DP-SGD ran its " + std::to_string(p.steps) + " planned steps";
+  if (stepNoise > 0) {
+    if (auto status = finishRelease(report, noise, out.trained.theta, o.sgd.learningRate * stepNoise / expectedBatch);
+        !status)
+      return status.error();
+  } else {
+    report.noiseSource = noise.provenance().describe();
+  }
   if (model.isConstrained()) model.project(out.trained.theta);
+  // The objective DP-SGD descends, (1/n)Σℓ + (λ/2)‖θ‖², at the released θ: a diagnostic on the
+  // training rows (not a release), where a report showed 0.
+  const Objective objective(model, train.X, train.y, {LossScale::Mean, o.learner.lambda, {}});
+  Eigen::VectorXd gradient(out.trained.theta.size());
+  out.trained.summary.objective = objective(out.trained.theta, gradient);
+  out.trained.summary.gradientNorm = gradient.norm();
+  out.trained.summary.evaluations = 1;
   out.report = std::move(report);
   return out;
 }

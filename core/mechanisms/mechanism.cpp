@@ -114,8 +114,9 @@ Status MechanismOptions::validate() const {
       if (!(std::isfinite(sgd.epochs) && sgd.epochs > 0)) return invalid("epochs must be finite and > 0", "epochs");
       if (!(std::isfinite(sgd.learningRate) && sgd.learningRate > 0))
         return invalid("the learning rate must be finite and > 0", "learning-rate");
-      if (sgd.noiseMultiplier && !(std::isfinite(*sgd.noiseMultiplier) && *sgd.noiseMultiplier > 0))
-        return invalid("the noise multiplier must be finite and > 0", "noise-multiplier");
+      // 0 is allowed: the non-private baseline, reported as NOT private (ε = ∞).
+      if (sgd.noiseMultiplier && !(std::isfinite(*sgd.noiseMultiplier) && *sgd.noiseMultiplier >= 0))
+        return invalid("the noise multiplier must be finite and >= 0 (0: no noise, NOT private)", "noise-multiplier");
       break;
     case MechanismKind::None:
       break;

@@ -99,6 +99,7 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
       auto part = release(binary, OneVsRestModel::binaryLabels(train.y, static_cast<int>(c)));
       if (!part) return part.error();
       out.trained.theta.segment(c * d, d) = part.value().theta;
+      out.trained.classSummaries.push_back(part.value().summary);
       OptimizeSummary& total = out.trained.summary;
       total.iterations += part.value().summary.iterations;
       total.gradientNorm = std::max(total.gradientNorm, part.value().summary.gradientNorm);

@@ -128,6 +128,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
       report.noiseNorms.push_back(draw.value().norm);
       report.gradientNorm = std::max(report.gradientNorm, part.value().summary.gradientNorm);
       out.trained.summary.iterations += part.value().summary.iterations;
+      out.trained.classSummaries.push_back(part.value().summary);
     }
   } else {
     const auto* lmgc = dynamic_cast<const LmgcModel*>(model.get());

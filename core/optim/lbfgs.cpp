@@ -30,6 +30,7 @@ std::string terminationName(Termination termination) {
     case Termination::Cancelled: return "cancelled";
     case Termination::LineSearchFailed: return "line_search_failed";
     case Termination::NumericalError: return "numerical_error";
+    case Termination::Completed: return "completed";
   }
   return "unknown";
 }

@@ -18,6 +18,7 @@ enum class Termination {
   Cancelled,         // the callback asked to stop
   LineSearchFailed,  // no step decreased the objective (often: already at machine precision)
   NumericalError,    // a non-finite objective or gradient
+  Completed,         // ran a fixed plan of steps to its end (DP-SGD): success, no tolerance
 };
 
 std::string terminationName(Termination termination);
@@ -43,7 +44,7 @@ struct OptimizeSummary {
 
   bool usable() const {
     return termination == Termination::Converged || termination == Termination::MaxIterations ||
-           termination == Termination::LineSearchFailed;
+           termination == Termination::LineSearchFailed || termination == Termination::Completed;
   }
 };
 

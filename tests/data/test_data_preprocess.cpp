@@ -113,6 +113,56 @@ class TestDataPreprocess : public QObject {
     QCOMPARE(QString::fromStdString(pre.error().field), QString("feature-range"));
   }
 
+  // Issue 9 item 7: UCI letter's split is the first 16 000 rows / the last 4 000.
+  void orderedSplitKeepsFileOrder() {
+    const auto byRows = orderedSplit(10, 0.5, Index{4}).value();
+    QCOMPARE(byRows.train, (std::vector<Index>{0, 1, 2, 3, 4, 5}));
+    QCOMPARE(byRows.test, (std::vector<Index>{6, 7, 8, 9}));
+    const auto byFraction = orderedSplit(20, 0.25).value();
+    QCOMPARE(byFraction.train.size(), std::size_t{15});
+    QCOMPARE(byFraction.test.front(), Index{15});
+    QVERIFY(!orderedSplit(10, 0.5, Index{10}).ok());  // no training rows
+    QVERIFY(!orderedSplit(10, 0.5, Index{0}).ok());
+    QVERIFY(!orderedSplit(10, 1.5).ok());
+    const Dataset iris = openDataset("builtin:iris").value();  // sorted by class
+    const TrainTest parts = splitDatasetOrdered(iris, 0.25, Index{50}).value();
+    QCOMPARE(parts.train.rows(), Index{100});
+    for (Index i = 0; i < parts.test.rows(); ++i) QCOMPARE(parts.test.y[i], 2);  // the last class only
+    QVERIFY(parts.test.provenance.steps.back().rfind("ordered split", 0) == 0);
+  }
+
+  // Issue 9 item 11: the CLI answered the first B test rows, one class on a sorted file.
+  void seededSampleIsUniformSortedAndReplayable() {
+    const auto a = seededSample(100, 10, 3);
+    QCOMPARE(a.size(), std::size_t{10});
+    QVERIFY(std::is_sorted(a.begin(), a.end()));
+    QCOMPARE(std::set<Index>(a.begin(), a.end()).size(), std::size_t{10});
+    QCOMPARE(seededSample(100, 10, 3), a);
+    QVERIFY(seededSample(100, 10, 4) != a);
+    std::vector<Index> first10(10);
+    for (Index i = 0; i < 10; ++i) first10[static_cast<std::size_t>(i)] = i;
+    QVERIFY(a != first10);
+    QCOMPARE(seededSample(5, 9, 1).size(), std::size_t{5});  // all rows when asked for more
+    // Roughly uniform: over many seeds, the upper half is drawn about half of the time.
+    long upper = 0;
+    for (std::uint64_t seed = 0; seed < 200; ++seed)
+      for (Index i : seededSample(100, 10, seed)) upper += i >= 50;
+    QVERIFY2(upper > 900 && upper < 1100, qPrintable(QString::number(upper)));
+  }
+
+  // Issue 9 item 7: --feature-range clipped silently.
+  void clippedValuesAreCounted() {
+    Eigen::MatrixXd X(4, 2);
+    X << -1, 0.5,   //
+        5, 2,       //
+        11, -3,     //
+        3, 0.2;
+    QCOMPARE(countOutsideRanges({}, X), Index{0});
+    QCOMPARE(countOutsideRanges({{0, 10}}, X), Index{3});           // -1, 11 and -3
+    QCOMPARE(countOutsideRanges({{0, 10}, {0, 1}}, X), Index{4});   // -1, 11; 2, -3
+    QCOMPARE(countOutsideRanges({{0, 10}, {0, 1}, {0, 1}}, X), Index{0});  // does not fit
+  }
+
   void randomProjectionIsSeededAndPrivate() {
     const Dataset data = openDataset("builtin:digits").value();
     PreprocessSpec spec;

@@ -102,7 +102,7 @@ void TestIoMalformed::rejected_data() {
   row("csv label column name not found", "csv_label_not_found.csv", "label=price",
       "no column named 'price' in the header", 0, "");
   row("csv label column index out of range", "csv_label_index_range.csv", "label=5",
-      "label column index 5 is out of range: the file has 3 columns", 0, "");
+      "label column 5 is out of range: the file has 3 columns, numbered from 1 (-1 is the last)", 0, "");
   // LIBSVM.
   row("libsvm index 0", "svm_index_zero.libsvm", "",
       "feature index 0 is not allowed: indices are 1-based", 3, "field 2");

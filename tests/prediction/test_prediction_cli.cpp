@@ -41,7 +41,7 @@ class TestPredictionCli : public QObject {
     QCOMPARE(json["answered"].toInt(), 20);
     QCOMPARE(json["budget_remaining"].toInt(), 0);
     QVERIFY(json["train_accuracy"].isNull());
-    QVERIFY(json["test_accuracy_note"].toString().contains("first 20 test points"));
+    QVERIFY(json["test_accuracy_note"].toString().contains("20 of the"));  // a seeded sample, not the first 20
     const QJsonObject report = json["report"].toObject();
     QVERIFY(report.contains("beta"));
     QVERIFY(report.contains("Delta"));
@@ -63,7 +63,7 @@ class TestPredictionCli : public QObject {
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     QVERIFY(run.out.contains("WARNING"));
     QVERIFY(run.out.contains("as published, NOT (4, 0)-DP"));
-    QVERIFY(run.out.contains("first 15 test points"));
+    QVERIFY(run.out.contains("15 of the 75 test points, a random sample (seed 1)"));
   }
 
   void trainMultiparty() {
