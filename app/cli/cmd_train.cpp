@@ -86,6 +86,7 @@ int runTrain(const QStringList& args) {
         {"termination", QString::fromStdString(terminationName(summary.termination))},
         {"preprocessing", toJsonArray(train.provenance.steps)},
         {"not_private", toJsonArray(train.provenance.notPrivate)},
+        {"structure_from_data", structureFromDataJson(train.provenance)},
         {"feature_map", featureMapJson(prepared.value().preprocessor)},
         {"report", mech::reportToJson(report)},
     };
@@ -113,6 +114,7 @@ int runTrain(const QStringList& args) {
                 .arg(train.rows()).arg(test.rows()).arg(train.features()).arg(train.classes()));
   for (const auto& step : train.provenance.steps) printText("preprocessing   " + QString::fromStdString(step));
   for (const auto& note : train.provenance.notPrivate) printText("NOT PRIVATE     " + QString::fromStdString(note));
+  printStructureFromData(train.provenance);
   if (isPrivate) printMechanismReport(report, "b");
   printText(QString("optimizer       %1 after %2 iterations, objective %3, gradient norm %4")
                 .arg(QString::fromStdString(terminationName(summary.termination)))

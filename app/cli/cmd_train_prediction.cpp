@@ -42,6 +42,7 @@ QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& 
       {"seconds", seconds},
       {"preprocessing", toJsonArray(data.train.provenance.steps)},
       {"not_private", toJsonArray(data.train.provenance.notPrivate)},
+      {"structure_from_data", structureFromDataJson(data.train.provenance)},
       {"feature_map", featureMapJson(data.preprocessor)},
       {"report", mech::reportToJson(report)},
   };
@@ -80,6 +81,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
                 .arg(data.train.rows()).arg(data.test.rows()).arg(data.train.features()).arg(data.train.classes()));
   for (const auto& notPrivate : data.train.provenance.notPrivate)
     printText("NOT PRIVATE     " + QString::fromStdString(notPrivate));
+  printStructureFromData(data.train.provenance);
   printMechanismReport(report, "eta");
   if (a.answered > 0) printText(QString("test accuracy   %1").arg(accuracy, 0, 'f', 4));
   printText("                (" + QString::fromStdString(note) + ")");

@@ -21,6 +21,9 @@ struct Provenance {
   bool gzip = false;                    // the file was gzip-compressed
   std::vector<std::string> steps;       // preprocessing applied, in order, for people
   std::vector<std::string> notPrivate;  // data-dependent steps that were applied
+  // Structure read off the private rows rather than declared: "classes", "dimension",
+  // "stratified split" (declared_structure.h). Empty when all of it was declared.
+  std::vector<std::string> structureFromData;
 
   bool isPrivacySafe() const { return notPrivate.empty(); }
 };

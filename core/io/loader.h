@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/data/dataset.h"
 #include "core/util/progress.h"
@@ -34,6 +35,9 @@ struct LoadOptions {
 
   // IDX: the labels file that goes with an images file.
   std::string labelsPath;
+
+  // Declared classes, in class order (declared_structure.h); empty: the labels present.
+  std::vector<std::string> classes;
 };
 
 // Parses a format name as used on the command line: "csv", "libsvm" (or "svmlight"), "idx".
