@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "core/data/declared_structure.h"
+
 namespace dpstudio::cli {
 
 int exitCodeFor(ErrorKind kind) {
@@ -74,6 +76,16 @@ QJsonArray toJsonArray(const std::vector<std::string>& items) {
   return out;
 }
 
+QJsonArray structureFromDataJson(const Provenance& provenance) { return toJsonArray(provenance.structureFromData); }
+
+void printStructureFromData(const Provenance& provenance) {
+  if (provenance.structureFromData.empty()) return;
+  QStringList marks;
+  for (const auto& mark : provenance.structureFromData) marks << QString::fromStdString(mark);
+  printText("FROM THE DATA   " + marks.join(", ") +
+            ": read off the private rows, not declared (declare with --classes, --features, --test)");
+}
+
 Command::Command(QString name, QString description, QString positionalSyntax)
     : name_(std::move(name)) {
   parser_.setApplicationDescription(description);
@@ -102,6 +114,12 @@ void Command::addDataOptions() {
       {"drop-missing", "CSV: drop rows with missing values instead of rejecting the file."},
       {"features", "LIBSVM: the number of features (default: the largest index present).", "D"},
   });
+  // Declared structure (issue 13 bug 6): without it the class set is read off the data.
+  parser_.addOption({"classes",
+                     "Declared classes: labels in class order (0,1,2) or a count C (labels 0..C-1); "
+                     "rows with other labels are refused (default: the labels present, marked "
+                     "structure_from_data).",
+                     "LIST"});
 }
 
 void Command::addTrainingDataOptions() {
@@ -331,6 +349,11 @@ Result<LoadOptions> Command::loadOptions() const {
     if (!ok || d < 1)
       return Error{ErrorKind::Usage, "must be a whole number >= 1", {}, 0, "features"};
     options.libsvmFeatures = static_cast<Index>(d);
+  }
+  if (parser_.isSet("classes")) {
+    auto classes = parseDeclaredClasses(parser_.value("classes").toStdString());
+    if (!classes) return classes.error();
+    options.classes = std::move(classes).value();
   }
   return options;
 }

@@ -80,6 +80,11 @@ QString headerText(const Provenance& provenance);
 // null without random Fourier features: the "feature_map" key of train's JSON.
 QJsonValue featureMapJson(const Preprocessor& preprocessor);
 
+// The "structure_from_data" key and text line of a trained result (declared_structure.h):
+// the structure read off the private rows, or nothing when all of it was declared.
+QJsonArray structureFromDataJson(const Provenance& provenance);
+void printStructureFromData(const Provenance& provenance);
+
 int runDatasets(const QStringList& args);
 int runInfo(const QStringList& args);
 int runTrain(const QStringList& args);

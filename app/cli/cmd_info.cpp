@@ -43,6 +43,9 @@ int runInfo(const QStringList& args) {
         {"class_names", classNames},
         {"class_counts", classCounts},
         {"max_row_norm", data.maxRowNorm()},
+        // Computed from the rows: describing a file is not a DP release, but this value must
+        // not become the public norm bound R of a private run (issue 13 bug 6).
+        {"max_row_norm_is_data_derived", true},
     });
     return kOk;
   }
@@ -59,7 +62,8 @@ int runInfo(const QStringList& args) {
                   .arg(counts[k], 8)
                   .arg(100.0 * static_cast<double>(counts[k]) / static_cast<double>(data.rows()), 0,
                        'f', 1));
-  printText(QString("max row norm  %1").arg(data.maxRowNorm(), 0, 'g', 6));
+  printText(QString("max row norm  %1 (data-derived: not a public bound; do not use as R)")
+                .arg(data.maxRowNorm(), 0, 'g', 6));
   for (const auto& step : data.provenance.steps)
     printText(QString("note          %1").arg(QString::fromStdString(step)));
   return kOk;

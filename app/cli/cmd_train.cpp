@@ -160,6 +160,7 @@ int runTrain(const QStringList& args) {
         {"warnings", toJsonArray(warnings)},
         {"preprocessing", toJsonArray(train.provenance.steps)},
         {"not_private", toJsonArray(train.provenance.notPrivate)},
+        {"structure_from_data", structureFromDataJson(train.provenance)},
         {"feature_map", featureMapJson(prepared.value().preprocessor)},
         {"report", mech::reportToJson(report)},
     };
@@ -200,6 +201,7 @@ int runTrain(const QStringList& args) {
                   .arg(test.rows() * static_cast<Index>(prepared.value().rawFeatures))
                   .arg(isPrivate ? "  (NOT private: a count over the data, a diagnostic)" : ""));
   for (const auto& note : train.provenance.notPrivate) printText("NOT PRIVATE     " + QString::fromStdString(note));
+  printStructureFromData(train.provenance);
   if (isPrivate) printMechanismReport(report, "b");
   printText("optimizer       " + optimizer.text);
   printText(QString("train accuracy  %1%2")

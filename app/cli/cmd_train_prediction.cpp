@@ -47,6 +47,7 @@ QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& 
       {"header", headerJson(data.train.provenance)},
       {"preprocessing", toJsonArray(data.train.provenance.steps)},
       {"not_private", toJsonArray(data.train.provenance.notPrivate)},
+      {"structure_from_data", structureFromDataJson(data.train.provenance)},
       {"feature_map", featureMapJson(data.preprocessor)},
       {"report", mech::reportToJson(report)},
   };
@@ -100,6 +101,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   if (data.train.provenance.csv) printText("header          " + headerText(data.train.provenance));
   for (const auto& notPrivate : data.train.provenance.notPrivate)
     printText("NOT PRIVATE     " + QString::fromStdString(notPrivate));
+  printStructureFromData(data.train.provenance);
   printMechanismReport(report, "eta");
   if (a.answered > 0) printText(QString("test accuracy   %1").arg(accuracy, 0, 'f', 4));
   printText("                (" + QString::fromStdString(note) + ")");

@@ -35,6 +35,9 @@ struct Provenance {
   // looks continuous); shown as warnings, never errors.
   std::vector<std::string> warnings;
   std::optional<CsvReading> csv;        // CSV files only
+  // Structure read off the private rows rather than declared: "classes", "dimension",
+  // "stratified split" (declared_structure.h). Empty when all of it was declared.
+  std::vector<std::string> structureFromData;
 
   bool isPrivacySafe() const { return notPrivate.empty(); }
 };

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "core/data/declared_structure.h"
 #include "core/data/source.h"
 #include "core/data/split.h"
 
@@ -76,6 +77,9 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
     if (!split) return split.error();
     train = std::move(split.value().train);
     test = std::move(split.value().test);
+    // Stratification reads every label: which rows are trained on depends on all of them.
+    markStructureFromData(train.provenance, kStructureSplit);
+    markStructureFromData(test.provenance, kStructureSplit);
   } else {
     test = train.subset({});
   }

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "core/data/declared_structure.h"
 #include "core/io/csv_loader.h"
 #include "core/io/gzip.h"
 #include "core/io/idx_loader.h"
@@ -191,6 +192,14 @@ Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& opti
   if (progress.cancelled()) return Error::cancelled();
   Dataset data = std::move(parsed).value();
   data.provenance.gzip = gzip;
+  // What the private file decided rather than the user (declared_structure.h).
+  if (format == DataFormat::LibSvm && options.libsvmFeatures == 0) markStructureFromData(data.provenance, kStructureDimension);
+  markStructureFromData(data.provenance, kStructureClasses);
+  if (!options.classes.empty()) {
+    auto declared = applyDeclaredClasses(std::move(data), options.classes);
+    if (!declared) return declared.error();
+    data = std::move(declared).value();
+  }
   if (Status valid = validateForClassification(data); !valid) return valid.error();
   warnAboutManyClasses(data);
   progress.report(1.0);

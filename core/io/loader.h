@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/data/dataset.h"
 #include "core/util/progress.h"
@@ -40,6 +41,9 @@ struct LoadOptions {
 
   // IDX: the labels file that goes with an images file.
   std::string labelsPath;
+
+  // Declared classes, in class order (declared_structure.h); empty: the labels present.
+  std::vector<std::string> classes;
 };
 
 // "auto" → unset, "yes" → true, "no" → false (as hasHeader takes it); nullopt for

@@ -131,11 +131,9 @@ namespace detail {
 Status requireUnitBall(const Dataset& train) {
   const double largest = train.maxRowNorm();
   if (largest > 1.0 + 1e-9)
-    return Error{ErrorKind::InvalidPrivacy,
-                 "the training rows must satisfy ||x|| <= 1 for the privacy proof (largest norm " +
-                     privacy::formatNumber(largest) +
-                     "): declare a public norm bound R (--norm-bound R) instead of rescaling by the data",
-                 train.provenance.source, 0, "norm-bound"};
+    // The message must not print `largest`: it is read off the private rows, and pasting it
+    // back as R would give a run labelled (ε, 0)-DP with the bound itself unaccounted for.
+    return Error{ErrorKind::InvalidPrivacy, std::string(kNormBoundHint), train.provenance.source, 0, "norm-bound"};
   return Ok{};
 }
 
@@ -171,12 +169,41 @@ void noteConvergence(MechanismReport& report, const OptimizeSummary& summary) {
     report.warning += (report.warning.empty() ? "" : "; ") + note;
 }
 
+void enlargeNoiseForRelease(MechanismReport& report, const privacy::NoiseSource& source) {
+  if (source.kind() != privacy::NoiseKind::Release) return;
+  const double F = privacy::kReleaseNoiseFactor;
+  const auto formulaOf = [&](const std::string& key) {
+    for (const auto& d : report.derived)
+      if (d.key == key) return d.formula;
+    return std::string();
+  };
+  if (const auto sigma = report.value("sigma"))
+    report.set("sigma", *sigma * F, formulaOf("sigma") + ", × F (release mode)");
+  else if (const auto beta = report.value("beta"))
+    report.set("beta", *beta / F, formulaOf("beta") + ", ÷ F (release mode)");
+  else
+    return;
+  report.expectedNoiseNorm *= F;
+  report.set("expected_noise_norm", report.expectedNoiseNorm, formulaOf("expected_noise_norm"));
+  report.set("release_noise_factor", F,
+             "F = 1 + 2^-10: release mode enlarges the noise scale to cover the float error of θ + b "
+             "(release_granularity.h)");
+}
+
 Status finishRelease(MechanismReport& report, privacy::NoiseSource& source,
                      Eigen::Ref<Eigen::VectorXd> released, double noiseScale) {
   auto granularity = privacy::applyReleaseGranularity(source, released, noiseScale);
   if (!granularity) return granularity.error();
   report.releaseGranularity = std::max(report.releaseGranularity, granularity.value());
   report.noiseSource = source.provenance().describe();
+  const auto Delta = report.value("Delta");
+  if (granularity.value() > 0 && report.value("release_noise_factor") && Delta &&
+      !privacy::floatErrorCovered(*Delta, report.noiseDimension, released.cwiseAbs().maxCoeff())) {
+    const std::string note = "the released magnitude is so large against the sensitivity that the float error of "
+                             "θ + b exceeds what the release-mode noise factor covers (release_granularity.h)";
+    if (report.warning.find(note) == std::string::npos)
+      report.warning += (report.warning.empty() ? "" : "; ") + note;
+  }
   return Ok{};
 }
 

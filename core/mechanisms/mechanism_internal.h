@@ -6,8 +6,16 @@
 
 namespace dpstudio::mech::detail {
 
-// ‖x_i‖ ≤ 1 for every row (with a rounding allowance of 1e-9), else an error telling the
-// user to declare a public norm bound.
+// The refusal when rows exceed the unit ball: how to pick a public R from what is known of
+// the data's domain, without any value computed from the rows (issue 13 bug 6).
+inline constexpr const char* kNormBoundHint =
+    "the training rows must satisfy ||x|| <= 1 for the privacy proof and some exceed it: declare a public "
+    "norm bound R (--norm-bound R) from the data's known domain, not from the data: e.g. pixels in [0, 255] "
+    "with d features give R = 255*sqrt(d); features declared in [lo, hi] (--feature-range) give "
+    "R = max(|lo|, |hi|)*sqrt(d); or --unit-rows. Do not use the data's largest row norm (info's max_row_norm): "
+    "it is itself a release of the private data";
+
+// ‖x_i‖ ≤ 1 for every row (with a rounding allowance of 1e-9), else kNormBoundHint.
 Status requireUnitBall(const Dataset& train);
 
 // The report fields every mechanism fills the same way.
@@ -16,6 +24,11 @@ MechanismReport baseReport(const MechanismOptions& options, std::string noise);
 // Draws the noise of one release as the report says: ℓ2-Laplace with β or Gaussian with σ.
 Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy::NoiseSource& source,
                                           Index dimension);
+
+// Release mode only: enlarges the report's sigma or beta (and E‖b‖) by kReleaseNoiseFactor
+// before any draw, for noise that is added to the released vector (release_granularity.h),
+// and records release_noise_factor. The report then shows the scale actually used.
+void enlargeNoiseForRelease(MechanismReport& report, const privacy::NoiseSource& source);
 
 // Records a draw in the report and, in release mode, rounds the released parameters to the
 // documented granularity (release_granularity.h).

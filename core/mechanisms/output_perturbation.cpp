@@ -102,6 +102,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
   auto calibrated = calibrateOutput(o, shape);
   if (!calibrated) return calibrated.error();
   MechanismReport report = std::move(calibrated).value();
+  enlargeNoiseForRelease(report, noise);  // release mode: the scale used, reported (release_granularity.h)
   const double allowed = *report.value("gradient_tolerance");
   const TrainControl exact = exactMinimizerControl(control, allowed);
   auto made = makeModel(o.learner, train.features(), train.classes());

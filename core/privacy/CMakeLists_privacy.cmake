@@ -5,6 +5,7 @@ target_sources(dpstudio_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/validation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/noise_source.cpp
   ${CMAKE_CURRENT_LIST_DIR}/release_granularity.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/exact_bernoulli.cpp
   ${CMAKE_CURRENT_LIST_DIR}/noise.cpp
   ${CMAKE_CURRENT_LIST_DIR}/noise_norm_law.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gaussian.cpp

@@ -5,6 +5,7 @@
 
 #include <boost/math/special_functions/gamma.hpp>
 
+#include "core/privacy/exact_bernoulli.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::privacy {
@@ -93,18 +94,20 @@ double expectedNormGaussian(double sigma, Eigen::Index m) {
 Result<Eigen::Index> sampleExponentialMechanism(NoiseSource& source, double beta,
                                                 const Eigen::VectorXd& utility) {
   if (auto ok = validateUtility(beta, utility); !ok) return ok.error();
-  const Eigen::VectorXd weights = shiftedWeights(beta, utility);
-  const double target = source.uniform01() * weights.sum();
-  double cumulative = 0.0;
-  for (Eigen::Index y = 0; y < weights.size(); ++y) {
-    cumulative += weights[y];
-    if (target < cumulative) return y;
+  // Rejection sampling: propose y uniformly, accept with probability exp(−β(u_max − u_y))
+  // drawn exactly (exact_bernoulli.h). An accepted y has probability ∝ exp(β·u_y) exactly;
+  // the best candidate is always accepted, so a proposal is accepted with probability ≥ 1/K.
+  // The only rounding is of the exponent γ_y = β·(u_max − u_y) to a double (relative 2⁻⁵³,
+  // none for the integer differences of votes and error counts before the product): a
+  // factor e^(±2⁻⁵²·γ_y) on a weight, never a cutoff of small ones.
+  const double best = utility.maxCoeff();
+  const auto candidates = static_cast<std::uint64_t>(utility.size());
+  RandomBits bits(source);
+  for (;;) {
+    const auto y = static_cast<Eigen::Index>(source.uniformIndex(candidates));
+    const double gamma = beta * (best - utility[y]);
+    if (bernoulliExpMinus(bits, gamma)) return y;
   }
-  // Only reachable through rounding in the cumulative sum: the last candidate of positive
-  // weight takes the sliver.
-  Eigen::Index last = weights.size() - 1;
-  while (last > 0 && weights[last] == 0.0) --last;
-  return last;
 }
 
 Result<Eigen::VectorXd> exponentialMechanismProbabilities(double beta,

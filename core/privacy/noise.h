@@ -41,10 +41,11 @@ Result<NoiseDraw> drawLaplacePerCoordinate(NoiseSource& source, double scale, Ei
 double expectedNormL2Laplace(double beta, Eigen::Index m);
 double expectedNormGaussian(double sigma, Eigen::Index m);
 
-// The exponential mechanism: returns index y with probability ∝ exp(β·u_y). Stable for any
-// finite utilities (β·u ~ 1e4 and beyond): the weights are exp(β·u_y − max β·u), so the
-// largest is 1 and nothing overflows; then one uniform U picks the first y whose cumulative
-// weight exceeds U·Σ. Requires β finite > 0 and a non-empty vector of finite utilities.
+// The exponential mechanism: returns index y with probability ∝ exp(β·u_y), sampled exactly
+// (exact_bernoulli.h: no candidate is cut off however small its weight, unlike a float
+// inverse-CDF sampler, which never returns weights below ~2⁻⁵³ of the total). Any finite
+// utilities (β·u ~ 1e4 and beyond). Draws from `source` only, so experiment mode replays
+// from the seed. Requires β finite > 0 and a non-empty vector of finite utilities.
 // Privacy is the caller's: 2β-DP when one substitution moves each u_y by ≤ 1 (§1).
 Result<Eigen::Index> sampleExponentialMechanism(NoiseSource& source, double beta,
                                                 const Eigen::VectorXd& utility);

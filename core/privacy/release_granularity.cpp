@@ -1,5 +1,6 @@
 #include "core/privacy/release_granularity.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/privacy/validation.h"
@@ -15,6 +16,26 @@ Result<double> releaseGranularity(double scale) {
   return std::ldexp(1.0, exponent - 1 - kReleaseGridBitsBelowScale);
 }
 
+double floatSpacing(double magnitude) {
+  if (!(magnitude > 0.0) || !std::isfinite(magnitude)) return 0.0;
+  int exponent = 0;
+  std::frexp(magnitude, &exponent);  // ⌊log2 M⌋ = e − 1
+  return std::ldexp(1.0, exponent - 1 - 52);
+}
+
+Result<double> releaseGrid(double scale, double largest) {
+  auto floor = releaseGranularity(scale);
+  if (!floor) return floor.error();
+  if (!(largest >= 0.0) || !std::isfinite(largest))
+    return Error{ErrorKind::InvalidPrivacy, "the largest released magnitude must be finite, found " +
+                                                formatNumber(largest), {}, 0, "largest"};
+  return std::max(floor.value(), std::ldexp(floatSpacing(largest), kReleaseGridUlpBits));
+}
+
+bool floatErrorCovered(double Delta, Eigen::Index m, double largest) {
+  return std::sqrt(static_cast<double>(m)) * floatSpacing(largest) <= (kReleaseNoiseFactor - 1.0) * Delta;
+}
+
 double roundToGranularity(double x, double granularity) {
   if (!std::isfinite(x)) return x;
   // nearbyint under the default rounding mode rounds ties to even.
@@ -28,11 +49,14 @@ void roundToGranularity(Eigen::Ref<Eigen::VectorXd> values, double granularity) 
 
 Result<double> applyReleaseGranularity(const NoiseSource& source, Eigen::Ref<Eigen::VectorXd> values,
                                        double scale) {
-  auto granularity = releaseGranularity(scale);
-  if (!granularity) return granularity.error();
+  double largest = 0.0;
+  for (Eigen::Index i = 0; i < values.size(); ++i)
+    if (std::isfinite(values[i])) largest = std::max(largest, std::abs(values[i]));
+  auto grid = releaseGrid(scale, largest);
+  if (!grid) return grid.error();
   if (source.kind() != NoiseKind::Release) return 0.0;
-  roundToGranularity(values, granularity.value());
-  return granularity.value();
+  roundToGranularity(values, grid.value());
+  return grid.value();
 }
 
 }  // namespace dpstudio::privacy

@@ -131,6 +131,21 @@ class TestMechanismCli : public QObject {
     QVERIFY2(run.json()["error"].toObject()["message"].toString().contains("norm bound"), qPrintable(describe(run)));
   }
 
+  // The refusal used to print the data's exact largest norm ("largest norm 309.5028271:
+  // declare a public norm bound R"), inviting a data-derived R. It now says how to pick R
+  // from the data's known domain and prints no value computed from the rows.
+  void missingNormBoundHintPrintsNoDataDerivedValue() {
+    const QString data = "builtin:blobs:classes=2,per_class=100";
+    const double largest = runCli({"info", data, "--json"}).json()["max_row_norm"].toDouble();
+    QVERIFY(largest > 1.0);
+    const auto run = runCli({"train", "--train", data, "--model", "logreg", "--mechanism", "output", "--json"});
+    QCOMPARE(run.exitCode, 4);
+    const QString message = run.json()["error"].toObject()["message"].toString();
+    QVERIFY2(message.contains("sqrt(d)") && message.contains("--feature-range"), qPrintable(message));
+    QVERIFY2(!message.contains("largest norm " ) && !message.contains(QString::number(largest, 'g', 4)),
+             qPrintable(message));
+  }
+
   void tuneLambdas() {
     const QStringList args = QStringList{"train"} + kBinaryData +
                              QStringList{"--model", "logreg", "--mechanism", "objective", "--epsilon", "1",

@@ -10,6 +10,7 @@
 #include "core/models/linear.h"
 #include "core/models/lmgc.h"
 #include "core/privacy/noise.h"
+#include "core/privacy/release_granularity.h"
 #include "core/util/parallel.h"
 #include "tests/common/test_support.h"
 #include "tests/mechanisms/mechanism_fixtures.h"
@@ -233,6 +234,36 @@ class TestMechanismTraining : public QObject {
     if (c.model == ModelKind::Lmgc) return;  // rounded, then projected onto the cone
     const Eigen::ArrayXd cells = trained.trained.theta.array() / g;
     QVERIFY((cells == cells.round()).all());
+  }
+
+  // Issue 13 bug 5: release mode enlarges output perturbation's noise scale by the
+  // documented factor, and the report shows the scale used (not the calibration's).
+  void releaseModeReportsTheEnlargedNoiseScale() {
+    const auto data = test::blobs(2, false, 60);
+    for (bool gaussian : {false, true}) {
+      const auto o = optionsFor(Case{MechanismKind::Output, ModelKind::LogisticRegression, 2, false, gaussian}, 1.0);
+      const auto calibrated = mech::calibrate(o, {data.train.rows(), data.train.features(), data.train.classes()});
+      QVERIFY(calibrated);
+      auto source = privacy::ReleaseNoise::create();
+      QVERIFY(source);
+      const auto released = test::trainOrDie(o, data.train, *source.value());
+      const double F = privacy::kReleaseNoiseFactor;
+      QCOMPARE(*released.report.value("release_noise_factor"), F);
+      if (gaussian)
+        DPSTUDIO_COMPARE_REL(*released.report.value("sigma"), *calibrated.value().value("sigma") * F, 1e-15);
+      else
+        DPSTUDIO_COMPARE_REL(*released.report.value("beta"), *calibrated.value().value("beta") / F, 1e-15);
+      DPSTUDIO_COMPARE_REL(released.report.expectedNoiseNorm, calibrated.value().expectedNoiseNorm * F, 1e-15);
+      const double g = released.report.releaseGranularity;
+      QVERIFY(g >= std::ldexp(privacy::floatSpacing(released.trained.theta.cwiseAbs().maxCoeff()),
+                              privacy::kReleaseGridUlpBits) / 2);  // rounding may move M into the next binade
+      const Eigen::ArrayXd cells = released.trained.theta.array() / g;
+      QVERIFY((cells == cells.round()).all());
+      // Experiment mode keeps the calibration's numbers.
+      const auto experiment = test::trainWithSeed(o, data.train, 3);
+      QVERIFY(!experiment.report.value("release_noise_factor"));
+      QCOMPARE(experiment.report.expectedNoiseNorm, calibrated.value().expectedNoiseNorm);
+    }
   }
 
   // Regression: DP-LMGC started from LMGC's default warm start, a non-private fit of the

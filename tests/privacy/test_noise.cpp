@@ -242,6 +242,49 @@ class TestNoise : public QObject {
     QCOMPARE(releaseGranularity(-1.0).error().field, std::string("scale"));
   }
 
+  // Regression (issue 13 bug 5): the grid used to depend on the noise scale only. With
+  // |θ| = 1e6 and scale 1e-3 it was 2^-40 while doubles near 1e6 are 2^-33 apart, so every
+  // released value already lay on it and the rounding did nothing. The grid is now at least
+  // 2^12 ulps of the largest released magnitude.
+  void releaseGridIsCoarserThanTheFloatSpacingAtLargeMagnitudes() {
+    const double scale = 1e-3;
+    ExperimentNoise draws(11);
+    Eigen::VectorXd values(50);
+    for (Eigen::Index i = 0; i < values.size(); ++i) values[i] = (i % 2 ? 1e6 : -1e6) + scale * draws.normal();
+    const double largest = values.cwiseAbs().maxCoeff();
+    const double spacing = std::ldexp(1.0, -33);  // ulp of doubles in [2^19, 2^20) ∋ 1e6
+    QCOMPARE(floatSpacing(largest), spacing);
+
+    // The old grid: finer than the float spacing, so rounding to it changed nothing.
+    const double old = releaseGranularity(scale).value();
+    QCOMPARE(old, std::ldexp(1.0, -40));
+    Eigen::VectorXd unchanged = values;
+    roundToGranularity(unchanged, old);
+    QVERIFY(unchanged == values);
+
+    auto release = releaseSource();
+    Eigen::VectorXd released = values;
+    const double g = applyReleaseGranularity(*release, released, scale).value();
+    QCOMPARE(g, std::ldexp(spacing, kReleaseGridUlpBits));  // the documented grid: 2^12 ulps
+    QVERIFY(g > spacing);
+    QVERIFY(released != values);
+    for (Eigen::Index i = 0; i < released.size(); ++i) {
+      QCOMPARE(std::fmod(released[i], g), 0.0);  // on the grid
+      QVERIFY(std::abs(released[i] - values[i]) <= g / 2);
+    }
+    // Small magnitudes keep the noise-scale grid (it is the coarser one there).
+    QCOMPARE(releaseGrid(scale, 0.5).value(), old);
+    QCOMPARE(releaseGrid(scale, 0.0).value(), old);
+    QVERIFY(!releaseGrid(scale, kInf));
+  }
+
+  void floatErrorCoverage() {
+    // √m·ulp(M) ≤ 2^-10·Δ: 100 coordinates of magnitude ~1 against Δ = 1e-3 are covered;
+    // magnitudes ~2^45 against the same Δ are not (ulp = 2^-7).
+    QVERIFY(floatErrorCovered(1e-3, 100, 1.5));
+    QVERIFY(!floatErrorCovered(1e-3, 100, std::ldexp(1.0, 45)));
+  }
+
   void granularityAppliesOnlyInReleaseMode() {
     Eigen::VectorXd values(3);
     values << 0.123456789012345, -7.000000000123, 1e-12;
