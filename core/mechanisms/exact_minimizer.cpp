@@ -27,7 +27,7 @@ TrainControl exactMinimizerControl(const TrainControl& control, double tolerance
 
 Status requireExactMinimizer(const OptimizeSummary& summary, double tolerance, const std::string& what) {
   if (summary.gradientNorm <= tolerance) return Ok{};
-  std::string how = terminationName(summary.termination);
+  std::string how = "optimizer termination: " + terminationName(summary.termination);
   if (!summary.message.empty()) how += ": " + summary.message;
   // What the user can change: the iteration limit when it was hit; otherwise the optimizer
   // stalled at the precision of doubles, and a larger λ conditions the problem better.
