@@ -459,12 +459,15 @@ void ModelPanel::showMultiparty(const TrainingResult& r) {
   distanceLabel_->setToolTip(tr("\u2016\u0175 \u2212 w*\u2016 between the parties' noise-free average and the "
                                 "all-data minimizer, against paper 004's bound (K \u2212 1)/(n\u208d\u2081\u208e"
                                 "\u03bb), as published."));
-  const QString test = m.allDataPrivateTestAccuracy ? percent(*m.allDataPrivateTestAccuracy) : tr("\u2014");
-  baselineLabel_->setText(tr("test %1 \u00b7 train %2 (paper 004's baseline: one party with all the data; "
-                             "not released)")
-                              .arg(test, percent(m.allDataPrivateTrainAccuracy)));
-  baselineLabel_->setToolTip(QString::fromStdString(m.allDataReport.statement));
-  for (QLabel* label : {partiesLabel_, distanceLabel_, baselineLabel_}) resultForm_->setRowVisible(label, true);
+  if (m.allDataPrivate) {
+    const QString test = m.allDataPrivate->testAccuracy ? percent(*m.allDataPrivate->testAccuracy) : tr("\u2014");
+    baselineLabel_->setText(tr("test %1 \u00b7 train %2 (paper 004's baseline: one party with all the data; a "
+                               "second release, its own entry in the ledger)")
+                                .arg(test, percent(m.allDataPrivate->trainAccuracy)));
+    baselineLabel_->setToolTip(QString::fromStdString(m.allDataPrivate->report.statement));
+  }
+  for (QLabel* label : {partiesLabel_, distanceLabel_}) resultForm_->setRowVisible(label, true);
+  resultForm_->setRowVisible(baselineLabel_, m.allDataPrivate.has_value());
   noiseLabel_->setText(noiseLabel_->text().replace(QStringLiteral("\u2016b\u2016"), QStringLiteral("\u2016\u03b7\u2016")));
   mechanismLabel_->setText(mechanismLabel_->text() +
                            tr("\n\u03bb = %1 of paper 004's objective (1/n\u2c7c)\u03a3\u2113 + \u03bb\u2016w\u2016\u00b2")

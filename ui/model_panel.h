@@ -11,7 +11,8 @@
 // A private predictor (§3 F, G) has no release to report: the panel shows its calibration and
 // the "Private answers" group (prediction_answers_box.h) instead of accuracies. Multiparty
 // aggregation (§3 I) adds paper 004's numbers: the party sizes, ‖ŵ − w*‖ against Theorem
-// 4.2's bound, and the all-data DP baseline — experiment diagnostics, marked not private.
+// 4.2's bound (experiment diagnostics, marked not private), and, when the run asked for it,
+// the all-data DP baseline (a second release, its own ledger entry).
 //
 // Like the Dataset panel it only shows documents and asks for work through a signal; the
 // main window routes trainRequested() to the TrainingController.

@@ -1,5 +1,6 @@
 #include "ui/prediction_fields.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QLabel>
 
@@ -56,6 +57,15 @@ PredictionFields::PredictionFields(QFormLayout* form, PredictionProvider predict
   parties_->setFractionCheck([this](int party, double v) { return fractionProblem(party, v); });
   form_->addRow(tr("Parties:"), parties_);
 
+  baseline_ = new QCheckBox(tr("Also release the all-data DP model (a second ε-DP release)"));
+  baseline_->setChecked(false);
+  baseline_->setToolTip(tr("Paper 004's “all data, DP” baseline: the same mechanism with one party "
+                           "holding every training row. It is a separate release from the same rows, recorded in "
+                           "the ledger as its own entry: with it the run spends 2ε. Off by default, and not "
+                           "remembered between sessions."));
+  form_->addRow(tr("Baseline:"), baseline_);
+  connect(baseline_, &QCheckBox::toggled, this, &PredictionFields::edited);
+
   for (NumberField* field : {budget_, teachers_})
     connect(field, &NumberField::valueEdited, this, &PredictionFields::edited);
   connect(parties_, &PartySplitEditor::edited, this, [this] {
@@ -70,6 +80,7 @@ void PredictionFields::setKind(Kind kind) {
   form_->setRowVisible(budget_, kind == Kind::Sensitivity || kind == Kind::Subsample);
   form_->setRowVisible(teachers_, kind == Kind::Subsample);
   form_->setRowVisible(parties_, kind == Kind::Multiparty);
+  form_->setRowVisible(baseline_, kind == Kind::Multiparty);
   recheck();
 }
 
@@ -112,6 +123,7 @@ void PredictionFields::applyTo(multiparty::MultipartyOptions& options) const {
     options.fractions = parties_->fractions(1.0 / k);
     options.parties = k;
   }
+  options.allDataBaseline = baseline_->isChecked();
 }
 
 void PredictionFields::updateSummary() {

@@ -1,7 +1,8 @@
 #pragma once
 // The parameters of the private-prediction mechanisms and multiparty aggregation (ALGORITHMS
 // §3 F, G, I) in the Mechanism form: the budget B of answers (F, G), the number of teachers T
-// (G), and the parties (I: an even split of K or a list of fractions, party_split_editor.h).
+// (G), and the parties (I: an even split of K or a list of fractions, party_split_editor.h)
+// with the opt-in all-data DP baseline (a second release, off by default and not persisted).
 // The rows go into the form's own layout, so that they line up with ε, δ and the others, and
 // are shown only for the mechanism that uses them.
 //
@@ -24,6 +25,7 @@
 #include "core/prediction/prediction_options.h"
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QFormLayout;
 class QLabel;
 QT_END_NAMESPACE
@@ -61,6 +63,7 @@ class PredictionFields : public QObject {
   NumberField* budgetField() const { return budget_; }
   NumberField* teachersField() const { return teachers_; }
   PartySplitEditor* partyEditor() const { return parties_; }
+  QCheckBox* baselineBox() const { return baseline_; }
 
  signals:
   void edited();
@@ -76,6 +79,7 @@ class PredictionFields : public QObject {
   NumberField* budget_;
   NumberField* teachers_;
   PartySplitEditor* parties_;
+  QCheckBox* baseline_;
   QString splitProblem_;  // what is wrong with the split as a whole, or empty
   std::optional<Index> rows_;
   Kind kind_ = Kind::None;

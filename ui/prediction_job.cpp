@@ -85,9 +85,14 @@ Status trainMultipartyRelease(TrainingResult& result, const Progress& progress, 
   diagnostics.partySizes = std::move(r.partySizes);
   diagnostics.distance = r.distance;
   diagnostics.bound = r.bound;
-  diagnostics.allDataPrivateTrainAccuracy = accuracy(*release.model.model, r.allDataPrivate, train.X, train.y);
-  diagnostics.allDataPrivateTestAccuracy = testAccuracy(release.model, r.allDataPrivate, test);
-  diagnostics.allDataReport = std::move(r.allDataReport);
+  if (r.allDataPrivate) {
+    MultipartyDiagnostics::AllDataBaseline baseline;
+    baseline.trainAccuracy = accuracy(*release.model.model, r.allDataPrivate->theta, train.X, train.y);
+    baseline.testAccuracy = testAccuracy(release.model, r.allDataPrivate->theta, test);
+    baseline.report = std::move(r.allDataPrivate->report);
+    baseline.report.noiseSource = release.noise.describe();
+    diagnostics.allDataPrivate = std::move(baseline);
+  }
   result.release = std::move(release);
   result.multiparty = std::move(diagnostics);
   return Ok{};

@@ -74,13 +74,18 @@ void TrainingController::finishTraining(JobHandle* handle, JobHandle::State stat
       // released nothing yet: its first answer records it.
       QString recorded;
       if (outcome.result->release) {
-        auto entry = ledger_->record(ledgerEntryFor(*outcome.result));
-        if (!entry) {
-          emit trainingFailed(tr("the release could not be recorded in the privacy ledger (%1), so it is not shown")
-                                  .arg(QString::fromStdString(entry.error().message)));
-          return;
+        // One entry per release (multiparty with its all-data DP baseline: two).
+        QStringList texts;
+        for (privacy::LedgerEntry& each : ledgerEntriesFor(*outcome.result)) {
+          auto entry = ledger_->record(std::move(each));
+          if (!entry) {
+            emit trainingFailed(tr("the release could not be recorded in the privacy ledger (%1), so it is not shown")
+                                    .arg(QString::fromStdString(entry.error().message)));
+            return;
+          }
+          texts << entryText(entry.value());
         }
-        recorded = entryText(entry.value());
+        recorded = texts.join(QStringLiteral("; "));
       }
       std::shared_ptr<PredictionAnswers> answers;
       if (outcome.result->isPrediction()) {

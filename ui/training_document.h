@@ -132,9 +132,14 @@ struct MultipartyDiagnostics {
   std::vector<Index> partySizes;  // n_j in party order
   double distance = 0;            // measured ‖ŵ − w*‖
   double bound = 0;               // Theorem 4.2: (K−1)/(n_(1)λ), as published
-  mech::MechanismReport allDataReport;  // the all-data DP baseline's calibration and noise
-  double allDataPrivateTrainAccuracy = 0;
-  std::optional<double> allDataPrivateTestAccuracy;
+  // The all-data DP baseline, when the run asked for it (MultipartyOptions::allDataBaseline):
+  // a second release of its own ε, recorded in the ledger as its own entry.
+  struct AllDataBaseline {
+    mech::MechanismReport report;  // its calibration and noise
+    double trainAccuracy = 0;
+    std::optional<double> testAccuracy;
+  };
+  std::optional<AllDataBaseline> allDataPrivate;
 };
 
 // One trained model with what it was trained on and how well it did; for a private run,

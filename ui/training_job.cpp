@@ -192,4 +192,28 @@ privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result) {
   return entry;
 }
 
+std::vector<privacy::LedgerEntry> ledgerEntriesFor(const TrainingResult& result) {
+  std::vector<privacy::LedgerEntry> entries{ledgerEntryFor(result)};
+  if (!result.multiparty || !result.multiparty->allDataPrivate) return entries;
+  // Multiparty's all-data DP baseline: a second release from the same rows.
+  const mech::MechanismReport& report = result.multiparty->allDataPrivate->report;
+  privacy::LedgerEntry baseline;
+  baseline.mechanism = QObject::tr("Multiparty all-data DP baseline (%1)")
+                           .arg(modelDisplayName(result.settings.learner.kind))
+                           .toStdString();
+  baseline.epsilon = report.value("epsilon_provable").value_or(report.epsilon);
+  baseline.delta = report.delta;
+  baseline.dataset = result.datasetName.toStdString();
+  QStringList note;
+  note << QObject::tr("a second release of the multiparty run (one party holding every training row)");
+  note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibration));
+  note << QObject::tr("noise %1").arg(QString::fromStdString(report.noise));
+  note << QString::fromStdString(result.release->noise.describe());
+  if (const auto provable = report.value("epsilon_provable"))
+    note << QObject::tr("\u03b5 recorded: the provable %1, not the claimed %2").arg(number(*provable), number(report.epsilon));
+  baseline.note = note.join(QStringLiteral("; ")).toStdString();
+  entries.push_back(std::move(baseline));
+  return entries;
+}
+
 }  // namespace dpstudio::ui

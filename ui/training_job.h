@@ -48,5 +48,8 @@ Result<ModelView> computeModelView(const TrainingResult& result, const ViewSpec&
 // the report states them, the dataset, and a note with the calibration, noise family and
 // source (with the seed) and the noise norm drawn.
 privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result);
+// Every release of a private result, each its own ledger entry: ledgerEntryFor(), then
+// multiparty's all-data DP baseline when the run drew it (a second release, its own ε).
+std::vector<privacy::LedgerEntry> ledgerEntriesFor(const TrainingResult& result);
 
 }  // namespace dpstudio::ui

@@ -119,6 +119,10 @@ void printMechanismReport(const mech::MechanismReport& report, const QString& no
     printText(QString("noise drawn     ||%1|| = %2  (NOT private: a diagnostic, not part of the release)")
                   .arg(noiseSymbol)
                   .arg(norm, 0, 'g', 6));
+  if (!report.converged())
+    printText("NOT CONVERGED   the optimizer stopped with " +
+              QString::fromStdString(terminationName(*report.termination)) +
+              ": the release is an approximate minimizer, which the privacy proof does not cover");
   if (!report.warning.empty()) printText("WARNING         " + QString::fromStdString(report.warning));
 }
 

@@ -52,6 +52,8 @@ void addPrivatePredictionOptions(QCommandLineParser& parser) {
       {"party-split", "multiparty: fractions of the training rows per party, e.g. 0.15,0.2,0.2,0.2,0.25 "
                       "(default: even).", "F1,F2,.."},
       {"partition-seed", "subsample, multiparty: seed of the data-independent partition (default 1).", "S"},
+      {"multiparty-baseline", "multiparty: also release paper 004's all-data DP baseline, a SECOND "
+                              "(epsilon, 0)-DP release from the same rows (the run then spends 2 epsilon)."},
   });
 }
 
@@ -109,6 +111,7 @@ Result<multiparty::MultipartyOptions> multipartyOptions(const Command& command) 
   if (!seed) return seed.error();
   o.parties = static_cast<Index>(parties.value());
   o.partitionSeed = seed.value();
+  o.allDataBaseline = command.parser().isSet("multiparty-baseline");
   if (command.parser().isSet("party-split")) {
     const QString text = command.parser().value("party-split");
     for (const QString& item : text.split(',')) {

@@ -47,6 +47,20 @@ Result<TrainedModel> finish(TrainedModel trained) {
   return trained;
 }
 
+// The stopping rule a control asks for on an objective of `rows` rows: with
+// exactGradientNorm, ‖∇J‖ ≤ that absolute, data-independent value only (the relative
+// tolerance off: exact_minimizer.h fixes it in advance); otherwise the relative tolerance,
+// and an absolute one that grows with n on the sum scale.
+struct StoppingRule {
+  double absolute = 0;
+  double relative = 0;
+};
+
+StoppingRule stoppingRule(const TrainControl& control, LossScale scale, Index rows) {
+  if (control.exactGradientNorm) return {*control.exactGradientNorm, 0.0};
+  return {control.tolerance * (scale == LossScale::Sum ? static_cast<double>(rows) : 1.0), control.tolerance};
+}
+
 OptimizeSummary minimizeSmooth(const Objective& objective, Eigen::VectorXd& theta,
                                const TrainControl& control, double offset, double share,
                                double absoluteTolerance = -1) {
@@ -107,11 +121,7 @@ Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const
   const Model& m = *trained.model;
   trained.theta = control.warmStart ? *control.warmStart : m.initialParameters(X, y);
   const Objective objective(m, X, y, terms);
-  // On the sum scale gradients grow with n; the absolute tolerance follows.
-  const double absolute = control.exactGradientNorm
-                              ? *control.exactGradientNorm
-                              : control.tolerance * (terms.scale == LossScale::Sum ? static_cast<double>(X.rows()) : 1.0);
-  const double relative = control.exactGradientNorm ? 0.0 : control.tolerance;
+  const auto [absolute, relative] = stoppingRule(control, terms.scale, X.rows());
   if (m.isConstrained()) {
     ProjectedGradientOptions options;
     options.relativeTolerance = relative;
@@ -146,12 +156,18 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
     trained.theta = control.warmStart ? *control.warmStart : model->initialParameters(X, y);
     if (trained.theta.size() != model->parameterCount())
       return invalidParameter("the warm start has the wrong number of parameters", "warm-start");
+    // Every class honours the control's stopping rule, the exact gradient norm included
+    // (prediction sensitivity fixes τ per class in advance; issue 13 bug 2).
+    const auto [absolute, relative] = stoppingRule(control, LossScale::Mean, X.rows());
+    TrainControl each = control;
+    each.tolerance = relative;
     for (Index c = 0; c < classes; ++c) {
       const Eigen::VectorXi yc = OneVsRestModel::binaryLabels(y, static_cast<int>(c));
       const Objective objective(*binary, X, yc, {LossScale::Mean, spec.lambda, {}});
       Eigen::VectorXd w = trained.theta.segment(c * d, d);
       const double share = 1.0 / static_cast<double>(classes);
-      trained.classSummaries.push_back(minimizeSmooth(objective, w, control, share * static_cast<double>(c), share));
+      trained.classSummaries.push_back(
+          minimizeSmooth(objective, w, each, share * static_cast<double>(c), share, absolute));
       mergeSummary(trained.summary, trained.classSummaries.back());
       trained.theta.segment(c * d, d) = w;
       if (trained.summary.termination == Termination::Cancelled) break;

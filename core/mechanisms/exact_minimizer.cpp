@@ -27,11 +27,21 @@ TrainControl exactMinimizerControl(const TrainControl& control, double tolerance
 
 Status requireExactMinimizer(const OptimizeSummary& summary, double tolerance, const std::string& what) {
   if (summary.gradientNorm <= tolerance) return Ok{};
+  std::string how = "optimizer termination: " + terminationName(summary.termination);
+  if (!summary.message.empty()) how += ": " + summary.message;
+  // What the user can change: the iteration limit when it was hit; otherwise the optimizer
+  // stalled at the precision of doubles, and a larger λ conditions the problem better.
+  const std::string fix =
+      summary.termination == Termination::MaxIterations
+          ? "raise the iteration limit (--max-iterations; the run stopped at it after " +
+                std::to_string(summary.iterations) + " iterations)"
+          : "use a larger lambda (a better-conditioned objective; tau is fixed in advance from n, lambda and K, "
+            "so it cannot be loosened)";
   return Error{ErrorKind::Internal,
-               "the optimizer stopped at gradient norm " + privacy::formatNumber(summary.gradientNorm) + " > " +
-                   privacy::formatNumber(tolerance) + "; " + what +
-                   "'s sensitivity bound holds for the exact minimizer only, so nothing was released (" +
-                   summary.message + ")",
+               "the optimizer stopped at gradient norm " + privacy::formatNumber(summary.gradientNorm) +
+                   " > tau = " + privacy::formatNumber(tolerance) + " (" + how + "); " + what +
+                   "'s sensitivity bound holds for the exact minimizer only, so nothing was released. To fix: " +
+                   fix,
                {}, 0, "tolerance"};
 }
 

@@ -1,6 +1,7 @@
 #include "core/mechanisms/mechanism.h"
 
 #include <cmath>
+#include <limits>
 
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/privacy/release_granularity.h"
@@ -137,6 +138,48 @@ Status requireUnitBall(const Dataset& train) {
   return Ok{};
 }
 
+Index clipRowsToUnitBall(Eigen::MatrixXd& X) {
+  Index clipped = 0;
+  for (Index i = 0; i < X.rows(); ++i) {
+    const double norm = X.row(i).norm();
+    if (norm > 1.0) {
+      X.row(i) /= norm;
+      ++clipped;
+    }
+  }
+  if (clipped == 0) return 0;
+  // x/‖x‖ has a norm within an ulp or two of 1, on either side, depending on how the norm is
+  // summed: shrink by an ulp until the row-by-row and the rowwise norms (Dataset::maxRowNorm)
+  // both say ≤ 1.
+  constexpr double kShrink = 1.0 - std::numeric_limits<double>::epsilon();
+  for (int pass = 0; pass < 64; ++pass) {
+    const Eigen::VectorXd norms = X.rowwise().norm();
+    bool again = false;
+    for (Index i = 0; i < X.rows(); ++i)
+      if (norms[i] > 1.0 || X.row(i).norm() > 1.0 || X.row(i).squaredNorm() > 1.0) {
+        X.row(i) *= kShrink;
+        again = true;
+      }
+    if (!again) break;
+  }
+  return clipped;
+}
+
+Result<UnitBallRows> unitBallRows(const Dataset& train) {
+  if (auto status = requireUnitBall(train); !status) return status.error();
+  UnitBallRows out;
+  if (!(train.maxRowNorm() > 1.0)) return out;
+  out.clipped = train;
+  out.count = clipRowsToUnitBall(out.clipped->X);
+  return out;
+}
+
+void noteClippedRows(MechanismReport& report, Index count) {
+  if (count == 0) return;
+  report.set("rows_clipped", static_cast<double>(count),
+             "rows with 1 < ‖x‖ ≤ 1 + 1e-9 (rounding) clipped to ‖x‖ ≤ 1 before training, so that Δ holds");
+}
+
 MechanismReport baseReport(const MechanismOptions& options, std::string noise) {
   MechanismReport report;
   report.mechanism = mechanismName(options.kind);
@@ -161,10 +204,14 @@ TrainControl dataIndependentStart(const TrainControl& control, Index parameters)
 }
 
 void noteConvergence(MechanismReport& report, const OptimizeSummary& summary) {
-  if (summary.termination != Termination::MaxIterations && summary.termination != Termination::NumericalError) return;
-  const std::string note = "the optimizer stopped before its tolerance (" + terminationName(summary.termination) +
-                           ", gradient norm " + privacy::formatNumber(summary.gradientNorm) +
-                           "); the guarantee is proven for the exact minimizer of the perturbed objective";
+  if (!report.termination || static_cast<int>(summary.termination) > static_cast<int>(*report.termination))
+    report.termination = summary.termination;
+  if (summary.termination == Termination::Converged) return;
+  const std::string note = "NOT converged: the optimizer stopped before its tolerance (" +
+                           terminationName(summary.termination) + ", gradient norm " +
+                           privacy::formatNumber(summary.gradientNorm) +
+                           "), so the release is an approximate minimizer; the guarantee is proven for the exact "
+                           "minimizer of the perturbed objective";
   if (report.warning.find(note) == std::string::npos)
     report.warning += (report.warning.empty() ? "" : "; ") + note;
 }
@@ -238,16 +285,22 @@ Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Datas
     report.value().gradientNorm = trained.value().summary.gradientNorm;
     return PrivateModel{std::move(trained).value(), std::move(report).value()};
   }
-  if (auto status = detail::requireUnitBall(train); !status) return status.error();
-  switch (options.kind) {
-    case MechanismKind::Output: return detail::trainOutput(options, train, noise, control);
-    case MechanismKind::Objective: return detail::trainObjective(options, train, noise, control);
-    case MechanismKind::Loss: return detail::trainLoss(options, train, noise, control);
-    case MechanismKind::DpLmgc: return detail::trainDpLmgc(options, train, noise, control);
-    case MechanismKind::DpSgd: return detail::trainDpSgd(options, train, noise, control);
-    case MechanismKind::None: break;
-  }
-  return invalid("unknown mechanism", "mechanism");
+  auto bounded = detail::unitBallRows(train);
+  if (!bounded) return bounded.error();
+  const Dataset& rows = bounded.value().rows(train);
+  auto trained = [&]() -> Result<PrivateModel> {
+    switch (options.kind) {
+      case MechanismKind::Output: return detail::trainOutput(options, rows, noise, control);
+      case MechanismKind::Objective: return detail::trainObjective(options, rows, noise, control);
+      case MechanismKind::Loss: return detail::trainLoss(options, rows, noise, control);
+      case MechanismKind::DpLmgc: return detail::trainDpLmgc(options, rows, noise, control);
+      case MechanismKind::DpSgd: return detail::trainDpSgd(options, rows, noise, control);
+      case MechanismKind::None: break;
+    }
+    return invalid("unknown mechanism", "mechanism");
+  }();
+  if (trained) detail::noteClippedRows(trained.value().report, bounded.value().count);
+  return trained;
 }
 
 }  // namespace dpstudio::mech

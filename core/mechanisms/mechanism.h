@@ -88,10 +88,16 @@ struct MechanismReport {
   std::vector<double> noiseNorms;    // ‖b‖ of each draw actually made (OvR: one per class)
   double expectedNoiseNorm = 0;      // E‖b‖ of one draw
   double gradientNorm = 0;           // reached by the optimizer (exact-minimizer check)
+  // How the optimizer of a mechanism that releases a minimizer (A, B, C, D) stopped; the
+  // worst of one-vs-rest's problems. Unset where no minimizer is released (DP-SGD). Anything
+  // but Converged means the release is an approximate minimizer, which the proofs do not
+  // cover: `warning` says so too, and the JSON carries "converged": false.
+  std::optional<Termination> termination;
   double releaseGranularity = 0;     // release mode: the rounding grid; 0 = none
   std::string statement;             // one sentence: the guarantee (or its absence)
   std::string warning;               // as published: why the guarantee does not hold
 
+  bool converged() const { return !termination || *termination == Termination::Converged; }
   std::optional<double> value(const std::string& key) const;
   void set(const std::string& key, double value, const std::string& formula);
 };
@@ -114,7 +120,8 @@ struct PrivateModel {
 // control.warmStart is used by output perturbation only (it releases a minimizer within the
 // gradient tolerance its calibration fixed in advance, exact_minimizer.h); objective and loss perturbation, DP-LMGC and DP-SGD start from zero,
 // because their released approximate minimizer (or iterate) would carry a data-fitted
-// start along. Their report.warning says when the optimizer stopped at its limit.
+// start along. Their report says when the optimizer stopped short of its tolerance for any
+// reason (report.termination, report.warning).
 Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
                                     privacy::NoiseSource& noise, const TrainControl& control = {});
 

@@ -18,6 +18,25 @@ inline constexpr const char* kNormBoundHint =
 // ‖x_i‖ ≤ 1 for every row (with a rounding allowance of 1e-9), else kNormBoundHint.
 Status requireUnitBall(const Dataset& train);
 
+// Scales every row with ‖x‖ > 1 to ‖x‖ ≤ 1 exactly (as every norm Eigen computes for it
+// says); returns how many rows it scaled.
+Index clipRowsToUnitBall(Eigen::MatrixXd& X);
+
+// The rows a mechanism trains on. Rows beyond the rounding allowance are refused
+// (requireUnitBall: the user declares a public norm bound); rows within it — 1 < ‖x‖ ≤
+// 1 + 1e-9, what dividing by a norm bound R can leave — are clipped to ‖x‖ ≤ 1 instead of
+// being let through, because the sensitivity Δ is calibrated for ‖x‖ ≤ 1 exactly (issue 13
+// bug 4). No copy of the data unless a row needs clipping.
+struct UnitBallRows {
+  std::optional<Dataset> clipped;  // set when some rows were clipped
+  Index count = 0;                 // rows clipped
+  const Dataset& rows(const Dataset& original) const { return clipped ? *clipped : original; }
+};
+Result<UnitBallRows> unitBallRows(const Dataset& train);
+
+// Records in the report how many rows were clipped (nothing when none were).
+void noteClippedRows(MechanismReport& report, Index count);
+
 // The report fields every mechanism fills the same way.
 MechanismReport baseReport(const MechanismOptions& options, std::string noise);
 
@@ -47,8 +66,10 @@ std::string setLossPerturbationNoise(MechanismReport& report, const MechanismOpt
 // covariance fit). Returns the control to use.
 TrainControl dataIndependentStart(const TrainControl& control, Index parameters);
 
-// The privacy proofs of B, C and D are for the exact minimizer: when the optimizer stopped
-// at its iteration limit or on a numerical error, say so in report.warning.
+// The privacy proofs of B, C and D are for the exact minimizer: records the optimizer's
+// termination in report.termination (the worst so far, for one-vs-rest) and, when it is
+// anything but Converged (iteration limit, failed line search, numerical error), says so
+// in report.warning.
 void noteConvergence(MechanismReport& report, const OptimizeSummary& summary);
 
 // calibrate/train per mechanism; each train* calls its calibrate* and uses its numbers.

@@ -160,6 +160,9 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
       out.trained.theta += draw.value().noise;
     }
   }
+  // Every released minimizer reached τ (requireExactMinimizer), the tolerance this
+  // calibration assumed: converged by definition.
+  report.termination = Termination::Converged;
   if (auto status = finishRelease(report, noise, out.trained.theta, perCoordinateScale(report)); !status)
     return status.error();
   out.report = std::move(report);

@@ -28,6 +28,10 @@ QJsonObject reportToJson(const MechanismReport& report) {
     // measured on the data: experiment diagnostics the guarantee does not cover.
     out["diagnostics_not_private"] = QJsonArray{"noise_norm", "noise_norms", "gradient_norm"};
   }
+  if (report.termination) {
+    out["converged"] = report.converged();
+    out["optimizer_termination"] = QString::fromStdString(terminationName(*report.termination));
+  }
   if (!report.warning.empty()) out["warning"] = QString::fromStdString(report.warning);
   QJsonObject formulas;
   for (const auto& d : report.derived) {

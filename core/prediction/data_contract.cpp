@@ -1,9 +1,7 @@
 #include "core/prediction/data_contract.h"
 
-#include "core/mechanisms/mechanism_internal.h"
-
 namespace dpstudio::predict {
 
-Status requireUnitRows(const Dataset& data) { return mech::detail::requireUnitBall(data); }
+Result<mech::detail::UnitBallRows> unitRows(const Dataset& data) { return mech::detail::unitBallRows(data); }
 
 }  // namespace dpstudio::predict

@@ -1,14 +1,17 @@
 #pragma once
-// ALGORITHMS §0 for the prediction mechanisms (F, G, I), as for training: every row must
+// ALGORITHMS §0 for the prediction mechanisms (F, I), as for training: every row must
 // satisfy ‖x‖ ≤ 1, which a public norm bound enforces.
 
 #include "core/data/dataset.h"
+#include "core/mechanisms/mechanism_internal.h"
 #include "core/util/result.h"
 
 namespace dpstudio::predict {
 
-// ‖x_i‖ ≤ 1 for every row (rounding allowance 1e-9), else an InvalidPrivacy error asking for
-// a public norm bound (the mechanisms never rescale by a data-derived factor).
-Status requireUnitRows(const Dataset& data);
+// The rows F and I train on: an InvalidPrivacy error asking for a public norm bound when a
+// row has ‖x‖ > 1 + 1e-9 (the mechanisms never rescale by a data-derived factor); rows
+// within that rounding allowance are clipped to ‖x‖ ≤ 1 exactly (mech::detail::unitBallRows),
+// so that the calibrated Δ holds.
+Result<mech::detail::UnitBallRows> unitRows(const Dataset& data);
 
 }  // namespace dpstudio::predict

@@ -10,11 +10,13 @@
 // all-data DP baseline is the same mechanism with one party (K = 1, n_(1) = n): corrected
 // w* + ℓ2-Laplace(ε·nλ, d) (Δ = 1/(nλ)), as published w* + Laplace(2/(nελ)) per coordinate.
 // It is a separate release with its own ε (it needs the data pooled — the point of the paper
-// is that the parties cannot do that).
+// is that the parties cannot do that), so it is drawn only when options.allDataBaseline asks
+// for it, and whoever records releases must record it as a second entry.
 //
 // Noise order (experiment mode replays it): η of the aggregate, then the baseline's noise.
 // Requirements: binary labels, rows with ‖x‖ ≤ 1.
 
+#include <optional>
 #include <vector>
 
 #include "core/prediction/aggregation.h"
@@ -44,9 +46,13 @@ struct MultipartyResult {
   Eigen::VectorXd allData;          // w*
   double distance = 0;              // ‖ŵ − w*‖
   double bound = 0;                 // (K−1)/(n_(1)λ)
-  // The "all data, DP" baseline: a separate release of its own (ε, 0).
-  Eigen::VectorXd allDataPrivate;
-  mech::MechanismReport allDataReport;
+  // The "all data, DP" baseline, only when options.allDataBaseline: a second release of its
+  // own (ε, 0) from the same rows, to be recorded as such.
+  struct AllDataRelease {
+    Eigen::VectorXd theta;
+    mech::MechanismReport report;
+  };
+  std::optional<AllDataRelease> allDataPrivate;
 };
 
 // The whole experiment on `train`. `protocol` defaults to the TrustedCurator. Progress: the

@@ -14,7 +14,7 @@
 namespace dpstudio::predict {
 namespace {
 
-// Rounding allowance on ‖x‖ ≤ 1, as for training rows.
+// Rounding allowance on ‖x‖ ≤ 1, as for training rows: queries within it are clipped.
 constexpr double kNormSlack = 1e-9;
 
 Error invalidQuery(const std::string& message) {
@@ -36,12 +36,14 @@ Result<PrivatePredictor> PrivatePredictor::train(const PredictionOptions& option
     return Error{ErrorKind::InvalidPrivacy, "PrivatePredictor is prediction sensitivity; use SubsampleAggregate",
                  {}, 0, "mechanism"};
   if (auto status = options.validate(); !status) return status.error();
-  if (auto status = requireUnitRows(train); !status) return status.error();
+  auto bounded = unitRows(train);
+  if (!bounded) return bounded.error();
+  const Dataset& rows = bounded.value().rows(train);
   // Calibrate first: everything that can be refused is refused before any training.
   auto calibrated = calibratePrediction(options, {train.rows(), train.features(), train.classes()});
   if (!calibrated) return calibrated.error();
   const double tolerance = *calibrated.value().value("gradient_tolerance");
-  auto trained = trainModel(options.learner, train.X, train.y, train.classes(),
+  auto trained = trainModel(options.learner, rows.X, rows.y, rows.classes(),
                             mech::exactMinimizerControl(control, tolerance));
   if (!trained) return trained.error();
   if (auto status = mech::requireExactMinimizer(trained.value().summary, tolerance, "prediction sensitivity"); !status)
@@ -52,6 +54,7 @@ Result<PrivatePredictor> PrivatePredictor::train(const PredictionOptions& option
   if (!predictor) return predictor.error();
   auto core = std::make_shared<Core>(*predictor.value().core_);
   core->report.gradientNorm = reached;  // the exact-minimizer check, recorded with the result
+  mech::detail::noteClippedRows(core->report, bounded.value().count);
   predictor.value().core_ = std::move(core);
   return predictor;
 }
@@ -105,7 +108,7 @@ Status PrivatePredictor::checkQuery(const Eigen::Ref<const Eigen::VectorXd>& x, 
   if (norm > 1.0 + kNormSlack)
     return invalidQuery("the sensitivity bound needs ||x|| <= 1, found " + privacy::formatNumber(norm) + where +
                         ": apply the training preprocessing (its public norm bound) to queries");
-  return Ok{};
+  return Ok{};  // a query within the rounding allowance is clipped to ‖x‖ ≤ 1 when answered
 }
 
 privacy::LedgerEntry PrivatePredictor::openingEntry() const {
@@ -130,7 +133,11 @@ Result<PredictionAnswer> PrivatePredictor::draw(const Eigen::Ref<const Eigen::Ve
                                  : privacy::drawL2Laplace(noise, *r.value("beta"), m);
   if (!b) return b.error();
   PredictionAnswer answer;
-  answer.scores = noiseFreeScores(x) + b.value().noise;
+  // Δ bounds how far θᵀx moves for ‖x‖ ≤ 1 exactly: a query that checkQuery let through
+  // within the rounding allowance is clipped first.
+  Eigen::MatrixXd query = x.transpose();
+  mech::detail::clipRowsToUnitBall(query);
+  answer.scores = noiseFreeScores(query.row(0).transpose()) + b.value().noise;
   const double perCoordinate = r.expectedNoiseNorm / std::sqrt(static_cast<double>(m));
   if (auto rounded = privacy::applyReleaseGranularity(noise, answer.scores, perCoordinate); !rounded)
     return rounded.error();

@@ -103,6 +103,7 @@ class TestMechanismDock : public QObject {
   void dpLmgcDrawsPrivateOverNonPrivateEllipses();
   void redrawNoiseMovesTheModelAndIsRecorded();
   void releaseModeIsRecordedWithItsSource();
+  void approximateMinimizerIsShownAsNotConverged();
   void cancelLeavesThePreviousModelAndLedger();
   void tuningTakesACandidateList();
   void choicesPersist();
@@ -449,6 +450,29 @@ void TestMechanismDock::releaseModeIsRecordedWithItsSource() {
   QVERIFY(QString::fromStdString(window.ledger().entries().front().note).contains(QLatin1String("release (OS CSPRNG")));
   pressAndWaitForModel(window, window.modelPanel()->redrawButton());
   QCOMPARE(window.ledger().size(), std::size_t{2});
+}
+
+// Issue 13 bug 3: an objective-perturbation run whose optimizer stops short of its tolerance
+// for any reason (here a failed line search: a tolerance below double precision) says so in
+// the Result group, not only at the iteration limit.
+void TestMechanismDock::approximateMinimizerIsShownAsNotConverged() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:blobs:classes=2"), 200);
+  auto* settingsForm = window.modelPanel()->form();
+  settingsForm->setModelKind(ModelKind::LogisticRegression);
+  settingsForm->normBoundBox()->setChecked(true);
+  settingsForm->normBoundField()->setValue(6.0);
+  settingsForm->toleranceField()->setText(QStringLiteral("1e-300"));
+  settingsForm->maxIterationsBox()->setValue(100000);
+  MechanismForm* form = settingsForm->mechanismForm();
+  form->setMechanism(MechanismKind::Objective);
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  const auto& report = window.training()->result()->release->report;
+  QVERIFY(!report.converged());
+  QLabel* warning = window.modelPanel()->releaseWarningLabel();
+  QVERIFY(warning->isVisibleTo(window.modelPanel()));
+  QVERIFY2(warning->text().contains(QLatin1String("NOT converged")), qPrintable(warning->text()));
 }
 
 void TestMechanismDock::cancelLeavesThePreviousModelAndLedger() {

@@ -102,14 +102,14 @@ void TestPredictionDock::eachChoiceShowsItsParameters_data() {
   QTest::newRow("prediction sensitivity: B and a noise family; LMGC becomes logistic")
       << "prediction" << int(ModelKind::Lmgc) << int(ModelKind::LogisticRegression)
       << QStringList{"epsilon", "budget", "distribution", "seed"}
-      << QStringList{"teachers", "parties", "calibration", "delta", "tune"};
+      << QStringList{"teachers", "parties", "baseline", "calibration", "delta", "tune"};
   QTest::newRow("subsample-and-aggregate: B, T, calibration and delta; any model")
       << "subsample" << int(ModelKind::Lmgc) << int(ModelKind::Lmgc)
       << QStringList{"epsilon", "delta", "budget", "teachers", "calibration"}
-      << QStringList{"parties", "distribution", "tune"};
+      << QStringList{"parties", "baseline", "distribution", "tune"};
   QTest::newRow("multiparty: parties and calibration; softmax becomes logistic")
       << "multiparty" << int(ModelKind::Softmax) << int(ModelKind::LogisticRegression)
-      << QStringList{"epsilon", "parties", "calibration", "seed"}
+      << QStringList{"epsilon", "parties", "baseline", "calibration", "seed"}
       << QStringList{"budget", "teachers", "delta", "distribution", "tune"};
 }
 
@@ -133,7 +133,7 @@ void TestPredictionDock::eachChoiceShowsItsParameters() {
       {"distribution", form->distributionBox()}, {"calibration", form->calibrationBox()},
       {"seed", form->seedBox()},              {"tune", form->tuneBox()},
       {"budget", fields(window)->budgetField()}, {"teachers", fields(window)->teachersField()},
-      {"parties", fields(window)->partyEditor()}};
+      {"parties", fields(window)->partyEditor()}, {"baseline", fields(window)->baselineBox()}};
   for (const QString& name : shown) {
     QVERIFY2(form->isRowShown(rows[name]), qPrintable(name + " is hidden"));
     QVERIFY2(rows[name]->isVisibleTo(window.modelPanel()), qPrintable(name + " is not visible"));

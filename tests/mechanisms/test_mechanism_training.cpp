@@ -7,6 +7,8 @@
 
 #include "core/linalg/psd.h"
 #include "core/mechanisms/mechanism.h"
+#include "core/mechanisms/mechanism_internal.h"
+#include "core/mechanisms/report_json.h"
 #include "core/models/linear.h"
 #include "core/models/lmgc.h"
 #include "core/privacy/noise.h"
@@ -290,6 +292,69 @@ class TestMechanismTraining : public QObject {
       const auto stopped = mech::trainPrivately(o, data.train, again, brief).value();
       QVERIFY2(stopped.report.warning.find("exact minimizer") != std::string::npos, stopped.report.warning.c_str());
     }
+  }
+
+  // Issue 13 bug 3: objective and loss perturbation and DP-LMGC warned only at the iteration
+  // limit or on a numerical error; a failed line search (here: a tolerance below what double
+  // precision can reach, so the optimizer stalls) was silent. Any termination but Converged
+  // must be in the report: report.termination, the JSON's "converged": false, and a warning.
+  void silentApproximateMinimizersAreReported() {
+    const auto data = test::blobs(3, false, 60);
+    // With the intercept (d = 3): in d = 2 the polish can land on a gradient of exactly 0.
+    const auto binary = test::blobs(2, true, 200);
+    for (Case c : {Case{MechanismKind::DpLmgc, ModelKind::Lmgc, 3}, Case{MechanismKind::Loss, ModelKind::Softmax, 3},
+                   Case{MechanismKind::Objective, ModelKind::LogisticRegression, 2},
+                   Case{MechanismKind::Objective, ModelKind::HuberSvm, 2}}) {
+      const auto o = optionsFor(c, 1.0);
+      const auto plain = test::trainWithSeed(o, c.classes == 2 ? binary.train : data.train, 2);
+      QVERIFY(plain.report.termination.has_value());
+      QVERIFY(plain.report.converged());
+      QCOMPARE(mech::reportToJson(plain.report)["converged"].toBool(), true);
+
+      TrainControl unreachable;
+      unreachable.tolerance = 1e-300;  // no optimizer reaches this: it stops short, not converged
+      unreachable.maxIterations = 100000;
+      privacy::ExperimentNoise noise(2);
+      const auto stalled =
+          mech::trainPrivately(o, c.classes == 2 ? binary.train : data.train, noise, unreachable)
+              .value();
+      qInfo("%s/%s: %s, gradient norm %g", mech::mechanismName(c.kind).c_str(), modelKindName(c.model).c_str(),
+            terminationName(stalled.trained.summary.termination).c_str(), stalled.trained.summary.gradientNorm);
+      QVERIFY(stalled.trained.summary.termination != Termination::Converged);
+      QVERIFY(stalled.report.termination && *stalled.report.termination != Termination::Converged);
+      QVERIFY(!stalled.report.converged());
+      const QJsonObject json = mech::reportToJson(stalled.report);
+      QCOMPARE(json["converged"].toBool(true), false);
+      QCOMPARE(json["optimizer_termination"].toString().toStdString(), terminationName(*stalled.report.termination));
+      QVERIFY2(stalled.report.warning.find("NOT converged") != std::string::npos, stalled.report.warning.c_str());
+    }
+  }
+
+  // Issue 13 bug 4: a row with 1 < ‖x‖ ≤ 1 + 1e-9 was accepted as is, outside the ‖x‖ ≤ 1 the
+  // sensitivity is calibrated for. It is clipped: the mechanism's input has ‖x‖ ≤ 1 exactly.
+  void rowsJustOutsideTheUnitBallAreClipped() {
+    auto data = test::blobs(2, false, 60);
+    Dataset train = data.train;
+    train.X.row(3) *= (1.0 + 1e-10) / train.X.row(3).norm();
+    train.X.row(7) *= (1.0 + 9e-10) / train.X.row(7).norm();
+    QVERIFY(train.maxRowNorm() > 1.0);
+    const auto bounded = mech::detail::unitBallRows(train).value();
+    QCOMPARE(bounded.count, Index(2));
+    const Dataset& rows = bounded.rows(train);
+    QVERIFY2(rows.maxRowNorm() <= 1.0, qPrintable(QString::number(rows.maxRowNorm() - 1.0, 'g', 17)));
+    for (Index i = 0; i < rows.rows(); ++i) QVERIFY(rows.X.row(i).norm() <= 1.0);
+    QVERIFY(std::abs(rows.X.row(3).norm() - 1.0) < 1e-15);  // clipped, not shrunk further
+    QVERIFY((rows.X.row(0).array() == train.X.row(0).array()).all());  // other rows untouched
+
+    for (MechanismKind kind : {MechanismKind::Output, MechanismKind::Objective}) {
+      const auto trained = test::trainWithSeed(test::options(kind, ModelKind::LogisticRegression, 1.0), train, 1);
+      QCOMPARE(trained.report.value("rows_clipped").value_or(0), 2.0);
+      QVERIFY(!test::trainWithSeed(test::options(kind, ModelKind::LogisticRegression, 1.0), data.train, 1)
+                   .report.value("rows_clipped"));
+    }
+    // Beyond the rounding allowance the user must declare a norm bound, as before.
+    train.X.row(5) *= (1.0 + 1e-8) / train.X.row(5).norm();
+    QCOMPARE(mech::detail::unitBallRows(train).error().field, std::string("norm-bound"));
   }
 
   void lmgcOutputsStayPsd() {

@@ -71,8 +71,33 @@ class TestMultiparty : public QObject {
     QVERIFY(result.distance > 0);
     QVERIFY(r.statement.rfind("(1, 0)-DP", 0) == 0);
     QVERIFY(r.statement.find("trusted curator") != std::string::npos);
-    QCOMPARE(result.allDataReport.mechanism, std::string("multiparty all-data baseline"));
-    DPSTUDIO_COMPARE_REL(*result.allDataReport.value("Delta"), 1.0 / (n * 0.05) * (1 + 1e-4), 1e-14);
+    QVERIFY(!result.allDataPrivate);  // not asked for
+    auto withBaseline = options(1.0);
+    withBaseline.allDataBaseline = true;
+    const auto both = runWithSeed(withBaseline, data_.train, 1);
+    QVERIFY(both.allDataPrivate);
+    QCOMPARE(both.allDataPrivate->report.mechanism, std::string("multiparty all-data baseline"));
+    DPSTUDIO_COMPARE_REL(*both.allDataPrivate->report.value("Delta"), 1.0 / (n * 0.05) * (1 + 1e-4), 1e-14);
+    QVERIFY(both.allDataPrivate->report.statement.find("second release") != std::string::npos);
+  }
+
+  // Issue 13 bug 1: the all-data DP baseline is a second ε-DP release from the same rows. It
+  // used to be drawn on every run (2ε spent, ε recorded); now only when asked for. With a
+  // protocol that draws nothing, the run must leave the noise source untouched.
+  void multipartySpendsTwoEpsilonOnlyWhenTheBaselineIsAsked() {
+    NoiselessProtocol protocol;
+    privacy::ExperimentNoise untouched(7), noise(7);
+    auto plain = test::orDie(multiparty::trainMultiparty(options(1.0), data_.train, noise, {}, &protocol));
+    QVERIFY(!plain.allDataPrivate);
+    QCOMPARE(noise.nextU64(), untouched.nextU64());  // no baseline noise was drawn
+
+    auto asked = options(1.0);
+    asked.allDataBaseline = true;
+    privacy::ExperimentNoise fresh(7), used(7);
+    auto both = test::orDie(multiparty::trainMultiparty(asked, data_.train, used, {}, &protocol));
+    QVERIFY(both.allDataPrivate);
+    QVERIFY(used.nextU64() != fresh.nextU64());  // the baseline drew its own noise
+    QVERIFY(!(both.allDataPrivate->theta.array() == both.allData.array()).all());
   }
 
   // The local models are minimizers of (1/n_j)Σℓ + λ‖w‖² within the gradient tolerance the
@@ -99,16 +124,18 @@ class TestMultiparty : public QObject {
 
   void replaysAndIsIndependentOfThreads() {
     multiparty::MultipartyResult one, two;
+    auto o = options(0.5);
+    o.allDataBaseline = true;
     {
       const ScopedWorkerThreads threads(1);
-      one = runWithSeed(options(0.5), data_.train, 11);
+      one = runWithSeed(o, data_.train, 11);
     }
     {
       const ScopedWorkerThreads threads(2);
-      two = runWithSeed(options(0.5), data_.train, 11);
+      two = runWithSeed(o, data_.train, 11);
     }
     QVERIFY((one.released.theta.array() == two.released.theta.array()).all());
-    QVERIFY((one.allDataPrivate.array() == two.allDataPrivate.array()).all());
+    QVERIFY((one.allDataPrivate->theta.array() == two.allDataPrivate->theta.array()).all());
     const auto other = runWithSeed(options(0.5), data_.train, 12);
     QVERIFY(!(other.released.theta.array() == one.released.theta.array()).all());
   }
@@ -145,6 +172,16 @@ class TestMultiparty : public QObject {
     QCOMPARE(result.report.noise, std::string("laplace per coordinate"));
     QVERIFY(!result.report.warning.empty());
     QCOMPARE(result.report.calibration, std::string("published"));
+  }
+
+  // Issue 13 bug 4: rows with 1 < ‖x‖ ≤ 1 + 1e-9 are clipped, not let through.
+  void rowsJustOutsideTheUnitBallAreClipped() {
+    Dataset train = data_.train;
+    train.X.row(0) *= (1.0 + 1e-10) / train.X.row(0).norm();
+    QVERIFY(train.maxRowNorm() > 1.0);
+    const auto result = runWithSeed(options(1.0), train, 1);
+    QCOMPARE(result.report.value("rows_clipped").value_or(0), 1.0);
+    QVERIFY(!runWithSeed(options(1.0), data_.train, 1).report.value("rows_clipped"));
   }
 
   void refusesMultiClassAndUnboundedRows() {

@@ -75,8 +75,27 @@ class TestPredictionCli : public QObject {
     requireTrainKeys(json);
     QCOMPARE(json["parties"].toArray().size(), 5);
     QVERIFY(json["distance_to_all_data"].toDouble() <= json["theorem_4_2_bound"].toDouble());
-    QVERIFY(json["baselines"].toObject().contains("all_data_dp_test_accuracy"));
+    // The all-data DP baseline is a second release: drawn only when asked for.
+    QVERIFY(!json["baselines"].toObject().contains("all_data_dp_test_accuracy"));
+    QCOMPARE(json["releases"].toArray().size(), 1);
     QCOMPARE(json["report"].toObject()["noise"].toString(), QString("l2-laplace"));
+  }
+
+  // Issue 13 bug 1: --multiparty-baseline draws the all-data DP baseline and says it is a
+  // second release with its own ε (the run spends 2ε).
+  void multipartyBaselineIsASecondRelease() {
+    const QStringList args = QStringList{"train"} + kBinaryData +
+                             QStringList{"--model", "logreg", "--mechanism", "multiparty", "--lambda", "0.01",
+                                         "--epsilon", "2", "--multiparty-baseline"};
+    const auto json = runCli(args + QStringList{"--json"});
+    QVERIFY2(json.exitCode == 0, qPrintable(describe(json)));
+    QVERIFY(json.json()["baselines"].toObject().contains("all_data_dp_test_accuracy"));
+    const QJsonArray releases = json.json()["releases"].toArray();
+    QCOMPARE(releases.size(), 2);
+    QCOMPARE(releases[1].toObject()["epsilon"].toDouble(), 2.0);
+    const auto text = runCli(args);
+    QVERIFY2(text.exitCode == 0, qPrintable(describe(text)));
+    QVERIFY2(text.out.contains("second release") && text.out.contains("2 + 2 = 4"), qPrintable(text.out));
   }
 
   void invalidParametersExitFour_data() {
