@@ -69,6 +69,8 @@ Status LearnerSpec::validate() const {
   return Ok{};
 }
 
+double defaultLambda(ModelKind kind) { return kind == ModelKind::Lmgc ? 1e-2 : LearnerSpec{}.lambda; }
+
 std::optional<ModelKind> parseModelKind(const std::string& name) {
   for (ModelKind kind : {ModelKind::LogisticRegression, ModelKind::HuberSvm, ModelKind::Softmax,
                          ModelKind::Lmgc})

@@ -111,6 +111,31 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   }
 
   Eigen::VectorXd mapped = congruence(theta, w.Tinv, C);
+  // The warm start's scale was fitted to the loss alone (LmgcModel::initialParameters); with
+  // the regularizer its best scale can be far smaller (iris: 1/600, digits: 1/400), and
+  // projected gradient then spends most of its iterations shrinking it. J(κθ) is convex in
+  // κ ≥ 0 (the ray stays in the cone), so bisect its slope ⟨∇J(κθ), θ⟩ for the sign change.
+  if (mapped.squaredNorm() > 0) {
+    Eigen::VectorXd g(mapped.size());
+    const auto slope = [&](double kappa) {
+      objective(kappa * mapped, g);
+      return g.dot(mapped);
+    };
+    if (slope(0) < 0) {
+      double lo = 0, hi = 1;
+      for (int k = 0; k < 60 && slope(hi) < 0; ++k) {
+        lo = hi;
+        hi *= 2;
+      }
+      for (int k = 0; k < 30; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        (slope(mid) < 0 ? lo : hi) = mid;
+      }
+      mapped *= 0.5 * (lo + hi);
+    } else {
+      mapped.setZero();  // J grows along the whole ray: its best point is the origin
+    }
+  }
   const OptimizeSummary summary = minimizeProjectedGradient(
       objective, [&model](Eigen::VectorXd& t) { model.project(t); }, mapped, options, callback);
   theta = congruence(mapped, w.T, C);
