@@ -98,13 +98,60 @@ void addSets(ScatterContent& content, const Dataset& data, const std::vector<QLi
   }
 }
 
+// What a drawn ellipse is, for its tooltip: the level set itself (d ≤ 2), or which cut of
+// the d-D ellipsoid (ellipsoid.h).
+QString drawingNote(EllipseDrawing drawing, Index d) {
+  if (d <= 2) return {};
+  switch (drawing) {
+    case EllipseDrawing::Shadow:
+      return QObject::tr("\nFor d = %1 > 2 this is the shadow (orthogonal projection) of the class's ellipsoid on "
+                         "the view plane.")
+          .arg(d);
+    case EllipseDrawing::Section:
+      return QObject::tr("\nThe %1-D ellipsoid is unbounded (\u03a8 is singular), so its shadow would cover a strip "
+                         "or the plane: this is its section by the view plane through the data mean.")
+          .arg(d);
+    case EllipseDrawing::CentreSection:
+      return QObject::tr("\nThe %1-D ellipsoid is unbounded (\u03a8 is singular) and the view plane through the data "
+                         "mean misses it: this is its section by the parallel plane through its centre \u03bc.")
+          .arg(d);
+    case EllipseDrawing::NotDrawn: break;
+  }
+  return {};
+}
+
+// Why class `name`'s ellipse is not drawn, in one line (issue 9: never a degenerate conic).
+QString ellipseReason(const ViewEllipse& e, const QString& name, Index d, bool isPrivate) {
+  switch (e.problem) {
+    case EllipseProblem::NotPositiveSemidefinite:
+      return QObject::tr("%1: no ellipse \u2014 %2 \u03a8 has a negative eigenvalue, so its level sets are "
+                         "hyperbolas, not ellipses")
+          .arg(name, isPrivate ? QObject::tr("the noise left") : QObject::tr("its"));
+    case EllipseProblem::UnboundedOnPlane:
+      return QObject::tr("%1: no ellipse \u2014 its score is flat along a direction of this plane (\u03a8 has rank "
+                         "%2 of %3), so its level set here is an unbounded strip")
+          .arg(name)
+          .arg(e.rank)
+          .arg(d);
+    case EllipseProblem::MissesPlane:
+      return QObject::tr("%1: no ellipse \u2014 the view plane misses its ellipsoid").arg(name);
+    case EllipseProblem::FarBeyondData:
+      return QObject::tr("%1: no ellipse \u2014 it would be over %2\u00d7 wider than the data (\u03a8 nearly "
+                         "singular on this plane): two near-parallel lines, not a useful picture")
+          .arg(name)
+          .arg(kMaxEllipseExtent);
+    case EllipseProblem::None: break;
+  }
+  return QObject::tr("%1: no ellipse").arg(name);
+}
+
 // The ellipses of `ellipses` that can be drawn, as curves of `role`; returns how many.
 int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipses, SeriesRole role,
-                const TrainingResult& result, const QString& whose, const QString& shadowNote) {
+                const TrainingResult& result, const QString& whose, Index d) {
   int drawn = 0;
   for (std::size_t k = 0; k < ellipses.size(); ++k) {
     const Eigen::MatrixXd outline = ellipses[k].polyline(kEllipsePoints);
-    if (outline.rows() == 0) continue;  // unbounded along the view plane: nothing to draw
+    if (outline.rows() == 0) continue;  // not drawable: ellipseReason() says why
     ClassCurve curve;
     curve.classIndex = static_cast<int>(k);
     curve.role = role;
@@ -113,11 +160,24 @@ int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipse
                                 "its minimum: (x \u2212 \u03bc)\u1d40\u03a8(x \u2212 \u03bc) = %3.%4")
                         .arg(QString::fromStdString(result.data->train.classNames[k]), whose)
                         .arg(number(ellipses[k].level))
-                        .arg(shadowNote);
+                        .arg(drawingNote(ellipses[k].drawing, d));
     content.curves.push_back(std::move(curve));
     ++drawn;
   }
   return drawn;
+}
+
+// The legend's name for the drawn ellipses: which cut they are when d > 2.
+QString ellipseKeyName(const std::vector<ViewEllipse>& ellipses, bool shadowsOrSections, bool isPrivate) {
+  const QString base = isPrivate ? QObject::tr("private ellipses") : QObject::tr("class ellipses");
+  if (!shadowsOrSections) return base;
+  bool shadows = false, sections = false;
+  for (const ViewEllipse& e : ellipses) {
+    shadows |= e.drawing == EllipseDrawing::Shadow;
+    sections |= e.drawing == EllipseDrawing::Section || e.drawing == EllipseDrawing::CentreSection;
+  }
+  if (shadows && sections) return QObject::tr("%1 (shadows and sections)").arg(base);
+  return sections ? QObject::tr("%1 (sections)").arg(base) : QObject::tr("%1 (shadows)").arg(base);
 }
 
 // "(ε = 1, δ = 1e-05)" as the report states them.
@@ -161,19 +221,14 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   // The dimension the view plane lives in: the model's inputs, or the rows before its feature map.
   const Index d = geometry.projection.hasFeatureMap() ? geometry.projection.featureMap->inputDim()
                                                       : result.shownModel().model->inputDim();
-  const QString shadowNote = geometry.ellipsesAreShadows
-                                 ? QObject::tr("\nFor d = %1 > 2 this is the shadow (orthogonal projection) of "
-                                               "the class's ellipsoid on the view plane.")
-                                       .arg(d)
-                                 : QString();
   // A predictor's picture has no ellipses: its regions are a non-private model's already.
   const int drawn =
       prediction ? 0
                  : addEllipses(content, geometry.ellipses, SeriesRole::Curve, result,
-                               isPrivate ? QObject::tr("the private model's") : QObject::tr("the model's"), shadowNote);
+                               isPrivate ? QObject::tr("the private model's") : QObject::tr("the model's"), d);
   const int referenceDrawn =
       addEllipses(content, view.referenceEllipses, SeriesRole::ReferenceCurve, result,
-                  QObject::tr("the non-private model's (for reference; not released)"), shadowNote);
+                  QObject::tr("the non-private model's (for reference; not released)"), d);
 
   content.keys.push_back({QObject::tr("training points"), SeriesRole::Points});
   if (prediction && hasTest) {
@@ -183,12 +238,8 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   } else if (hasTest) {
     content.keys.push_back({QObject::tr("test points"), SeriesRole::TestPoints});
   }
-  if (drawn > 0) {
-    QString name = geometry.ellipsesAreShadows ? QObject::tr("class ellipses (shadows)") : QObject::tr("class ellipses");
-    if (isPrivate) name = geometry.ellipsesAreShadows ? QObject::tr("private ellipses (shadows)")
-                                                      : QObject::tr("private ellipses");
-    content.keys.push_back({name, SeriesRole::Curve});
-  }
+  if (drawn > 0)
+    content.keys.push_back({ellipseKeyName(geometry.ellipses, geometry.ellipsesAreShadows, isPrivate), SeriesRole::Curve});
   // The dashed reference: the non-private ellipses and, in the regions image, its boundaries.
   if (result.multiparty)
     content.keys.push_back({QObject::tr("all-data non-private model (dashed)"), SeriesRole::ReferenceCurve});
@@ -247,10 +298,15 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
                                "be its prediction")
                        .arg(d);
   if (geometry.ellipsesAreShadows && drawn + referenceDrawn > 0)
-    detailNotes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane").arg(d);
-  const int undrawn = static_cast<int>(geometry.ellipses.size()) - drawn;
-  if (undrawn > 0)
-    detailNotes << QObject::tr("%n ellipse(s) not drawn: unbounded along the view plane", nullptr, undrawn);
+    detailNotes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane where bounded, else "
+                               "their sections (the tooltips say which)")
+                       .arg(d);
+  // Every class without an ellipse says why, on its own line.
+  if (!prediction)
+    for (std::size_t k = 0; k < geometry.ellipses.size(); ++k)
+      if (!geometry.ellipses[k].bounded)
+        detailNotes << ellipseReason(geometry.ellipses[k], QString::fromStdString(data.train.classNames[k]), d,
+                                     isPrivate);
   QString html = QObject::tr("%1 \u2014 %2 &nbsp;%3").arg(result.datasetName.toHtmlEscaped(), model.toHtmlEscaped(),
                                                            statusHtml);
   if (geometry.projection.notPrivate)

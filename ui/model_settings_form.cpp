@@ -34,8 +34,9 @@ QString coreProblem(const Status& status) {
 
 QString lambdaHelp(ModelKind kind) {
   if (kind == ModelKind::Lmgc)
-    return QObject::tr("Weight \u03bb > 0 of the trace regularizer in LMGC's sum-scale objective "
-                       "\u03a3\u1d62\u2113\u1d62 + \u03bb\u00b7\u03a3_c tr(\u03a8_c). Default 1e-4.");
+    return QObject::tr("Weight \u03bb > 0 of the regularizer in LMGC's sum-scale objective "
+                       "\u03a3\u1d62\u2113\u1d62 + \u03bb(\u03a3_c tr(\u03a8_c) + \u00bd\u2016\u03a6\u2016\u00b2). "
+                       "Default 1e-2.");
   return QObject::tr("Regularization strength \u03bb > 0 of the mean-scale objective "
                      "(1/n)\u03a3\u1d62\u2113\u1d62 + (\u03bb/2)\u2016\u03b8\u2016\u00b2. Default 1e-4.");
 }
@@ -140,7 +141,8 @@ QWidget* ModelSettingsForm::makeModelGroup() {
     spec.lambda = v;
     return coreProblem(spec.validate());
   });
-  lambda_->setValue(LearnerSpec{}.lambda);
+  lambdaKind_ = modelKind();
+  lambda_->setValue(defaultLambda(lambdaKind_));
   modelForm_->addRow(tr("\u03bb (regularization):"), lambda_);
 
   huber_ = new NumberField;
@@ -170,6 +172,10 @@ QWidget* ModelSettingsForm::makeModelGroup() {
   modelForm_->addRow(tr("Max iterations:"), maxIterations_);
 
   connect(modelBox_, &QComboBox::currentIndexChanged, this, [this] {
+    // A λ nobody edited follows the model's default (LMGC's differs: learner.h).
+    const ModelKind kind = modelKind();
+    if (lambda_->value() == defaultLambda(lambdaKind_)) lambda_->setValue(defaultLambda(kind));
+    lambdaKind_ = kind;
     updateModelRows();
     lambda_->recheck();
     mechanism_->setLearner(learner());

@@ -110,6 +110,7 @@ class ModelSettingsForm : public QWidget {
   QFormLayout* modelForm_ = nullptr;
   QComboBox* modelBox_ = nullptr;
   NumberField* lambda_ = nullptr;
+  ModelKind lambdaKind_ = ModelKind::LogisticRegression;  // whose default λ_ started from
   NumberField* huber_ = nullptr;
   NumberField* tolerance_ = nullptr;
   QSpinBox* maxIterations_ = nullptr;

@@ -10,7 +10,7 @@ void addMechanismOptions(QCommandLineParser& parser) {
       {"mechanism", "none, output, objective, loss, dplmgc, dpsgd, prediction, subsample or multiparty (default none).", "X", "none"},
       {"epsilon", "Total privacy budget epsilon (default 1).", "E"},
       {"delta", "Total delta (default 0; Gaussian noise and DP-SGD need delta > 0).", "D"},
-      {"lambda", "Regularization strength (default 1e-4; LMGC: weight of the trace term).", "L"},
+      {"lambda", "Regularization strength (default 1e-4; LMGC: weight of the regularizer, default 1e-2).", "L"},
       {"huber", "Huber hinge width h for huber and lmgc (default 0.5).", "H"},
       {"lambda2", "Output perturbation of LMGC: strong-convexity weight (default 0.01).", "L2"},
       {"distribution", "Noise family where a mechanism offers both: l2-laplace or gaussian.", "F", "l2-laplace"},
@@ -37,6 +37,7 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command) {
   const auto kind = parseModelKind(parser.value("model").toStdString());
   if (!kind) return Error{ErrorKind::Usage, "choose --model logreg, huber, softmax or lmgc", {}, 0, "model"};
   o.learner.kind = *kind;
+  o.learner.lambda = defaultLambda(*kind);
   const auto mechanism = mech::parseMechanism(parser.value("mechanism").toStdString());
   if (!mechanism)
     return Error{ErrorKind::Usage, "unknown mechanism '" + parser.value("mechanism").toStdString() +

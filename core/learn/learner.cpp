@@ -5,6 +5,7 @@
 
 #include "core/models/linear.h"
 #include "core/models/lmgc.h"
+#include "core/models/lmgc_solver.h"
 #include "core/models/objective.h"
 #include "core/optim/projected_gradient.h"
 
@@ -82,6 +83,8 @@ Status LearnerSpec::validate() const {
   return Ok{};
 }
 
+double defaultLambda(ModelKind kind) { return kind == ModelKind::Lmgc ? 1e-2 : LearnerSpec{}.lambda; }
+
 std::optional<ModelKind> parseModelKind(const std::string& name) {
   for (ModelKind kind : {ModelKind::LogisticRegression, ModelKind::HuberSvm, ModelKind::Softmax,
                          ModelKind::Lmgc})
@@ -110,9 +113,13 @@ Result<std::shared_ptr<const Model>> makeModel(const LearnerSpec& spec, Index in
   return invalidParameter("unknown model", "model");
 }
 
-Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const Eigen::MatrixXd& X,
-                                       const Eigen::VectorXi& y, const ObjectiveTerms& terms,
-                                       const TrainControl& control) {
+namespace {
+
+// minimizeObjective; `whitenLmgc`: solve LMGC in whitened coordinates (lmgc_solver.h), a
+// data-dependent path to the same minimizer, for trainModel only.
+Result<TrainedModel> minimizeObjectiveImpl(std::shared_ptr<const Model> model, const Eigen::MatrixXd& X,
+                                           const Eigen::VectorXi& y, const ObjectiveTerms& terms,
+                                           const TrainControl& control, bool whitenLmgc) {
   if (control.progress.cancelled()) return Error::cancelled();
   if (control.warmStart && control.warmStart->size() != model->parameterCount())
     return invalidParameter("the warm start has the wrong number of parameters", "warm-start");
@@ -127,15 +134,27 @@ Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const
     options.relativeTolerance = relative;
     options.absoluteTolerance = absolute;
     options.maxIterations = control.maxIterations;
-    trained.summary = minimizeProjectedGradient(
-        objective, [&m](Eigen::VectorXd& theta) { m.project(theta); }, trained.theta, options,
-        convergenceCallback(control.progress, std::max(relative, absolute), 0.0, 1.0));
+    const IterationCallback callback = convergenceCallback(control.progress, std::max(relative, absolute), 0.0, 1.0);
+    const auto* lmgc = dynamic_cast<const LmgcModel*>(&m);
+    if (whitenLmgc && lmgc)
+      trained.summary = minimizeLmgcWhitened(*lmgc, X, y, terms, trained.theta, options, callback);
+    else
+      trained.summary = minimizeProjectedGradient(
+          objective, [&m](Eigen::VectorXd& theta) { m.project(theta); }, trained.theta, options, callback);
   } else {
     TrainControl smooth = control;
     smooth.tolerance = relative;
     trained.summary = minimizeSmooth(objective, trained.theta, smooth, 0.0, 1.0, absolute);
   }
   return finish(std::move(trained));
+}
+
+}  // namespace
+
+Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const Eigen::MatrixXd& X,
+                                       const Eigen::VectorXi& y, const ObjectiveTerms& terms,
+                                       const TrainControl& control) {
+  return minimizeObjectiveImpl(std::move(model), X, y, terms, control, false);
 }
 
 Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& X,
@@ -178,8 +197,10 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
   if (const auto* lmgc = dynamic_cast<const LmgcModel*>(model.get()))
     // λ(Σ tr Ψ_c + ½‖Φ‖²_F): the trace term alone leaves the linear part of Φ_c unpenalized,
     // and on separable data the objective then has no minimizer (see lmgc.h).
-    return minimizeObjective(model, X, y, {LossScale::Sum, spec.lambda, lmgc->traceRegularizer(spec.lambda)},
-                             control);
+    // Non-private: solved in whitened coordinates (lmgc_solver.h), the same minimizer
+    // reached in far fewer iterations; the stopping rule is the original problem's.
+    return minimizeObjectiveImpl(model, X, y, {LossScale::Sum, spec.lambda, lmgc->traceRegularizer(spec.lambda)},
+                                 control, true);
   return minimizeObjective(model, X, y, {LossScale::Mean, spec.lambda, {}}, control);
 }
 

@@ -66,10 +66,14 @@ Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const 
     // With two inputs the plane is the whole input space (any view is a rotation of it), so
     // the level set is drawn exactly; with more it is the shadow of an ellipsoid.
     out.ellipsesAreShadows = model.inputDim() > 2;
+    // Ellipses far larger than the data would cross the picture as near-parallel lines.
+    double extent = 0;
+    if (out.trainCoords.rows() > 0)
+      extent = (out.trainCoords.colwise().maxCoeff() - out.trainCoords.colwise().minCoeff()).norm();
     for (const ClassEllipsoid& ellipsoid : extractEllipsoids(*lmgc, theta)) {
-      auto shadow = shadowOnView(ellipsoid, ellipseLevel, out.projection);
-      if (!shadow) return shadow.error();
-      out.ellipses.push_back(std::move(shadow).value());
+      auto ellipse = ellipseOnView(ellipsoid, ellipseLevel, out.projection, extent);
+      if (!ellipse) return ellipse.error();
+      out.ellipses.push_back(std::move(ellipse).value());
     }
   }
   return out;

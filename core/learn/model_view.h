@@ -42,10 +42,12 @@ struct ModelViewGeometry {
                                 // before the feature map, which it then carries
   Eigen::MatrixXd trainCoords;  // n_train × 2
   Eigen::MatrixXd testCoords;   // n_test × 2 (0 rows without a test part)
-  // LMGC only (empty otherwise): one per class, the shadow of the level set
-  // {(x−μ)ᵀΨ(x−μ) = ellipseLevel} on the plane. bounded == false: not drawable.
+  // LMGC only (empty otherwise): one per class, the level set {(x−μ)ᵀΨ(x−μ) = ellipseLevel}
+  // on the plane as ellipseOnView() (ellipsoid.h) finds it: its shadow when bounded, else its
+  // section through the data mean; bounded == false: not drawable, `problem` says why.
   std::vector<ViewEllipse> ellipses;
-  bool ellipsesAreShadows = false;  // the model has more than two inputs
+  bool ellipsesAreShadows = false;  // the model has more than two inputs (with two, shadow
+                                    // and section are both the exact level set)
 };
 
 // theta: the model's parameters. Errors: the view cannot be made (e.g. a feature index

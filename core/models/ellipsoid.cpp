@@ -46,6 +46,8 @@ ClassEllipsoid extractEllipsoid(const Eigen::MatrixXd& phi) {
   e.eigenvectors = eig.eigenvectors();
   const double largest = e.eigenvalues.size() > 0 ? e.eigenvalues.maxCoeff() : 0.0;
   const double cutoff = kEllipsoidRankTolerance * std::max(largest, 0.0);
+  const double magnitude = e.eigenvalues.size() > 0 ? e.eigenvalues.cwiseAbs().maxCoeff() : 0.0;
+  e.positiveSemidefinite = e.eigenvalues.size() == 0 || e.eigenvalues.minCoeff() >= -kEllipsoidRankTolerance * magnitude;
   e.bounded = largest > 0;
   for (Eigen::Index k = 0; k < e.eigenvalues.size(); ++k) {
     if (e.eigenvalues[k] <= cutoff) {
@@ -104,7 +106,91 @@ Result<ViewEllipse> shadowOnView(const ClassEllipsoid& ellipsoid, double level,
   }
   shadow.bounded = nullMass <= 1e-12;
   if (!shadow.bounded) shadow.spread.setZero();
+  shadow.drawing = shadow.bounded ? EllipseDrawing::Shadow : EllipseDrawing::NotDrawn;
+  shadow.problem = shadow.bounded ? EllipseProblem::None : EllipseProblem::UnboundedOnPlane;
+  shadow.rank = static_cast<int>((ellipsoid.eigenvalues.array() > 0).count());
   return shadow;
+}
+
+Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,
+                                  bool throughCentre) {
+  if (!std::isfinite(level) || level < 0)
+    return invalidShadow("the ellipse level must be finite and >= 0", "level");
+  const Eigen::Index d = ellipsoid.shape.rows();
+  if (view.basis.rows() != d || view.basis.cols() != 2 || view.centre.size() != d)
+    return invalidShadow("the view does not match the model's input dimension", "view");
+
+  ViewEllipse section;
+  section.rank = static_cast<int>((ellipsoid.eigenvalues.array() > 0).count());
+  section.drawing = EllipseDrawing::NotDrawn;
+  const Eigen::MatrixXd& V = view.basis;
+  // The plane's points: x = a + Vu with a = centre − VVᵀcentre (view_projection.h's lift).
+  const Eigen::VectorXd& through = throughCentre ? ellipsoid.centre : view.centre;
+  const Eigen::VectorXd a = through - V * (V.transpose() * through);
+  const Eigen::VectorXd offset = a - ellipsoid.centre;
+  // Ψ with only its kept eigenvalues (those below the rank tolerance are 0), so that a
+  // direction the ellipsoid does not bound counts as unbounded here too.
+  const Eigen::MatrixXd psi =
+      ellipsoid.eigenvectors * ellipsoid.eigenvalues.asDiagonal() * ellipsoid.eigenvectors.transpose();
+  const Eigen::Matrix2d restricted = V.transpose() * psi * V;
+  const Eigen::Vector2d linear = V.transpose() * psi * offset;
+  const double constant = offset.dot(psi * offset);
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(restricted);
+  const double largest = ellipsoid.eigenvalues.size() > 0 ? ellipsoid.eigenvalues.maxCoeff() : 0.0;
+  if (!(largest > 0) || !(eig.eigenvalues().minCoeff() > kEllipsoidRankTolerance * largest)) {
+    section.problem = EllipseProblem::UnboundedOnPlane;
+    return section;
+  }
+  const Eigen::Matrix2d inverse = eig.eigenvectors() * eig.eigenvalues().cwiseInverse().asDiagonal() *
+                                  eig.eigenvectors().transpose();
+  // Centre of the section in view coordinates (u = Vᵀx), and the level r₀ it sits at.
+  const Eigen::Vector2d u0 = -inverse * linear;
+  const double lowest = std::max(constant + linear.dot(u0), 0.0);
+  if (!(lowest < level)) {
+    section.problem = EllipseProblem::MissesPlane;
+    return section;
+  }
+  section.centre = u0;
+  section.spread = inverse;
+  section.level = level - lowest;
+  section.bounded = true;
+  section.drawing = throughCentre ? EllipseDrawing::CentreSection : EllipseDrawing::Section;
+  return section;
+}
+
+Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,
+                                  double dataExtent) {
+  const auto tooLarge = [&](const ViewEllipse& e) {
+    if (!(dataExtent > 0)) return false;
+    const double axis = std::sqrt(e.level * std::max(e.spread.eigenvalues().real().maxCoeff(), 0.0));
+    return !(axis <= kMaxEllipseExtent * dataExtent);
+  };
+  auto shadow = shadowOnView(ellipsoid, level, view);
+  if (!shadow) return shadow.error();
+  ViewEllipse result = std::move(shadow).value();
+  if (!ellipsoid.positiveSemidefinite) {
+    result.bounded = false;
+    result.drawing = EllipseDrawing::NotDrawn;
+    result.problem = EllipseProblem::NotPositiveSemidefinite;
+    return result;
+  }
+  if (result.bounded && !tooLarge(result)) return result;
+  auto section = sectionOnView(ellipsoid, level, view);
+  if (!section) return section.error();
+  if (section.value().bounded && !tooLarge(section.value())) return section;
+  if (section.value().problem == EllipseProblem::MissesPlane) {
+    auto centred = sectionOnView(ellipsoid, level, view, true);
+    if (!centred) return centred.error();
+    if (centred.value().bounded && !tooLarge(centred.value())) return centred;
+  }
+  // Neither: the most telling reason. A too-large shadow or section beats "unbounded".
+  ViewEllipse none = section.value();
+  if (section.value().bounded || section.value().problem == EllipseProblem::MissesPlane || result.bounded)
+    none.problem = EllipseProblem::FarBeyondData;
+  none.bounded = false;
+  none.drawing = EllipseDrawing::NotDrawn;
+  none.spread.setZero();
+  return none;
 }
 
 Eigen::MatrixXd ViewEllipse::polyline(int points) const {

@@ -23,11 +23,31 @@
 // between well-separated neighbours opened into a cylinder) — the view should say so
 // rather than draw nothing silently.
 //
+// Every class has null directions at the optimum, in total (found while fixing issue 9):
+// the loss gradients of one example sum to zero over the classes (∂ℓ/∂Φ_y = −Σ_{c≠y}
+// ∂ℓ/∂Φ_c), so at a minimizer of Σℓ + λ(Σ tr Ψ_c + ½‖Φ‖²) the stationarity conditions
+// λ(E + Φ_c) + ∇_c L = Z_c (Z_c ⪰ 0 the PSD multiplier, Z_cΦ_c = 0, E = diag(1..1, 0)) sum
+// to λ(C·E + Σ_c Φ_c) = Σ_c Z_c, whose left side has rank d + 1. Hence
+// Σ_c dim null(Φ_c) ≥ d + 1 for every λ > 0: with two classes in 2-D (moons, xor) one class's
+// Ψ has rank ≤ 1, and on iris the trained Ψ_c have ranks 1, 3 and 2 of 4. Unbounded
+// ellipsoids are the rule, not an accident of the optimizer.
+//
 // Shadow: for d > 2 an ellipsoid is drawn as its orthogonal projection onto the view plane
 // (ALGORITHMS §2). In view coordinates u = Vᵀx (V = view.basis, d×2 orthonormal) the shadow
 // of {(x−μ)ᵀΨ(x−μ) ≤ t} is the ellipse {(u − Vᵀμ)ᵀ(VᵀΨ⁻¹V)⁻¹(u − Vᵀμ) ≤ t}: its support
 // function along every in-plane direction equals the ellipsoid's. With d = 2 and the
 // identity feature view it is the exact level set.
+//
+// Section: an unbounded ellipsoid (a cylinder along null(Ψ)) has no bounded shadow, but its
+// intersection with the view plane (through the data mean, view_projection.h) is an ellipse
+// when Ψ restricted to the plane, VᵀΨV, is positive definite: with the plane's points
+// x = a + Vu (a = the plane's point over the origin), (x − μ)ᵀΨ(x − μ) ≤ t becomes
+// (u − u₀)ᵀ(VᵀΨV)(u − u₀) ≤ t − r₀, where r₀ ≥ 0 is the level at the plane's point nearest
+// the centre in Ψ's metric. It is empty when r₀ ≥ t (the plane misses the ellipsoid).
+// The parallel plane through μ always meets it: that section is centred at Vᵀμ with the same
+// VᵀΨV, drawn as a fallback (CentreSection) when the plane through the mean misses.
+// ellipseOnView() draws the shadow when it is bounded, else a section, and otherwise says
+// why neither can be drawn (EllipseProblem), never a degenerate conic (a strip, two lines).
 //
 // Pure functions on values; safe from any thread.
 
@@ -59,6 +79,7 @@ struct ClassEllipsoid {
   Eigen::VectorXd centre;        // μ
   double offset = 0;             // θ (≥ 0 up to rounding when Φ ⪰ 0)
   bool bounded = false;          // Ψ ≻ 0 (all eigenvalues above the rank tolerance)
+  bool positiveSemidefinite = true;  // no eigenvalue of Ψ below −(rank tolerance)·max|λ|
   Eigen::VectorXd eigenvalues;   // of Ψ, ascending; those below the tolerance set to 0
   Eigen::MatrixXd eigenvectors;  // matching orthonormal columns
 
@@ -78,14 +99,43 @@ std::vector<ClassEllipsoid> extractEllipsoids(const LmgcModel& model, const Eige
 Eigen::MatrixXd phiFromEllipsoid(const Eigen::MatrixXd& shape, const Eigen::VectorXd& centre,
                                  double offset);
 
+// How a class's ellipsoid appears on the view plane (ellipseOnView).
+enum class EllipseDrawing {
+  Shadow,    // the ellipsoid is bounded: its orthogonal projection onto the plane
+  Section,   // its shadow is not bounded: its intersection with the plane (through the data mean)
+  CentreSection,  // that misses the ellipsoid: its intersection with the parallel plane
+                  // through its centre μ, drawn where that plane projects
+  NotDrawn,  // neither is drawable: see EllipseProblem
+};
+
+// Why a class's ellipse is not drawn.
+enum class EllipseProblem {
+  None,
+  NotPositiveSemidefinite,  // Ψ has a negative eigenvalue: the level sets are hyperboloids
+  UnboundedOnPlane,         // Ψ vanishes along a direction of the plane: shadow and section
+                            // are strips or the whole plane
+  MissesPlane,              // bounded section, but the plane does not meet the ellipsoid
+  FarBeyondData,            // an axis longer than kMaxEllipseExtent × the data's extent: Ψ is
+                            // nearly singular on the plane, and the curve would cross the
+                            // data as two near-parallel lines
+};
+
+// Longest semi-axis allowed, in units of the extent (bounding-box diagonal) of the training
+// points on the plane.
+inline constexpr double kMaxEllipseExtent = 10.0;
+
 // An ellipse in view coordinates: {centre + √level · spread^{1/2} z : ‖z‖ = 1}.
 struct ViewEllipse {
   Eigen::Vector2d centre = Eigen::Vector2d::Zero();  // Vᵀμ, the shadow of the centre
   Eigen::Matrix2d spread = Eigen::Matrix2d::Zero();  // VᵀΨ⁺V (PSD; singular for d = 1)
   double level = kDefaultEllipseLevel;               // t
-  bool bounded = false;  // false: the ellipsoid is unbounded along a direction that the view
-                         // plane sees (null(Ψ) not ⟂ plane); the shadow is then a strip or
-                         // the whole plane and is not drawn
+  bool bounded = false;  // false: nothing to draw. shadowOnView: the ellipsoid is unbounded
+                         // along a direction that the view plane sees (null(Ψ) not ⟂ plane);
+                         // the shadow is then a strip or the whole plane. ellipseOnView: see
+                         // drawing and problem.
+  EllipseDrawing drawing = EllipseDrawing::NotDrawn;
+  EllipseProblem problem = EllipseProblem::None;
+  int rank = 0;  // of Ψ (eigenvalues above the rank tolerance), for the reason shown
 
   // `points` (≥ 3) distinct points in view coordinates, counter-clockwise, evenly spaced in
   // the ellipse's parameter angle; the polyline closes from the last point to the first.
@@ -97,5 +147,19 @@ struct ViewEllipse {
 // ("level"), view basis not d×2 ("view").
 Result<ViewEllipse> shadowOnView(const ClassEllipsoid& ellipsoid, double level,
                                  const ViewProjection& view);
+
+// The section of the same set by the view plane (see "Section" above); bounded == false when
+// VᵀΨV is singular or the section is empty. Same errors.
+// throughCentre: the parallel plane through μ instead (drawing CentreSection).
+Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level,
+                                  const ViewProjection& view, bool throughCentre = false);
+
+// What the decision view draws for one class: the shadow if it is bounded, else the section
+// through the data mean, else the one through the centre,
+// each only when its longest semi-axis is at most kMaxEllipseExtent·dataExtent (dataExtent:
+// the training points' extent on the plane; ≤ 0 skips that test); otherwise drawing ==
+// NotDrawn with the first reason that applies. Same errors.
+Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,
+                                  double dataExtent);
 
 }  // namespace dpstudio

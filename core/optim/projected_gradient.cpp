@@ -41,16 +41,22 @@ class Solver {
     return finite(p.f, p.g);
   }
 
-  // ‖P(x − ∇J(x)) − x‖: the stopping measure (unit step, see the header).
+  // ‖P(x − ∇J(x)) − x‖: the stopping measure (unit step, see the header), or the caller's
+  // (options.stationarity). Also sets the tolerance that goes with it.
   double projectedGradientNorm(const Point& p) {
+    if (o_.stationarity) {
+      const ProjectedGradientOptions::Stationarity s = o_.stationarity(p.x, p.g);
+      tolerance_ = std::max(o_.absoluteTolerance, o_.relativeTolerance * s.parameterNorm);
+      return s.measure;
+    }
     scratch_ = p.x - p.g;
     projectInPlace(scratch_);
+    tolerance_ = std::max(o_.absoluteTolerance, o_.relativeTolerance * p.x.norm());
     return (scratch_ - p.x).norm();
   }
 
-  double tolerance(const Eigen::VectorXd& x) const {
-    return std::max(o_.absoluteTolerance, o_.relativeTolerance * x.norm());
-  }
+  // The tolerance at the point last measured by projectedGradientNorm().
+  double tolerance() const { return tolerance_; }
 
   // One backtracking gradient step from y into next. Returns false if no trial step
   // satisfied the bound within maxBacktracks.
@@ -84,6 +90,7 @@ class Solver {
   const ProjectionFunction& project_;
   const ProjectedGradientOptions& o_;
   Eigen::VectorXd scratch_;
+  double tolerance_ = 0;
 };
 
 }  // namespace
@@ -129,7 +136,7 @@ OptimizeSummary minimizeProjectedGradient(const SmoothFunction& f, const Project
   if (!startFinite)
     return finish(Termination::NumericalError, "the objective or its gradient is not finite at the start");
   summary.gradientNorm = solver.projectedGradientNorm(x);
-  if (summary.gradientNorm <= solver.tolerance(x.x)) return finish(Termination::Converged);
+  if (summary.gradientNorm <= solver.tolerance()) return finish(Termination::Converged);
 
   Point y = x;     // where the next gradient step starts (extrapolated, maybe infeasible)
   bool yIsX = true;  // no momentum in y
@@ -186,7 +193,7 @@ OptimizeSummary minimizeProjectedGradient(const SmoothFunction& f, const Project
       termination = Termination::Cancelled;
       break;
     }
-    if (summary.gradientNorm <= solver.tolerance(x.x)) {
+    if (summary.gradientNorm <= solver.tolerance()) {
       termination = Termination::Converged;
       break;
     }
@@ -196,7 +203,7 @@ OptimizeSummary minimizeProjectedGradient(const SmoothFunction& f, const Project
   summary.objective = x.f;
   summary.evaluations = solver.evaluations;
   if (termination == Termination::LineSearchFailed &&
-      summary.gradientNorm <= solver.tolerance(x.x))
+      summary.gradientNorm <= solver.tolerance())
     termination = Termination::Converged;  // failed only because it was done
   return finish(termination, message);
 }

@@ -17,7 +17,8 @@
 // Stopping: ‖P_S(θ − ∇J(θ)) − θ‖ ≤ max(absoluteTolerance, relativeTolerance·‖θ‖). This
 // "projected-gradient step" with unit step is zero exactly at a minimizer; unconstrained
 // it is ‖∇J‖. It is reported as OptimizeSummary::gradientNorm and IterationInfo::gradientNorm.
-// Note it scales with J: on the sum scale, choose tolerances relative to n.
+// Note it scales with J: on the sum scale, choose tolerances relative to n. With
+// ProjectedGradientOptions::stationarity set, that function's measure replaces it.
 //
 // Terminations: Converged; MaxIterations; Cancelled (the callback returned false);
 // LineSearchFailed (maxBacktracks trial steps all failed the bound; reported as Converged
@@ -45,6 +46,17 @@ struct ProjectedGradientOptions {
   double stepGrowth = 1.1;          // ≥ 1: step *= growth before each iteration (1 = never grow)
   int maxBacktracks = 60;           // ≥ 1: trial steps per iteration before giving up
   bool restart = true;              // adaptive momentum restart (recommended)
+
+  // Optional: the stopping measure in other coordinates than the solver's. A solver run on a
+  // reparametrized problem (θ = map(x), e.g. LMGC in whitened coordinates, lmgc_solver.h)
+  // must stop on the original problem's measure, so that "converged" and the reported
+  // gradient norm mean the same as without the map. Given the solver's x and ∇J(x), it
+  // returns the measure and the norm of the original parameters (for relativeTolerance).
+  struct Stationarity {
+    double measure = 0;
+    double parameterNorm = 0;
+  };
+  std::function<Stationarity(const Eigen::VectorXd& x, const Eigen::VectorXd& grad)> stationarity;
 
   // Names the first invalid field, e.g. "backtrackingFactor must be in (0, 1)".
   Status validate() const;

@@ -11,3 +11,7 @@ dpstudio_add_test(test_lmgc_ellipsoid
 dpstudio_add_test(test_projected_gradient
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_projected_gradient.cpp
   LINKS dpstudio_core)
+# Issue 9 item 4: convergence and ellipses on every built-in dataset with the GUI's defaults.
+dpstudio_add_test(test_lmgc_builtin
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_builtin.cpp
+  LINKS dpstudio_core TIMEOUT 900)

@@ -1,0 +1,45 @@
+#pragma once
+// LMGC's training problem solved in whitened coordinates.
+//
+// The problem (lmgc.h, ALGORITHMS §2):  minimize J(Φ) = w·Σ_i ℓ_i(Φ) + (q/2)‖Φ‖²_F + ⟨c, Φ⟩
+// over every Φ_c ⪰ 0. Its curvature follows the data's second moments twice over (scores
+// are quadratic in x̃), so on raw features (wine: proline in the thousands beside ratios
+// below 1) the Hessian spans twelve and more orders of magnitude and projected gradient
+// stalls at the iteration limit whatever its tolerance; even on norm-bounded data
+// (iris, R = 20) the features' spreads differ enough to cost thousands of iterations.
+//
+// Congruence preconditioning. With an affine map of the rows x' = A(x − m), the augmented
+// rows transform linearly, x̃' = T x̃ with T = [A, −Am; 0, 1], and x̃ᵀΦx̃ = x̃'ᵀΦ'x̃' for
+//
+//   Φ_c = Tᵀ Φ'_c T.
+//
+// The substitution is exact and maps the PSD cone onto itself (T is invertible), so the
+// problem in Φ' is the same problem, not an approximation: its loss is LMGC's own loss on the
+// mapped rows, its regularizer (q/2)‖TᵀΦ'T‖² + ⟨T c Tᵀ, Φ'⟩, and projection onto Φ'_c ⪰ 0
+// is still an eigenvalue clamp. Choosing m = the mean and A = Σ^{-1/2} (Σ the covariance of
+// the rows, its small eigenvalues floored, see lmgc_solver.cpp) makes the mapped rows
+// isotropic, which is what the loss's curvature needs. The stopping rule is the original
+// problem's projected-gradient step ‖P(Φ − ∇J(Φ)) − Φ‖ (projected_gradient.h), evaluated
+// in the original coordinates, so "converged" and the reported gradient norm mean exactly
+// what they mean without the map.
+//
+// The map is fitted on the training rows: it changes the path, not the minimizer, but a
+// private mechanism must not start from or steer by the data (ALGORITHMS §3 A), so only
+// non-private training uses it.
+
+#include "core/models/lmgc.h"
+#include "core/models/objective.h"
+#include "core/optim/projected_gradient.h"
+
+namespace dpstudio {
+
+// Minimizes the objective `terms` describes (any scale, quadratic and linear term) over the
+// PSD cone, from theta (the warm start, original coordinates) in whitened coordinates;
+// theta receives the best feasible point (original coordinates). Options and callback as
+// minimizeProjectedGradient (its stationarity hook is set here).
+OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
+                                     const ObjectiveTerms& terms, Eigen::VectorXd& theta,
+                                     ProjectedGradientOptions options, const IterationCallback& callback = {},
+                                     bool originalMeasure = false);
+
+}  // namespace dpstudio
