@@ -30,6 +30,7 @@
 #include "ui/dataset_panel.h"
 #include "ui/decision_overlay.h"
 #include "ui/help_dialog.h"
+#include "ui/import_dialog.h"
 #include "ui/job_status_widget.h"
 #include "ui/ledger_view.h"
 #include "ui/model_dock.h"
@@ -130,6 +131,13 @@ void MainWindow::createActions() {
   openAction_->setShortcut(QKeySequence::Open);
   openAction_->setToolTip(tr("Open a data file (CSV, LIBSVM, IDX; gzip is fine)"));
   connect(openAction_, &QAction::triggered, this, &MainWindow::showOpenDialog);
+
+  importAction_ = new QAction(tr("&Import…"), this);
+  importAction_->setObjectName(QStringLiteral("importAction"));
+  importAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+  importAction_->setToolTip(tr("Open a data file choosing how it is read (header, delimiter, label column, "
+                               "missing values), with a preview"));
+  connect(importAction_, &QAction::triggered, this, &MainWindow::showImportFileDialog);
 
   exportAction_ = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton),
                               tr("&Export View as PNG/SVG…"), this);
@@ -266,6 +274,7 @@ void MainWindow::trainWhenOpened(ModelKind kind) {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
+  file->addAction(importAction_);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   recentFiles_ = new RecentFiles(recentMenu_, this);
   connect(recentFiles_, &RecentFiles::fileRequested, this, &MainWindow::openFile);
@@ -326,6 +335,7 @@ void MainWindow::openInitialDataset(const QString& spec) {
 }
 
 void MainWindow::openDataset(const QString& spec, const LoadOptions& options) {
+  lastRequestedOptions_ = options;
   // The status bar's job widget shows the progress; drop any stale message.
   statusBar()->clearMessage();
   controller_->open(spec, options);
@@ -372,6 +382,25 @@ void MainWindow::openTestFile(const QString& path) {
   LoadOptions options = document_->source().options;
   options.labelsPath = looksLikeIdxImages(path) ? guessIdxLabelsPath(path).toStdString() : std::string();
   controller_->openTest(path, options);
+}
+
+void MainWindow::showImportFileDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Import Dataset"), settings.value(kOpenDirKey, QDir::homePath()).toString(), dataFileDialogFilters());
+  if (path.isEmpty()) return;
+  settings.setValue(kOpenDirKey, QFileInfo(path).absolutePath());
+  showImportDialog(path, {});
+}
+
+void MainWindow::showImportDialog(const QString& path, const LoadOptions& options) {
+  auto* dialog = new ImportDialog(path, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  if (options.hasHeader || options.skipRows || options.delimiter || !options.labelColumn.empty() ||
+      options.missing != MissingPolicy::Reject || options.format != DataFormat::Auto)
+    dialog->setOptions(options);
+  connect(dialog, &QDialog::accepted, this, [this, dialog] { openDataset(dialog->path(), dialog->options()); });
+  dialog->open();
 }
 
 void MainWindow::showExportDialog() {
@@ -442,6 +471,12 @@ void MainWindow::handleOpenFailed(const QString& spec, const QString& message) {
   auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open dataset"),
                               tr("<b>The dataset could not be opened.</b>"), QMessageBox::Ok, this);
   box->setInformativeText(consequence.isEmpty() ? message : message + QStringLiteral("\n\n") + consequence);
+  if (!isBuiltinSpec(spec.toStdString()) && QFileInfo::exists(spec)) {
+    // Most files that fail to read are read with the wrong options: offer them, with a preview.
+    QPushButton* adjust = box->addButton(tr("Import Options…"), QMessageBox::ActionRole);
+    const LoadOptions options = lastRequestedOptions_;
+    connect(adjust, &QPushButton::clicked, this, [this, spec, options] { showImportDialog(spec, options); });
+  }
   box->setTextInteractionFlags(Qt::TextSelectableByMouse);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();

@@ -86,6 +86,9 @@ class MainWindow : public QMainWindow {
   // A data file: works out what core needs to know (an IDX labels file) and opens it.
   void openFile(const QString& path);
   void showOpenDialog();
+  // File → Import…: how the file is read, with a preview (import_dialog.h).
+  void showImportFileDialog();
+  void showImportDialog(const QString& path, const dpstudio::LoadOptions& options);
   // A separate test file for the dataset shown (Dataset dock → Test File…).
   void showOpenTestDialog();
   void openTestFile(const QString& path);
@@ -142,6 +145,7 @@ class MainWindow : public QMainWindow {
 
   QAction* openAction_ = nullptr;
   QAction* exportAction_ = nullptr;
+  QAction* importAction_ = nullptr;
   QAction* quitAction_ = nullptr;
   QAction* resetZoomAction_ = nullptr;
   QAction* algorithmsAction_ = nullptr;
@@ -150,6 +154,7 @@ class MainWindow : public QMainWindow {
 
   bool errorDialogs_ = true;
   QString fallbackSpec_;  // opened instead if the initial dataset fails
+  LoadOptions lastRequestedOptions_;  // of the last open, offered again when it fails
 };
 
 }  // namespace dpstudio::ui
