@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFrame>
 #include <QLabel>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -142,6 +143,7 @@ class TestWalkthrough : public QObject {
   void trainStaysInALaptopWindow();
   void quittingWithReleasesAsksFirst();
   void separateTestFileReplacesTheSplit();
+  void restoredSettingsAreShownAndCanBeReset();
 
  private:
   QTemporaryDir settingsDir_;
@@ -463,6 +465,33 @@ void TestWalkthrough::separateTestFileReplacesTheSplit() {
   window.openTestFile(QString::fromStdString(fixture("csv/mixed.csv")));
   QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kTimeoutMs);
   QVERIFY(!window.document()->testDataset());
+}
+
+void TestWalkthrough::restoredSettingsAreShownAndCanBeReset() {
+  {
+    MainWindow first;
+    first.show();
+    // A first start restores nothing.
+    QVERIFY(!first.modelPanel()->restoredBanner()->isVisibleTo(first.modelPanel()));
+    typeInto(mechanismForm(first)->epsilonField(), QStringLiteral("50"));
+    first.modelPanel()->form()->unitRowsBox()->setChecked(true);
+    QVERIFY(first.close());  // saves
+  }
+  MainWindow second;
+  second.show();
+  ui::ModelPanel* panel = second.modelPanel();
+  QVERIFY(panel->restoredBanner()->isVisibleTo(panel));
+  const QString text = panel->restoredLabel()->text();
+  QVERIFY2(text.contains(QStringLiteral("unit rows off \u2192 on")), qPrintable(text));
+  QCOMPARE(mechanismForm(second)->epsilonField()->text(), QStringLiteral("50"));
+  QVERIFY(panel->form()->unitRowsBox()->isChecked());
+  // Use Defaults: everything as at a first start.
+  auto* defaults = panel->restoredBanner()->findChild<QPushButton*>(QStringLiteral("useDefaultsButton"));
+  QVERIFY(defaults);
+  defaults->click();
+  QVERIFY(!panel->restoredBanner()->isVisibleTo(panel));
+  QCOMPARE(mechanismForm(second)->epsilonField()->text(), QStringLiteral("1"));
+  QVERIFY(!panel->form()->unitRowsBox()->isChecked());
 }
 
 QTEST_MAIN(TestWalkthrough)
