@@ -416,7 +416,7 @@ void ModelSettingsForm::saveSettings() const {
 void ModelSettingsForm::restoreSettings() {
   QSettings settings;
   restoreFrom(settings);
-  restoredChanges_ = settingsChanges(defaults_, this->settings());
+  restoredChanges_ = settingsChanges(defaults_, this->settings(), SettingsScope::Everything);
 }
 
 void ModelSettingsForm::captureDefaults() {

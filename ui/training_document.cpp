@@ -82,12 +82,16 @@ bool sameBaseline(const TrainingSettings& a, const TrainingSettings& b) {
 
 bool sameSettingsButNoise(const TrainingSettings& a, const TrainingSettings& b) {
   TrainingSettings b2 = b;
+  // A non-private result depends on no privacy field (the ε typed for a mechanism to come,
+  // the noise source, the seed).
+  if (!a.privacy.isPrivate() && !b.privacy.isPrivate()) b2.privacy = a.privacy;
   b2.privacy.seed = a.privacy.seed;
   return a == b2;
 }
 
-QStringList settingsChanges(const TrainingSettings& shown, const TrainingSettings& now) {
+QStringList settingsChanges(const TrainingSettings& shown, const TrainingSettings& now, SettingsScope scope) {
   QStringList changes;
+  if (scope == SettingsScope::WhatTheResultDependsOn && sameSettingsButNoise(shown, now)) return changes;
   auto change = [&changes](const QString& what, const QString& before, const QString& after) {
     if (before != after) changes << QObject::tr("%1 %2 \u2192 %3").arg(what, before, after);
   };
@@ -106,10 +110,16 @@ QStringList settingsChanges(const TrainingSettings& shown, const TrainingSetting
     if (s.privacy.options.kind != mech::MechanismKind::None) return s.privacy.options.delta;
     return std::nullopt;
   };
+  if (scope == SettingsScope::Everything) {
+    // The form's ε and δ whatever the mechanism: restored values wait in fields that are
+    // hidden while the mechanism is None.
+    change(QObject::tr("\u03b5"), g(shown.privacy.options.epsilon), g(now.privacy.options.epsilon));
+    change(QObject::tr("\u03b4"), g(shown.privacy.options.delta), g(now.privacy.options.delta));
+  }
   const auto eps0 = epsilonOf(shown), eps1 = epsilonOf(now);
-  if (eps0 && eps1) change(QObject::tr("\u03b5"), g(*eps0), g(*eps1));
+  if (eps0 && eps1 && scope != SettingsScope::Everything) change(QObject::tr("\u03b5"), g(*eps0), g(*eps1));
   const auto d0 = deltaOf(shown), d1 = deltaOf(now);
-  if (d0 && d1) change(QObject::tr("\u03b4"), g(*d0), g(*d1));
+  if (d0 && d1 && scope != SettingsScope::Everything) change(QObject::tr("\u03b4"), g(*d0), g(*d1));
   const auto onOff = [](bool on) { return on ? QObject::tr("on") : QObject::tr("off"); };
   const PreprocessSpec& p0 = shown.data.preprocess;
   const PreprocessSpec& p1 = now.data.preprocess;
@@ -129,7 +139,7 @@ QStringList settingsChanges(const TrainingSettings& shown, const TrainingSetting
   };
   change(QObject::tr("RBF kernel"), kernel(p0), kernel(p1));
   // Everything else (calibration, noise family, budget, parties, DP-SGD, optimizer, …).
-  if (changes.isEmpty() && !sameSettingsButNoise(shown, now)) changes << QObject::tr("other settings");
+  if (changes.isEmpty() && !(shown == now)) changes << QObject::tr("other settings");
   return changes;
 }
 

@@ -93,7 +93,11 @@ bool sameSettingsButNoise(const TrainingSettings& a, const TrainingSettings& b);
 // What differs between the settings a result was trained with and the form's, for people:
 // "ε 1 → 50", "mechanism Output perturbation → Objective perturbation"; "other settings"
 // when only something else differs; empty when nothing does.
-QStringList settingsChanges(const TrainingSettings& shown, const TrainingSettings& now);
+// WhatTheResultDependsOn (the stale mark): nothing when sameSettingsButNoise(). Everything
+// (restored settings against the defaults): also the form's ε and δ under no mechanism.
+enum class SettingsScope { WhatTheResultDependsOn, Everything };
+QStringList settingsChanges(const TrainingSettings& shown, const TrainingSettings& now,
+                            SettingsScope scope = SettingsScope::WhatTheResultDependsOn);
 
 // The mechanism's name for people: "Output perturbation", "DP-LMGC", …
 QString mechanismDisplayName(mech::MechanismKind kind);

@@ -483,6 +483,7 @@ void TestWalkthrough::restoredSettingsAreShownAndCanBeReset() {
   QVERIFY(panel->restoredBanner()->isVisibleTo(panel));
   const QString text = panel->restoredLabel()->text();
   QVERIFY2(text.contains(QStringLiteral("unit rows off \u2192 on")), qPrintable(text));
+  QVERIFY2(text.contains(QStringLiteral("\u03b5 1 \u2192 50")), qPrintable(text));
   QCOMPARE(mechanismForm(second)->epsilonField()->text(), QStringLiteral("50"));
   QVERIFY(panel->form()->unitRowsBox()->isChecked());
   // Use Defaults: everything as at a first start.
