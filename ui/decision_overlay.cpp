@@ -120,29 +120,48 @@ QString drawingNote(EllipseDrawing drawing, Index d) {
   return {};
 }
 
-// Why class `name`'s ellipse is not drawn, in one line (issue 9: never a degenerate conic).
-QString ellipseReason(const ViewEllipse& e, const QString& name, Index d, bool isPrivate) {
-  switch (e.problem) {
-    case EllipseProblem::NotPositiveSemidefinite:
-      return QObject::tr("%1: no ellipse \u2014 %2 \u03a8 has a negative eigenvalue, so its level sets are "
-                         "hyperbolas, not ellipses")
-          .arg(name, isPrivate ? QObject::tr("the noise left") : QObject::tr("its"));
-    case EllipseProblem::UnboundedOnPlane:
-      return QObject::tr("%1: no ellipse \u2014 its score is flat along a direction of this plane (\u03a8 has rank "
-                         "%2 of %3), so its level set here is an unbounded strip")
-          .arg(name)
-          .arg(e.rank)
-          .arg(d);
-    case EllipseProblem::MissesPlane:
-      return QObject::tr("%1: no ellipse \u2014 the view plane misses its ellipsoid").arg(name);
-    case EllipseProblem::FarBeyondData:
-      return QObject::tr("%1: no ellipse \u2014 it would be over %2\u00d7 wider than the data (\u03a8 nearly "
-                         "singular on this plane): two near-parallel lines, not a useful picture")
-          .arg(name)
-          .arg(kMaxEllipseExtent);
-    case EllipseProblem::None: break;
-  }
-  return QObject::tr("%1: no ellipse").arg(name);
+// Why classes' ellipses are not drawn (issue 9: never a degenerate conic), one line per
+// reason so that they fit the title: "no ellipse for setosa, virginica: …".
+QStringList ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& train,
+                           const Eigen::MatrixXd& trainCoords, Index d, bool isPrivate) {
+  QStringList lines;
+  const auto classesWith = [&](const auto& pick, bool withRank) {
+    QStringList names;
+    for (std::size_t k = 0; k < ellipses.size(); ++k)
+      if (pick(ellipses[k])) {
+        QString name = QString::fromStdString(train.classNames[k]);
+        if (withRank) name += QObject::tr(" (\u03a8 of rank %1)").arg(ellipses[k].rank);
+        names << name;
+      }
+    return names.join(QStringLiteral(", "));
+  };
+  const auto problem = [](EllipseProblem p) { return [p](const ViewEllipse& e) { return !e.bounded && e.problem == p; }; };
+  if (const QString names = classesWith(problem(EllipseProblem::UnboundedOnPlane), d > 2); !names.isEmpty())
+    lines << QObject::tr("no ellipse for %1: its score is flat along a direction of this plane, so the level set "
+                         "is an unbounded strip")
+                 .arg(names);
+  if (const QString names = classesWith(problem(EllipseProblem::NotPositiveSemidefinite), false); !names.isEmpty())
+    lines << QObject::tr("no ellipse for %1: %2 \u03a8 with a negative eigenvalue, so its level sets are hyperbolas")
+                 .arg(names, isPrivate ? QObject::tr("the noise left") : QObject::tr("a"));
+  if (const QString names = classesWith(problem(EllipseProblem::FarBeyondData), false); !names.isEmpty())
+    lines << QObject::tr("no ellipse for %1: it would be over %2\u00d7 wider than the data (\u03a8 nearly singular on "
+                         "this plane), i.e. two near-parallel lines")
+                 .arg(names)
+                 .arg(kMaxEllipseExtent);
+  if (const QString names = classesWith(problem(EllipseProblem::MissesPlane), false); !names.isEmpty())
+    lines << QObject::tr("no ellipse for %1: the view plane misses its ellipsoid").arg(names);
+  // A section of an unbounded ellipsoid can lie away from the data (iris, sepal plane:
+  // versicolor's, two data widths off): drawn, but not where a user looks first.
+  const Eigen::RowVector2d lo = trainCoords.colwise().minCoeff(), hi = trainCoords.colwise().maxCoeff();
+  const auto outside = [&](const ViewEllipse& e) {
+    if (!e.bounded || trainCoords.rows() == 0) return false;
+    const Eigen::MatrixXd outline = e.polyline(64);
+    const Eigen::RowVector2d elo = outline.colwise().minCoeff(), ehi = outline.colwise().maxCoeff();
+    return (ehi.array() < lo.array()).any() || (elo.array() > hi.array()).any();
+  };
+  if (const QString names = classesWith(outside, false); !names.isEmpty())
+    lines << QObject::tr("ellipse of %1 outside the data's range on this plane: zoom out to see it").arg(names);
+  return lines;
 }
 
 // The ellipses of `ellipses` that can be drawn, as curves of `role`; returns how many.
@@ -151,7 +170,7 @@ int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipse
   int drawn = 0;
   for (std::size_t k = 0; k < ellipses.size(); ++k) {
     const Eigen::MatrixXd outline = ellipses[k].polyline(kEllipsePoints);
-    if (outline.rows() == 0) continue;  // not drawable: ellipseReason() says why
+    if (outline.rows() == 0) continue;  // not drawable: ellipseReasons() says why
     ClassCurve curve;
     curve.classIndex = static_cast<int>(k);
     curve.role = role;
@@ -282,6 +301,9 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   // Further lines, one note each: what the picture cannot show when the model sees more
   // than two dimensions, and which model is which.
   QStringList detailNotes;
+  // Every class without a visible ellipse says why, before anything else (the chart shows
+  // only the title's first lines when space is short).
+  if (!prediction) detailNotes << ellipseReasons(geometry.ellipses, data.train, geometry.trainCoords, d, isPrivate);
   if (const QString kernel = kernelNote(settings.data.preprocess); !kernel.isEmpty()) detailNotes << kernel;
   if (prediction)
     detailNotes << QObject::tr("only the answers are private: each answered test point spends one of the B "
@@ -301,12 +323,7 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
     detailNotes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane where bounded, else "
                                "their sections (the tooltips say which)")
                        .arg(d);
-  // Every class without an ellipse says why, on its own line.
-  if (!prediction)
-    for (std::size_t k = 0; k < geometry.ellipses.size(); ++k)
-      if (!geometry.ellipses[k].bounded)
-        detailNotes << ellipseReason(geometry.ellipses[k], QString::fromStdString(data.train.classNames[k]), d,
-                                     isPrivate);
+
   QString html = QObject::tr("%1 \u2014 %2 &nbsp;%3").arg(result.datasetName.toHtmlEscaped(), model.toHtmlEscaped(),
                                                            statusHtml);
   if (geometry.projection.notPrivate)
