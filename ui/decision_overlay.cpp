@@ -120,48 +120,53 @@ QString drawingNote(EllipseDrawing drawing, Index d) {
   return {};
 }
 
-// Why classes' ellipses are not drawn (issue 9: never a degenerate conic), one line per
-// reason so that they fit the title: "no ellipse for setosa, virginica: …".
-QStringList ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& train,
-                           const Eigen::MatrixXd& trainCoords, Index d, bool isPrivate) {
-  QStringList lines;
-  const auto classesWith = [&](const auto& pick, bool withRank) {
+// Why classes have no visible ellipse (issue 9: never a degenerate conic), in one line so
+// that it shows in the title: "no ellipse for setosa, virginica (…) · ellipse of … (zoom out)".
+QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& train,
+                       const Eigen::MatrixXd& trainCoords, Index d, bool isPrivate) {
+  const auto classesWith = [&](const auto& pick) {
     QStringList names;
     for (std::size_t k = 0; k < ellipses.size(); ++k)
-      if (pick(ellipses[k])) {
-        QString name = QString::fromStdString(train.classNames[k]);
-        if (withRank) name += QObject::tr(" (\u03a8 of rank %1)").arg(ellipses[k].rank);
-        names << name;
-      }
+      if (pick(ellipses[k])) names << QString::fromStdString(train.classNames[k]);
     return names.join(QStringLiteral(", "));
   };
   const auto problem = [](EllipseProblem p) { return [p](const ViewEllipse& e) { return !e.bounded && e.problem == p; }; };
-  if (const QString names = classesWith(problem(EllipseProblem::UnboundedOnPlane), d > 2); !names.isEmpty())
-    lines << QObject::tr("no ellipse for %1: its score is flat along a direction of this plane, so the level set "
-                         "is an unbounded strip")
-                 .arg(names);
-  if (const QString names = classesWith(problem(EllipseProblem::NotPositiveSemidefinite), false); !names.isEmpty())
-    lines << QObject::tr("no ellipse for %1: %2 \u03a8 with a negative eigenvalue, so its level sets are hyperbolas")
-                 .arg(names, isPrivate ? QObject::tr("the noise left") : QObject::tr("a"));
-  if (const QString names = classesWith(problem(EllipseProblem::FarBeyondData), false); !names.isEmpty())
-    lines << QObject::tr("no ellipse for %1: it would be over %2\u00d7 wider than the data (\u03a8 nearly singular on "
-                         "this plane), i.e. two near-parallel lines")
-                 .arg(names)
-                 .arg(kMaxEllipseExtent);
-  if (const QString names = classesWith(problem(EllipseProblem::MissesPlane), false); !names.isEmpty())
-    lines << QObject::tr("no ellipse for %1: the view plane misses its ellipsoid").arg(names);
+  QStringList missing;
+  for (EllipseProblem p : {EllipseProblem::UnboundedOnPlane, EllipseProblem::NotPositiveSemidefinite,
+                           EllipseProblem::FarBeyondData, EllipseProblem::MissesPlane}) {
+    const QString names = classesWith(problem(p));
+    if (names.isEmpty()) continue;
+    QString why;
+    if (p == EllipseProblem::UnboundedOnPlane) {
+      QStringList ranks;
+      for (const ViewEllipse& e : ellipses)
+        if (problem(p)(e) && !ranks.contains(QString::number(e.rank))) ranks << QString::number(e.rank);
+      why = QObject::tr("score flat along this plane, \u03a8 of rank %1 of %2: a strip").arg(ranks.join(QLatin1Char('/'))).arg(d);
+    } else if (p == EllipseProblem::NotPositiveSemidefinite) {
+      why = isPrivate ? QObject::tr("the noise left \u03a8 a negative eigenvalue: hyperbolas")
+                      : QObject::tr("\u03a8 has a negative eigenvalue: hyperbolas");
+    } else if (p == EllipseProblem::FarBeyondData) {
+      why = QObject::tr("over %1\u00d7 wider than the data: two near-parallel lines").arg(kMaxEllipseExtent);
+    } else {
+      why = QObject::tr("the plane misses its ellipsoid");
+    }
+    missing << QObject::tr("%1 (%2)").arg(names, why);
+  }
+  QStringList parts;
+  if (!missing.isEmpty()) parts << QObject::tr("no ellipse for %1").arg(missing.join(QStringLiteral("; ")));
   // A section of an unbounded ellipsoid can lie away from the data (iris, sepal plane:
   // versicolor's, two data widths off): drawn, but not where a user looks first.
-  const Eigen::RowVector2d lo = trainCoords.colwise().minCoeff(), hi = trainCoords.colwise().maxCoeff();
-  const auto outside = [&](const ViewEllipse& e) {
-    if (!e.bounded || trainCoords.rows() == 0) return false;
-    const Eigen::MatrixXd outline = e.polyline(64);
-    const Eigen::RowVector2d elo = outline.colwise().minCoeff(), ehi = outline.colwise().maxCoeff();
-    return (ehi.array() < lo.array()).any() || (elo.array() > hi.array()).any();
-  };
-  if (const QString names = classesWith(outside, false); !names.isEmpty())
-    lines << QObject::tr("ellipse of %1 outside the data's range on this plane: zoom out to see it").arg(names);
-  return lines;
+  if (trainCoords.rows() > 0) {
+    const Eigen::RowVector2d lo = trainCoords.colwise().minCoeff(), hi = trainCoords.colwise().maxCoeff();
+    const QString away = classesWith([&](const ViewEllipse& e) {
+      if (!e.bounded) return false;
+      const Eigen::MatrixXd outline = e.polyline(64);
+      const Eigen::RowVector2d elo = outline.colwise().minCoeff(), ehi = outline.colwise().maxCoeff();
+      return (ehi.array() < lo.array()).any() || (elo.array() > hi.array()).any();
+    });
+    if (!away.isEmpty()) parts << QObject::tr("ellipse of %1 outside the data (zoom out)").arg(away);
+  }
+  return parts.join(QStringLiteral(" \u00b7 "));
 }
 
 // The ellipses of `ellipses` that can be drawn, as curves of `role`; returns how many.
@@ -303,7 +308,10 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   QStringList detailNotes;
   // Every class without a visible ellipse says why, before anything else (the chart shows
   // only the title's first lines when space is short).
-  if (!prediction) detailNotes << ellipseReasons(geometry.ellipses, data.train, geometry.trainCoords, d, isPrivate);
+  if (!prediction)
+    if (const QString reasons = ellipseReasons(geometry.ellipses, data.train, geometry.trainCoords, d, isPrivate);
+        !reasons.isEmpty())
+      detailNotes << reasons;
   if (const QString kernel = kernelNote(settings.data.preprocess); !kernel.isEmpty()) detailNotes << kernel;
   if (prediction)
     detailNotes << QObject::tr("only the answers are private: each answered test point spends one of the B "

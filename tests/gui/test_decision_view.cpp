@@ -73,7 +73,7 @@ int drawableEllipses(const MainWindow& window) {
   return count;
 }
 
-// A title line "no ellipse for A, B: why" names every class not drawn.
+// A title line "no ellipse for A, B (why); C (why)" names every class not drawn.
 bool titleExplainsEveryMissingEllipse(const MainWindow& window) {
   const auto& result = *window.training()->result();
   const auto& ellipses = window.training()->view()->geometry.ellipses;
@@ -404,7 +404,7 @@ void TestDecisionView::privateDegenerateEllipseShowsTheReasonNotLines_data() {
   QTest::addColumn<double>("smallEigenvalue");  // relative to the largest; replaces the smallest
   QTest::addColumn<QString>("reason");
   QTest::newRow("indefinite") << -0.5 << QStringLiteral("negative eigenvalue");
-  QTest::newRow("nearly singular") << 1e-7 << QStringLiteral("wider than the data");
+  QTest::newRow("nearly singular") << 1e-7 << QStringLiteral("wider than the data: two near-parallel lines");
 }
 
 void TestDecisionView::privateDegenerateEllipseShowsTheReasonNotLines() {
@@ -439,7 +439,7 @@ void TestDecisionView::privateDegenerateEllipseShowsTheReasonNotLines() {
   QCOMPARE(scatter->seriesCount(SeriesRole::ReferenceCurve), 3);  // the non-private one, dashed
   const QString title = scatter->chart()->title();
   const QString className = QString::fromStdString(result->data->train.classNames[0]);
-  QVERIFY2(title.contains(QStringLiteral("no ellipse for %1:").arg(className)) && title.contains(reason),
+  QVERIFY2(title.contains(QStringLiteral("no ellipse for %1 (").arg(className)) && title.contains(reason),
            qPrintable(title));
 }
 
