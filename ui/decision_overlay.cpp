@@ -120,29 +120,53 @@ QString drawingNote(EllipseDrawing drawing, Index d) {
   return {};
 }
 
-// Why class `name`'s ellipse is not drawn, in one line (issue 9: never a degenerate conic).
-QString ellipseReason(const ViewEllipse& e, const QString& name, Index d, bool isPrivate) {
-  switch (e.problem) {
-    case EllipseProblem::NotPositiveSemidefinite:
-      return QObject::tr("%1: no ellipse \u2014 %2 \u03a8 has a negative eigenvalue, so its level sets are "
-                         "hyperbolas, not ellipses")
-          .arg(name, isPrivate ? QObject::tr("the noise left") : QObject::tr("its"));
-    case EllipseProblem::UnboundedOnPlane:
-      return QObject::tr("%1: no ellipse \u2014 its score is flat along a direction of this plane (\u03a8 has rank "
-                         "%2 of %3), so its level set here is an unbounded strip")
-          .arg(name)
-          .arg(e.rank)
-          .arg(d);
-    case EllipseProblem::MissesPlane:
-      return QObject::tr("%1: no ellipse \u2014 the view plane misses its ellipsoid").arg(name);
-    case EllipseProblem::FarBeyondData:
-      return QObject::tr("%1: no ellipse \u2014 it would be over %2\u00d7 wider than the data (\u03a8 nearly "
-                         "singular on this plane): two near-parallel lines, not a useful picture")
-          .arg(name)
-          .arg(kMaxEllipseExtent);
-    case EllipseProblem::None: break;
+// Why classes have no visible ellipse (issue 9: never a degenerate conic), in one line so
+// that it shows in the title: "no ellipse for setosa, virginica (…) · ellipse of … (zoom out)".
+QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& train,
+                       const Eigen::MatrixXd& trainCoords, Index d, bool isPrivate) {
+  const auto classesWith = [&](const auto& pick) {
+    QStringList names;
+    for (std::size_t k = 0; k < ellipses.size(); ++k)
+      if (pick(ellipses[k])) names << QString::fromStdString(train.classNames[k]);
+    return names.join(QStringLiteral(", "));
+  };
+  const auto problem = [](EllipseProblem p) { return [p](const ViewEllipse& e) { return !e.bounded && e.problem == p; }; };
+  QStringList missing;
+  for (EllipseProblem p : {EllipseProblem::UnboundedOnPlane, EllipseProblem::NotPositiveSemidefinite,
+                           EllipseProblem::FarBeyondData, EllipseProblem::MissesPlane}) {
+    const QString names = classesWith(problem(p));
+    if (names.isEmpty()) continue;
+    QString why;
+    if (p == EllipseProblem::UnboundedOnPlane) {
+      QStringList ranks;
+      for (const ViewEllipse& e : ellipses)
+        if (problem(p)(e) && !ranks.contains(QString::number(e.rank))) ranks << QString::number(e.rank);
+      why = QObject::tr("score flat along this plane, \u03a8 of rank %1 of %2: a strip").arg(ranks.join(QLatin1Char('/'))).arg(d);
+    } else if (p == EllipseProblem::NotPositiveSemidefinite) {
+      why = isPrivate ? QObject::tr("the noise left \u03a8 a negative eigenvalue: hyperbolas")
+                      : QObject::tr("\u03a8 has a negative eigenvalue: hyperbolas");
+    } else if (p == EllipseProblem::FarBeyondData) {
+      why = QObject::tr("over %1\u00d7 wider than the data: two near-parallel lines").arg(kMaxEllipseExtent);
+    } else {
+      why = QObject::tr("the plane misses its ellipsoid");
+    }
+    missing << QObject::tr("%1 (%2)").arg(names, why);
   }
-  return QObject::tr("%1: no ellipse").arg(name);
+  QStringList parts;
+  if (!missing.isEmpty()) parts << QObject::tr("no ellipse for %1").arg(missing.join(QStringLiteral("; ")));
+  // A section of an unbounded ellipsoid can lie away from the data (iris, sepal plane:
+  // versicolor's, two data widths off): drawn, but not where a user looks first.
+  if (trainCoords.rows() > 0) {
+    const Eigen::RowVector2d lo = trainCoords.colwise().minCoeff(), hi = trainCoords.colwise().maxCoeff();
+    const QString away = classesWith([&](const ViewEllipse& e) {
+      if (!e.bounded) return false;
+      const Eigen::MatrixXd outline = e.polyline(64);
+      const Eigen::RowVector2d elo = outline.colwise().minCoeff(), ehi = outline.colwise().maxCoeff();
+      return (ehi.array() < lo.array()).any() || (elo.array() > hi.array()).any();
+    });
+    if (!away.isEmpty()) parts << QObject::tr("ellipse of %1 outside the data (zoom out)").arg(away);
+  }
+  return parts.join(QStringLiteral(" \u00b7 "));
 }
 
 // The ellipses of `ellipses` that can be drawn, as curves of `role`; returns how many.
@@ -151,7 +175,7 @@ int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipse
   int drawn = 0;
   for (std::size_t k = 0; k < ellipses.size(); ++k) {
     const Eigen::MatrixXd outline = ellipses[k].polyline(kEllipsePoints);
-    if (outline.rows() == 0) continue;  // not drawable: ellipseReason() says why
+    if (outline.rows() == 0) continue;  // not drawable: ellipseReasons() says why
     ClassCurve curve;
     curve.classIndex = static_cast<int>(k);
     curve.role = role;
@@ -282,6 +306,12 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   // Further lines, one note each: what the picture cannot show when the model sees more
   // than two dimensions, and which model is which.
   QStringList detailNotes;
+  // Every class without a visible ellipse says why, before anything else (the chart shows
+  // only the title's first lines when space is short).
+  if (!prediction)
+    if (const QString reasons = ellipseReasons(geometry.ellipses, data.train, geometry.trainCoords, d, isPrivate);
+        !reasons.isEmpty())
+      detailNotes << reasons;
   if (const QString kernel = kernelNote(settings.data.preprocess); !kernel.isEmpty()) detailNotes << kernel;
   if (prediction)
     detailNotes << QObject::tr("only the answers are private: each answered test point spends one of the B "
@@ -301,12 +331,7 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
     detailNotes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane where bounded, else "
                                "their sections (the tooltips say which)")
                        .arg(d);
-  // Every class without an ellipse says why, on its own line.
-  if (!prediction)
-    for (std::size_t k = 0; k < geometry.ellipses.size(); ++k)
-      if (!geometry.ellipses[k].bounded)
-        detailNotes << ellipseReason(geometry.ellipses[k], QString::fromStdString(data.train.classNames[k]), d,
-                                     isPrivate);
+
   QString html = QObject::tr("%1 \u2014 %2 &nbsp;%3").arg(result.datasetName.toHtmlEscaped(), model.toHtmlEscaped(),
                                                            statusHtml);
   if (geometry.projection.notPrivate)
