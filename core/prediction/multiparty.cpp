@@ -98,7 +98,7 @@ Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const
   auto release = aggregate(locals.value(), options, chosen, noise);
   if (!release) return release.error();
   MultipartyResult out;
-  for (const auto& rows : parties.value()) out.partySizes.push_back(static_cast<Index>(rows.size()));
+  for (const auto& party : parties.value()) out.partySizes.push_back(static_cast<Index>(party.size()));
   out.average = plainAverage(locals.value());
   out.allData = std::move(allData).value();
   out.distance = (out.average - out.allData).norm();
