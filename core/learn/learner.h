@@ -50,7 +50,7 @@ struct TrainedModel {
                             // termination and the largest gradient norm of the C problems
   // One-vs-rest: the summary of each class's binary problem, in class order (empty for
   // other models), so that a report can say "at most N iterations per class".
-  std::vector<OptimizeSummary> classSummaries;
+  std::vector<OptimizeSummary> classSummaries = {};
 };
 
 struct TrainControl {
