@@ -155,16 +155,20 @@ QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& 
   QStringList parts;
   if (!missing.isEmpty()) parts << QObject::tr("no ellipse for %1").arg(missing.join(QStringLiteral("; ")));
   // A section of an unbounded ellipsoid can lie away from the data (iris, sepal plane:
-  // versicolor's, two data widths off): drawn, but not where a user looks first.
+  // versicolor's, two data widths off) or enclose all of it (digits on a random plane):
+  // drawn, but no part of it crosses the data's range, where the view opens.
   if (trainCoords.rows() > 0) {
     const Eigen::RowVector2d lo = trainCoords.colwise().minCoeff(), hi = trainCoords.colwise().maxCoeff();
     const QString away = classesWith([&](const ViewEllipse& e) {
       if (!e.bounded) return false;
-      const Eigen::MatrixXd outline = e.polyline(64);
-      const Eigen::RowVector2d elo = outline.colwise().minCoeff(), ehi = outline.colwise().maxCoeff();
-      return (ehi.array() < lo.array()).any() || (elo.array() > hi.array()).any();
+      const Eigen::MatrixXd outline = e.polyline(kEllipsePoints);
+      for (Index i = 0; i < outline.rows(); ++i)
+        if ((outline.row(i).array() >= lo.array()).all() && (outline.row(i).array() <= hi.array()).all())
+          return false;
+      return true;
     });
-    if (!away.isEmpty()) parts << QObject::tr("ellipse of %1 outside the data (zoom out)").arg(away);
+    if (!away.isEmpty())
+      parts << QObject::tr("ellipse of %1 beyond the data's range on this plane (zoom out)").arg(away);
   }
   return parts.join(QStringLiteral(" \u00b7 "));
 }

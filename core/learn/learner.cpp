@@ -137,7 +137,10 @@ Result<TrainedModel> minimizeObjectiveImpl(std::shared_ptr<const Model> model, c
     const IterationCallback callback = convergenceCallback(control.progress, std::max(relative, absolute), 0.0, 1.0);
     const auto* lmgc = dynamic_cast<const LmgcModel*>(&m);
     if (whitenLmgc && lmgc)
-      trained.summary = minimizeLmgcWhitened(*lmgc, X, y, terms, trained.theta, options, callback);
+      // The stopping measure is the whitened problem's (invariant to the features' units),
+      // except when an exact-minimizer bound needs the original one (exact_minimizer.h).
+      trained.summary = minimizeLmgcWhitened(*lmgc, X, y, terms, trained.theta, options, callback,
+                                             control.exactGradientNorm.has_value());
     else
       trained.summary = minimizeProjectedGradient(
           objective, [&m](Eigen::VectorXd& theta) { m.project(theta); }, trained.theta, options, callback);

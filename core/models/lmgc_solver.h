@@ -18,14 +18,19 @@
 // mapped rows, its regularizer (q/2)‖TᵀΦ'T‖² + ⟨T c Tᵀ, Φ'⟩, and projection onto Φ'_c ⪰ 0
 // is still an eigenvalue clamp. Choosing m = the mean and A = Σ^{-1/2} (Σ the covariance of
 // the rows, its small eigenvalues floored, see lmgc_solver.cpp) makes the mapped rows
-// isotropic, which is what the loss's curvature needs. The stopping rule is the original
-// problem's projected-gradient step ‖P(Φ − ∇J(Φ)) − Φ‖ (projected_gradient.h), evaluated
-// in the original coordinates, so "converged" and the reported gradient norm mean exactly
-// what they mean without the map.
+// isotropic, which is what the loss's curvature needs (the shrinkage τ balances it against
+// the regularizer's, see lmgc_solver.cpp). Before iterating, the warm start is rescaled to
+// the best point of its ray for the regularized objective.
+//
+// Stopping rule: the projected-gradient step ‖P(Φ' − ∇J(Φ')) − Φ'‖ (projected_gradient.h)
+// in the whitened coordinates, so that "converged" does not depend on the features' units
+// (in raw units, wine's proline² entries of ∇J are 10¹² times its ratios'). NOTE: the
+// reported gradient norm is then this whitened measure. originalMeasure = true stops on the
+// original coordinates' ‖P(Φ − ∇J(Φ)) − Φ‖ instead (what exact_minimizer.h's bound needs).
 //
 // The map is fitted on the training rows: it changes the path, not the minimizer, but a
 // private mechanism must not start from or steer by the data (ALGORITHMS §3 A), so only
-// non-private training uses it.
+// trainModel (non-private training) uses it.
 
 #include "core/models/lmgc.h"
 #include "core/models/objective.h"
