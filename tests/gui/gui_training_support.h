@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QDir>
+#include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>

@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QChart>
 #include <QValueAxis>
 #include <QComboBox>
