@@ -27,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 
+#include "core/data/source.h"
 #include "core/data/split.h"
 #include "core/mechanisms/mechanism.h"
 #include "tests/gui/gui_training_support.h"
@@ -403,7 +404,8 @@ void TestMechanismDock::dpLmgcDrawsPrivateOverNonPrivateEllipses() {
   QVERIFY(QString::fromStdString(entry.mechanism).startsWith(QLatin1String("DP-LMGC (LMGC)")));
   QCOMPARE(entry.epsilon, 10.0);
   QCOMPARE(entry.delta, 0.0);
-  QCOMPARE(entry.dataset, window.document()->displayName().toStdString());
+  // One identity per dataset, whatever records it (issue 9): the built-in spec or the path.
+  QCOMPARE(entry.dataset, dpstudio::datasetIdentity(window.document()->source().spec.toStdString()));
   QVERIFY(QString::fromStdString(entry.note).contains(QLatin1String("experiment (seed 1)")));
   QVERIFY(!QString::fromStdString(entry.note).contains(QStringLiteral("\u2016b\u2016")));  // a diagnostic, not a record
 }
@@ -509,7 +511,15 @@ void TestMechanismDock::cancelLeavesThePreviousModelAndLedger() {
   QCOMPARE(window.training()->result(), previous);
   QCOMPARE(window.ledger().size(), std::size_t{1});  // nothing was released
   QCOMPARE(window.scatterView()->seriesCount(SeriesRole::Curve), curves);
+  // The dock still holds the cancelled run's settings: the model shown is marked stale and
+  // Redraw (which repeats the shown model's settings) waits until the dock matches it again.
+  QVERIFY(!window.modelPanel()->redrawButton()->isEnabled());
+  QVERIFY(window.modelPanel()->staleLabel()->isVisibleTo(window.modelPanel()));
+  settingsForm->lambdaField()->setValue(previous->settings.learner.lambda);
+  settingsForm->toleranceField()->setValue(previous->settings.tolerance);
+  settingsForm->maxIterationsBox()->setValue(previous->settings.maxIterations);
   QVERIFY(window.modelPanel()->redrawButton()->isEnabled());
+  QVERIFY(!window.modelPanel()->staleLabel()->isVisibleTo(window.modelPanel()));
 }
 
 void TestMechanismDock::tuningTakesACandidateList() {

@@ -180,7 +180,7 @@ void TestPredictionTraining::predictionSensitivitySpendsTheBudget() {
 
   // The entry is the whole budget's (ε, δ), and the Ledger view reads its budget.
   const auto entry = window.ledger().entries().front();
-  QVERIFY2(QString::fromStdString(entry.mechanism).startsWith(QLatin1String("prediction sensitivity")),
+  QVERIFY2(QString::fromStdString(entry.mechanism).startsWith(QLatin1String("Prediction sensitivity (")),
            entry.mechanism.c_str());
   QCOMPARE(entry.epsilon, 5.0);
   QCOMPARE(dpstudio::ui::ledgerBudgetText(entry), QStringLiteral("5 of 5 answers, 0 left"));
@@ -243,7 +243,7 @@ void TestPredictionTraining::subsampleTrainsTeachersAndAnswers() {
   QCOMPARE(window.scatterView()->pointCount(SeriesRole::AnsweredFill), 10);
   QCOMPARE(window.ledger().size(), std::size_t{1});
   QVERIFY(QString::fromStdString(window.ledger().entries().front().mechanism).startsWith(
-      QLatin1String("subsample-and-aggregate")));
+      QLatin1String("Subsample-and-aggregate (")));
   QCOMPARE(window.ledger().entries().front().delta, 0.0);
   QVERIFY(answersBox(window)->accuracyLabel()->text().contains(QLatin1String("teachers' plurality vote")));
 }
