@@ -11,6 +11,8 @@
 
 #include <QHBoxLayout>
 
+#include <algorithm>
+
 #include "ui/calibration_view.h"
 #include "ui/dataset_document.h"
 #include "ui/mechanism_form.h"
@@ -378,10 +380,30 @@ void ModelPanel::refreshResult() {
   // Multiparty trains K + 1 exact minimizers, not one run to report.
   for (QLabel* label : {optimizerLabel_, objectiveLabel_}) resultForm_->setRowVisible(label, !r.multiparty);
   const OptimizeSummary& summary = shown.summary;
-  optimizerLabel_->setText(terminationText(summary));
-  objectiveLabel_->setText(tr("%1 (gradient norm %2)")
-                               .arg(locale.toString(summary.objective, 'g', 6),
-                                    locale.toString(summary.gradientNorm, 'g', 2)));
+  if (shown.classSummaries.empty()) {
+    optimizerLabel_->setText(terminationText(summary));
+    objectiveLabel_->setText(tr("%1 (gradient norm %2)")
+                                 .arg(locale.toString(summary.objective, 'g', 6),
+                                      locale.toString(summary.gradientNorm, 'g', 2)));
+  } else {
+    // One-vs-rest: C separate problems. Their sums would be no problem's numbers; the worst
+    // class is what says whether the model is trustworthy.
+    int most = 0;
+    double largestGradient = 0.0;
+    QStringList iterations;
+    for (const OptimizeSummary& s : shown.classSummaries) {
+      most = std::max(most, s.iterations);
+      largestGradient = std::max(largestGradient, s.gradientNorm);
+      iterations << QString::number(s.iterations);
+    }
+    OptimizeSummary worst = summary;
+    worst.iterations = most;
+    optimizerLabel_->setText(tr("%1; one-vs-rest, per class: %2 iterations")
+                                 .arg(terminationText(worst), iterations.join(QStringLiteral(", "))));
+    objectiveLabel_->setText(tr("%n separate problem(s); largest gradient norm %1", nullptr,
+                                static_cast<int>(shown.classSummaries.size()))
+                                 .arg(locale.toString(largestGradient, 'g', 2)));
+  }
   const double seconds = isPrivate ? r.release->seconds : r.seconds;
   timeLabel_->setText(seconds < 1.0 ? tr("%1 ms").arg(locale.toString(seconds * 1000.0, 'f', 0))
                                     : tr("%1 s").arg(locale.toString(seconds, 'f', 2)));
