@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace dpstudio::test {
 
@@ -23,6 +24,13 @@ inline QString realDataDir() { return qEnvironmentVariable("DPSTUDIO_DATA_DIR");
     if (dpstudio::test::realDataDir().isEmpty())                                              \
       QSKIP("DPSTUDIO_DATA_DIR is unset: real-data test skipped (set it to shared/data)");    \
   } while (false)
+
+// Names (features, classes) as a QStringList, for QCOMPARE against expected lists.
+inline QStringList toQStrings(const std::vector<std::string>& strings) {
+  QStringList out;
+  for (const std::string& s : strings) out << QString::fromStdString(s);
+  return out;
+}
 
 inline bool relativelyClose(double actual, double expected, double tolerance) {
   const double scale = std::max(std::abs(expected), 1e-300);

@@ -2,8 +2,8 @@
 // uses and only the models core accepts; an invalid value disables Train with core's reason;
 // the live calibration is mech::calibrate's for the current dataset's shape and follows ε;
 // a DP-LMGC model is drawn with its ellipses over the non-private ones; Redraw noise moves
-// them; every private release is in the session's ledger; Cancel leaves everything as it was;
-// the choices persist.
+// them; every private release is in the session's ledger; Cancel leaves everything as it was.
+// That the choices persist is test_mechanism_persistence's.
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the dock after a DP-LMGC training and
 // the dock with DP-SGD's calibration as PNGs in DIR, for looking at.
@@ -109,8 +109,6 @@ class TestMechanismDock : public QObject {
   void approximateMinimizerIsShownAsNotConverged();
   void cancelLeavesThePreviousModelAndLedger();
   void tuningTakesACandidateList();
-  void choicesPersist();
-  void freshWindowStartsOnTheBaseline();
 
  private:
   QTemporaryDir dir_;
@@ -561,41 +559,6 @@ void TestMechanismDock::tuningTakesACandidateList() {
   QVERIFY(window.modelPanel()->mechanismLabel()->text().contains(QLatin1String("chosen privately")));
   QCOMPARE(window.ledger().size(), std::size_t{1});  // one release for the whole procedure
   QVERIFY(QString::fromStdString(window.ledger().entries().front().mechanism).contains(QLatin1String("tuned")));
-}
-
-void TestMechanismDock::choicesPersist() {
-  {
-    MainWindow window;
-    MechanismForm* form = mechanismForm(window);
-    form->setMechanism(MechanismKind::DpLmgc);
-    form->calibrationBox()->setCurrentIndex(form->calibrationBox()->findData(QStringLiteral("published")));
-    form->epsilonField()->setText(QStringLiteral("3"));
-    form->noiseSourceBox()->setCurrentIndex(form->noiseSourceBox()->findData(QStringLiteral("release")));
-    form->seedBox()->setValue(7);
-    form->tuneBox()->setChecked(true);
-    form->tuneLambdasField()->setText(QStringLiteral("1e-3, 1e-2"));
-    window.close();  // saves
-  }
-  MainWindow window;
-  MechanismForm* form = mechanismForm(window);
-  QCOMPARE(form->mechanism(), MechanismKind::DpLmgc);
-  QCOMPARE(window.modelPanel()->form()->modelKind(), ModelKind::Lmgc);
-  QCOMPARE(form->calibrationBox()->currentData().toString(), QStringLiteral("published"));
-  QCOMPARE(form->epsilonField()->text(), QStringLiteral("3"));
-  QCOMPARE(form->noiseSourceBox()->currentData().toString(), QStringLiteral("release"));
-  QCOMPARE(form->seedBox()->value(), 7);
-  const auto settings = form->settings();
-  QCOMPARE(settings.tuneLambdas, (std::vector<double>{1e-3, 1e-2}));
-  QCOMPARE(settings.noise, dpstudio::privacy::NoiseKind::Release);
-}
-
-void TestMechanismDock::freshWindowStartsOnTheBaseline() {
-  // Regression: with no saved choice, restoring used to select the "Baselines" header.
-  MainWindow window;
-  QComboBox* box = mechanismForm(window)->mechanismBox();
-  QCOMPARE(mechanismForm(window)->mechanism(), MechanismKind::None);
-  QVERIFY(qobject_cast<QStandardItemModel*>(box->model())->item(box->currentIndex())->isSelectable());
-  QVERIFY2(box->currentText().contains(QLatin1String("None")), qPrintable(box->currentText()));
 }
 
 QTEST_MAIN(TestMechanismDock)

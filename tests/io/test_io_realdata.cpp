@@ -11,17 +11,12 @@
 #include "tests/common/test_support.h"
 
 using namespace dpstudio;
+using dpstudio::test::toQStrings;
 
 namespace {
 
 std::string realData(const char* name) {
   return test::realDataDir().toStdString() + "/" + name;
-}
-
-QStringList toQStrings(const std::vector<std::string>& strings) {
-  QStringList out;
-  for (const std::string& s : strings) out << QString::fromStdString(s);
-  return out;
 }
 
 QList<int> toQInts(const std::vector<Index>& counts) {
