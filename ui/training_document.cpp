@@ -51,26 +51,13 @@ multiparty::MultipartyOptions TrainingSettings::multipartyOptions() const {
   return options;
 }
 
-const mech::MechanismReport& PredictionRelease::report() const {
-  return std::visit([](const auto& p) -> const mech::MechanismReport& { return p.report(); }, predictor);
-}
-
-long long PredictionRelease::budget() const {
-  return std::visit([](const auto& p) { return p.budget(); }, predictor);
-}
-
-long long PredictionRelease::remaining() const {
-  return std::visit([](const auto& p) { return p.remaining(); }, predictor);
-}
-
-Eigen::VectorXi PredictionRelease::nonPrivateLabels(const Eigen::MatrixXd& X) const {
-  if (const auto* sensitivity = std::get_if<predict::PrivatePredictor>(&predictor))
-    return sensitivity->model().predict(sensitivity->theta(), X);
-  // The plurality of the teachers' votes, as dpstudio-cli compares with.
-  const Eigen::MatrixXi votes = std::get<predict::SubsampleAggregate>(predictor).teachers().votes(X);
-  Eigen::VectorXi labels(X.rows());
-  for (Index i = 0; i < X.rows(); ++i) votes.row(i).maxCoeff(&labels[i]);
-  return labels;
+experiment::PrivacyPlan TrainingSettings::plan() const {
+  experiment::PrivacyPlan plan;
+  if (privacy.prediction) plan = experiment::PrivacyPlan::prediction(predictionOptions());
+  else if (privacy.multiparty) plan = experiment::PrivacyPlan::multiparty(multipartyOptions());
+  else plan = experiment::PrivacyPlan::training(mechanismOptions(), privacy.tuneLambdas);
+  plan.solver = {tolerance, maxIterations};
+  return plan;
 }
 
 bool sameBaseline(const TrainingSettings& a, const TrainingSettings& b) {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/data/prepare.h"
+#include "core/experiment/plan_run.h"
 #include "core/learn/learner.h"
 #include "core/learn/model_view.h"
 #include "core/mechanisms/mechanism.h"
@@ -80,6 +81,8 @@ struct TrainingSettings {
   // privacy.prediction / privacy.multiparty with this learner (their model, λ and h).
   predict::PredictionOptions predictionOptions() const;
   multiparty::MultipartyOptions multipartyOptions() const;
+  // The privacy choice as core's experiment layer runs it, with this learner and solver.
+  experiment::PrivacyPlan plan() const;
   bool operator==(const TrainingSettings&) const = default;
 };
 
@@ -102,49 +105,11 @@ QStringList settingsChanges(const TrainingSettings& shown, const TrainingSetting
 // The mechanism's name for people: "Output perturbation", "DP-LMGC", …
 QString mechanismDisplayName(mech::MechanismKind kind);
 
-// A private model: what the mechanism released and how well it does.
-struct PrivateRelease {
-  TrainedModel model;
-  mech::MechanismReport report;
-  double trainAccuracy = 0;
-  std::optional<double> testAccuracy;
-  double seconds = 0;  // wall-clock time of the private training
-  privacy::NoiseProvenance noise;
-};
-
-// A private predictor (§3 F, G). Training it releases nothing: each answer is a release, the
-// whole (ε, δ) of its budget of B answers recorded in the ledger at the first one. The
-// predictor is a value whose copies share one budget (answer_budget.h), so the copy held
-// here and the one the answers are drawn from count the same answers.
-struct PredictionRelease {
-  std::variant<predict::PrivatePredictor, predict::SubsampleAggregate> predictor;
-  double seconds = 0;  // wall-clock time of training θ* or the T teachers
-
-  bool isSubsample() const { return predictor.index() == 1; }
-  const mech::MechanismReport& report() const;  // the calibration (no noise drawn yet)
-  long long budget() const;
-  long long remaining() const;
-  // NOT private (experiment diagnostics, never released): the labels the non-private model
-  // (F: θ*) or the teachers' plurality vote (G: ties to the lower class) give the rows of X.
-  Eigen::VectorXi nonPrivateLabels(const Eigen::MatrixXd& X) const;
-};
-
-// What multiparty aggregation (§3 I) computes besides its release: paper 004's comparisons.
-// Experiment diagnostics computed from the pooled data, NOT private, never released; the
-// all-data DP baseline is a separate release that needs the data pooled in one place.
-struct MultipartyDiagnostics {
-  std::vector<Index> partySizes;  // n_j in party order
-  double distance = 0;            // measured ‖ŵ − w*‖
-  double bound = 0;               // Theorem 4.2: (K−1)/(n_(1)λ), as published
-  // The all-data DP baseline, when the run asked for it (MultipartyOptions::allDataBaseline):
-  // a second release of its own ε, recorded in the ledger as its own entry.
-  struct AllDataBaseline {
-    mech::MechanismReport report;  // its calibration and noise
-    double trainAccuracy = 0;
-    std::optional<double> testAccuracy;
-  };
-  std::optional<AllDataBaseline> allDataPrivate;
-};
+// What a run released and computed beside it: core's experiment layer (plan_run.h) defines
+// them; the document holds them as they came.
+using PrivateRelease = experiment::ModelRelease;
+using PredictionRelease = experiment::PredictorRelease;
+using MultipartyDiagnostics = experiment::MultipartyDiagnostics;
 
 // One trained model with what it was trained on and how well it did; for a private run,
 // the private release beside it.

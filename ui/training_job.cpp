@@ -1,92 +1,13 @@
 #include "ui/training_job.h"
 
-#include <chrono>
-
 #include "core/data/source.h"
-#include "core/mechanisms/tuning.h"
-#include "ui/prediction_job.h"
 
 namespace dpstudio::ui {
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// The split and the preprocessing.
-Status prepare(TrainingResult& result, const Dataset& dataset, const Progress& progress) {
-  std::optional<Dataset> test;
-  if (result.testSource) test = *result.testSource;
-  auto prepared = prepareLoaded(dataset, std::move(test), result.settings.data);
-  if (!prepared) return prepared.error();
-  if (progress.cancelled()) return Error::cancelled();
-  progress.report(0.03);
-  result.data = std::make_shared<const PreparedData>(std::move(prepared).value());
-  return Ok{};
-}
-
-// The non-private model on the prepared training part.
-Status trainBaseline(TrainingResult& result, const Progress& progress, double from, double to) {
-  const Dataset& train = result.data->train;
-  const Dataset& test = result.data->test;
-
-  TrainControl control;
-  control.tolerance = result.settings.tolerance;
-  control.maxIterations = result.settings.maxIterations;
-  control.progress = progressSegment(progress, from, to);
-  const auto start = std::chrono::steady_clock::now();
-  auto trained = trainModel(result.settings.learner, train.X, train.y, train.classes(), control);
-  result.seconds = secondsSince(start);
-  if (!trained) return trained.error();
-  result.model = std::move(trained).value();
-  const Model& model = *result.model.model;
-  result.trainAccuracy = accuracy(model, result.model.theta, train.X, train.y);
-  if (test.rows() > 0) result.testAccuracy = accuracy(model, result.model.theta, test.X, test.y);
-  return Ok{};
-}
-
-// The mechanism on the same training part, with noise from the settings' source.
-Status trainRelease(TrainingResult& result, const Progress& progress, double from) {
-  const PrivacySettings& privacy = result.settings.privacy;
-  auto noise = privacy::makeNoiseSource(privacy.noise, privacy.seed);
-  if (!noise) return noise.error();
-  const Dataset& train = result.data->train;
-  const Dataset& test = result.data->test;
-  const mech::MechanismOptions options = result.settings.mechanismOptions();
-
-  TrainControl control;
-  control.tolerance = result.settings.tolerance;
-  control.maxIterations = result.settings.maxIterations;
-  control.progress = progressSegment(progress, from, 0.97);
-  // Output perturbation releases the exact minimizer whatever the start; starting at the
-  // non-private solution only gets there sooner. The other mechanisms ignore it (their
-  // start must not depend on the data).
-  if (options.kind == mech::MechanismKind::Output && privacy.tuneLambdas.empty())
-    control.warmStart = result.model.theta;
-  const auto start = std::chrono::steady_clock::now();
-  auto trained = privacy.tuneLambdas.empty()
-                     ? mech::trainPrivately(options, train, *noise.value(), control)
-                     : mech::tunePrivately({options, privacy.tuneLambdas}, train, *noise.value(), control);
-  if (!trained) return trained.error();
-  PrivateRelease release;
-  release.seconds = secondsSince(start);
-  release.model = std::move(trained.value().trained);
-  release.report = std::move(trained.value().report);
-  release.noise = noise.value()->provenance();
-  const Model& model = *release.model.model;
-  release.trainAccuracy = accuracy(model, release.model.theta, train.X, train.y);
-  if (test.rows() > 0) release.testAccuracy = accuracy(model, release.model.theta, test.X, test.y);
-  result.release = std::move(release);
-  return Ok{};
-}
-
 QString number(double value) { return QString::number(value, 'g', 4); }
 
 }  // namespace
-
-Progress progressSegment(const Progress& progress, double from, double to) {
-  return Progress([progress, from, to](double f) { progress.report(from + (to - from) * f); }, progress.stopToken());
-}
 
 Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset,
                                       const std::shared_ptr<const Dataset>& test, const QString& name,
@@ -97,42 +18,42 @@ Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& data
   result->testSource = test;
   result->datasetName = name;
   result->settings = settings;
-  const PrivacySettings& privacy = settings.privacy;
-  const bool isPrivate = privacy.isPrivate();
+  const experiment::PrivacyPlan plan = settings.plan();
   // Same data, same baseline: the prepared data (and a baseline trained as a baseline run
   // trains it) are taken over; only the mechanism runs again (Redraw noise, another ε, …).
-  const bool sameData = isPrivate && reuse && reuse->source == dataset && reuse->testSource == test &&
+  const bool sameData = plan.isPrivate() && reuse && reuse->source == dataset && reuse->testSource == test &&
                         sameBaseline(reuse->settings, settings);
-  if (sameData) result->data = reuse->data;
-  else if (auto status = prepare(*result, *dataset, progress); !status) return status.error();
-  const bool reuseModel = sameData && reuse->hasStandardBaseline();
-  if (reuseModel) {
-    result->model = reuse->model;
-    result->trainAccuracy = reuse->trainAccuracy;
-    result->testAccuracy = reuse->testAccuracy;
-    result->seconds = reuse->seconds;
-  }
-  if (privacy.prediction && privacy.prediction->kind == predict::PredictionKind::Sensitivity) {
-    // θ* is the baseline: no other model to train.
-    if (auto status = trainPredictor(*result, progress, 0.03, 0.97); !status) return status.error();
-  } else if (privacy.prediction) {
-    // The teachers first, so that Cancel stops them; the all-rows baseline after.
-    const double teachersTo = reuseModel ? 0.97 : 0.8;
-    if (auto status = trainPredictor(*result, progress, 0.03, teachersTo); !status) return status.error();
-    if (progress.cancelled()) return Error::cancelled();
-    if (!reuseModel)
-      if (auto status = trainBaseline(*result, progress, teachersTo, 0.97); !status) return status.error();
-  } else if (privacy.multiparty) {
-    if (auto status = trainMultipartyRelease(*result, progress, 0.03, 0.97); !status) return status.error();
+  if (sameData) {
+    result->data = reuse->data;
   } else {
-    const double from = reuseModel ? 0.03 : isPrivate ? 0.5 : 0.97;
-    if (!reuseModel)
-      if (auto status = trainBaseline(*result, progress, 0.03, from); !status) return status.error();
-    if (isPrivate) {
-      if (progress.cancelled()) return Error::cancelled();
-      if (auto status = trainRelease(*result, progress, from); !status) return status.error();
-    }
+    std::optional<Dataset> separateTest;
+    if (test) separateTest = *test;
+    auto prepared = prepareLoaded(*dataset, std::move(separateTest), settings.data);
+    if (!prepared) return prepared.error();
+    if (progress.cancelled()) return Error::cancelled();
+    result->data = std::make_shared<const PreparedData>(std::move(prepared).value());
   }
+  progress.report(0.03);
+
+  auto noise = privacy::makeNoiseSource(settings.privacy.noise, settings.privacy.seed);
+  if (!noise) return noise.error();
+  experiment::FittedModel reusable;
+  experiment::RunControl control;
+  control.progress = experiment::progressSegment(progress, 0.03, 1.0);
+  if (sameData && reuse->hasStandardBaseline()) {
+    reusable = {reuse->model, reuse->trainAccuracy, reuse->testAccuracy, reuse->seconds};
+    control.reuseBaseline = &reusable;
+  }
+  auto run = experiment::runPlan(plan, *result->data, *noise.value(), control);
+  if (!run) return run.error();
+  experiment::PlanRun& r = run.value();
+  result->model = std::move(r.baseline.model);
+  result->trainAccuracy = r.baseline.trainAccuracy;
+  result->testAccuracy = r.baseline.testAccuracy;
+  result->seconds = r.baseline.seconds;
+  result->release = std::move(r.release);
+  result->prediction = std::move(r.prediction);
+  result->multiparty = std::move(r.multiparty);
 
   TrainingOutcome outcome;
   auto view = computeModelView(*result, viewSpec);
@@ -203,7 +124,7 @@ std::vector<privacy::LedgerEntry> ledgerEntriesFor(const TrainingResult& result)
                            .toStdString();
   baseline.epsilon = report.value("epsilon_provable").value_or(report.epsilon);
   baseline.delta = report.delta;
-  baseline.dataset = result.datasetName.toStdString();
+  baseline.dataset = datasetIdentity(result.source->provenance.source);
   QStringList note;
   note << QObject::tr("a second release of the multiparty run (one party holding every training row)");
   note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibration));

@@ -3,14 +3,11 @@
 // they touch nothing but their arguments and immutable shared data. TrainingController runs
 // them and publishes what they return; tests may call them directly.
 //
-// A private run trains two models on the same prepared data: the non-private baseline
-// (or takes it, with the prepared data, from `reuse`) and then the mechanism's release,
-// drawing its noise from a source made from the settings (experiment: seeded; release:
-// the OS CSPRNG). Progress: the split and preprocessing take the first few percent, the
-// baseline the next part, the mechanism the rest. The private-prediction mechanisms and
-// multiparty aggregation (§3 F, G, I) bring their own non-private reference
-// (prediction_job.h); subsample-and-aggregate trains the all-rows baseline after its
-// teachers.
+// A training prepares the data (or takes them, with a baseline trained the same way, from
+// `reuse`) and runs the settings' PrivacyPlan through core's experiment layer (plan_run.h),
+// with noise from a source made from the settings (experiment: seeded; release: the OS
+// CSPRNG). Progress: the split and preprocessing take the first few percent, the run the
+// rest.
 
 #include <QString>
 
@@ -36,9 +33,6 @@ Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& data
                                       const std::shared_ptr<const Dataset>& test, const QString& name,
                                       const TrainingSettings& settings, const ViewSpec& viewSpec,
                                       const std::shared_ptr<const TrainingResult>& reuse, const Progress& progress);
-
-// progress mapped onto [from, to] of the job's bar.
-Progress progressSegment(const Progress& progress, double from, double to);
 
 // The shown model (the release of a private run) on the view plane, with the baseline's
 // ellipses beside the release's for LMGC.

@@ -1,8 +1,16 @@
 #include "core/util/parallel.h"
 
 #include <atomic>
+#include <memory>
+#include <mutex>
 #include <thread>
-#include <vector>
+
+// oneTBB's work-stealing pool: one set of worker threads for the whole process, and nested
+// parallelism (a sweep's trials in parallel, each evaluating an objective in parallel)
+// without oversubscription — a waiting parallel_for runs other tasks instead of blocking.
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 
 namespace dpstudio {
 namespace {
@@ -29,23 +37,26 @@ ScopedWorkerThreads::ScopedWorkerThreads(int threads) : previous_(threadOverride
 ScopedWorkerThreads::~ScopedWorkerThreads() { threadOverride = previous_; }
 
 void setWorkerThreads(int threads) {
-  threadSetting().store(threads < 1 ? hardwareThreads() : threads, std::memory_order_relaxed);
+  static std::mutex mutex;
+  static std::unique_ptr<tbb::global_control> limit;
+  const int count = threads < 1 ? hardwareThreads() : threads;
+  std::lock_guard lock(mutex);
+  threadSetting().store(count, std::memory_order_relaxed);
+  limit.reset();  // one global_control at a time: the new limit replaces the old one
+  limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                static_cast<std::size_t>(count));
 }
 
 void parallelFor(Eigen::Index chunks, const std::function<void(Eigen::Index)>& body) {
-  const int threads = static_cast<int>(std::min<Eigen::Index>(workerThreads(), chunks));
-  if (threads <= 1) {
+  if (workerThreads() <= 1 || chunks <= 1) {
     for (Eigen::Index c = 0; c < chunks; ++c) body(c);
     return;
   }
-  std::atomic<Eigen::Index> next{0};
-  auto worker = [&] {
-    for (Eigen::Index c = next++; c < chunks; c = next++) body(c);
-  };
-  std::vector<std::jthread> pool;
-  pool.reserve(static_cast<std::size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
+  // Grain 1: chunks are already the unit of work; which thread runs a chunk never changes
+  // what it computes, so the result is the same for any schedule.
+  tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, chunks, 1), [&](const tbb::blocked_range<Eigen::Index>& range) {
+    for (Eigen::Index c = range.begin(); c != range.end(); ++c) body(c);
+  });
 }
 
 }  // namespace dpstudio

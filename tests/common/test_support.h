@@ -9,7 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "core/util/result.h"
+
 namespace dpstudio::test {
+
+// The value of a result a test cannot go on without; a failure stops the test executable
+// with the error's message.
+template <class T>
+T orDie(Result<T> result) {
+  if (!result) qFatal("%s", result.error().toString().c_str());
+  return std::move(result).value();
+}
 
 inline std::string fixture(const char* relativePath) {
   return std::string(DPSTUDIO_FIXTURES_DIR) + "/" + relativePath;

@@ -10,6 +10,7 @@
 #include "core/prediction/multiparty.h"
 #include "core/prediction/private_predictor.h"
 #include "core/prediction/subsample_aggregate.h"
+#include "tests/common/test_support.h"
 
 namespace dpstudio::test {
 
@@ -43,12 +44,6 @@ inline predict::PredictionOptions subsampleOptions(ModelKind model, double epsil
   o.kind = predict::PredictionKind::Subsample;
   o.teachers = teachers;
   return o;
-}
-
-template <class T>
-T orDie(Result<T> result) {
-  if (!result) qFatal("%s", result.error().toString().c_str());
-  return std::move(result).value();
 }
 
 }  // namespace dpstudio::test

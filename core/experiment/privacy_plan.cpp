@@ -1,0 +1,145 @@
+#include "core/experiment/privacy_plan.h"
+
+#include <algorithm>
+
+#include "core/mechanisms/tuning.h"
+
+namespace dpstudio::experiment {
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace
+
+PrivacyPlan PrivacyPlan::nonPrivate(const LearnerSpec& learner) { return {NonPrivate{learner}, {}}; }
+
+PrivacyPlan PrivacyPlan::training(const mech::MechanismOptions& options, std::vector<double> tuneLambdas) {
+  if (options.kind == mech::MechanismKind::None) return nonPrivate(options.learner);
+  return {TrainingMechanism{options, std::move(tuneLambdas)}, {}};
+}
+
+PrivacyPlan PrivacyPlan::prediction(const predict::PredictionOptions& options) {
+  return {PrivatePrediction{options}, {}};
+}
+
+PrivacyPlan PrivacyPlan::multiparty(const multiparty::MultipartyOptions& options) { return {Multiparty{options}, {}}; }
+
+std::string PrivacyPlan::key() const {
+  return std::visit(Overloaded{
+                        [](const NonPrivate&) { return std::string("none"); },
+                        [](const TrainingMechanism& t) { return mech::mechanismName(t.options.kind); },
+                        [](const PrivatePrediction& p) { return predict::predictionKindName(p.options.kind); },
+                        [](const Multiparty&) { return std::string("multiparty"); },
+                    },
+                    choice);
+}
+
+LearnerSpec PrivacyPlan::learner() const {
+  return std::visit(Overloaded{
+                        [](const NonPrivate& n) { return n.learner; },
+                        [](const TrainingMechanism& t) { return t.options.learner; },
+                        [](const PrivatePrediction& p) { return p.options.learner; },
+                        [](const Multiparty& m) {
+                          return LearnerSpec{m.options.model, m.options.lambda, m.options.huber};
+                        },
+                    },
+                    choice);
+}
+
+LearnerSpec PrivacyPlan::baselineLearner() const {
+  if (const auto* m = std::get_if<Multiparty>(&choice)) return m->options.localLearner();
+  return learner();
+}
+
+PrivacyPlan PrivacyPlan::withLearner(const LearnerSpec& learner) const {
+  PrivacyPlan plan = *this;
+  std::visit(Overloaded{
+                 [&](NonPrivate& n) { n.learner = learner; },
+                 [&](TrainingMechanism& t) { t.options.learner = learner; },
+                 [&](PrivatePrediction& p) { p.options.learner = learner; },
+                 [&](Multiparty& m) {
+                   m.options.model = learner.kind;
+                   m.options.lambda = learner.lambda;
+                   m.options.huber = learner.huber;
+                 },
+             },
+             plan.choice);
+  return plan;
+}
+
+double PrivacyPlan::epsilon() const {
+  return std::visit(Overloaded{
+                        [](const NonPrivate&) { return 0.0; },
+                        [](const auto& private_) { return private_.options.epsilon; },
+                    },
+                    choice);
+}
+
+double PrivacyPlan::delta() const {
+  return std::visit(Overloaded{
+                        [](const NonPrivate&) { return 0.0; },
+                        [](const Multiparty&) { return 0.0; },
+                        [](const auto& private_) { return private_.options.delta; },
+                    },
+                    choice);
+}
+
+PrivacyPlan PrivacyPlan::withEpsilon(double epsilon) const {
+  PrivacyPlan plan = *this;
+  std::visit(Overloaded{
+                 [](NonPrivate&) {},
+                 [&](auto& private_) { private_.options.epsilon = epsilon; },
+             },
+             plan.choice);
+  return plan;
+}
+
+PrivacyPlan PrivacyPlan::withDelta(double delta) const {
+  PrivacyPlan plan = *this;
+  std::visit(Overloaded{
+                 [](NonPrivate&) {},
+                 [](Multiparty&) {},
+                 [&](auto& private_) { private_.options.delta = delta; },
+             },
+             plan.choice);
+  return plan;
+}
+
+Status PrivacyPlan::validate() const {
+  return std::visit(Overloaded{
+                        [](const NonPrivate& n) { return n.learner.validate(); },
+                        [](const TrainingMechanism& t) {
+                          if (t.tuneLambdas.empty()) return t.options.validate();
+                          return mech::TuningOptions{t.options, t.tuneLambdas}.validate();
+                        },
+                        [](const auto& private_) { return private_.options.validate(); },
+                    },
+                    choice);
+}
+
+Result<mech::MechanismReport> PrivacyPlan::calibrate(const mech::ProblemShape& shape) const {
+  return std::visit(
+      Overloaded{
+          [&](const NonPrivate& n) {
+            mech::MechanismOptions none;
+            none.learner = n.learner;
+            return mech::calibrate(none, shape);
+          },
+          [&](const TrainingMechanism& t) { return mech::calibrate(t.options, shape); },
+          [&](const PrivatePrediction& p) { return predict::calibratePrediction(p.options, shape); },
+          [&](const Multiparty& m) -> Result<mech::MechanismReport> {
+            auto sizes = multiparty::partySizes(shape.rows, m.options);
+            if (!sizes) return sizes.error();
+            const Index smallest = *std::min_element(sizes.value().begin(), sizes.value().end());
+            return multiparty::calibrateMultiparty(m.options, smallest, shape.features);
+          },
+      },
+      choice);
+}
+
+}  // namespace dpstudio::experiment

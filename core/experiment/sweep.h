@@ -1,0 +1,106 @@
+#pragma once
+// The sweep engine: runs a SweepSpec's trials on the process's worker pool (oneTBB, shared
+// with the objectives' own parallel loops: no oversubscription), streams each finished
+// trial, and can be cancelled at any moment, keeping every finished trial. The trial table
+// is the same for the same spec whatever the thread count or completion order (each trial
+// depends only on its seed, and every parallel loop inside it is chunk-deterministic).
+//
+// Reuse — a sweep repeats one mechanism many times on the same data, and only the noise
+// differs between repetitions of:
+//   · the non-private minimizer (the reference line; output perturbation's warm start,
+//     which still releases the minimizer to the tolerance fixed in advance): once per
+//     (data variant, learner);
+//   · prediction sensitivity's θ*: once per (data variant, learner); each trial restores a
+//     predictor with its own (ε, δ, B) calibration and a fresh budget;
+//   · subsample-and-aggregate's T teachers: once per (data variant, learner, T);
+//   · multiparty's local models: once per (data variant, learner, split); each trial draws
+//     the aggregate's noise.
+// Objective and loss perturbation, DP-LMGC and DP-SGD solve their perturbed problem from a
+// cold start in every trial, as a release would.
+//
+// Each private series is judged against the non-private model of its learner, which the
+// sweep adds as series "nonprivate" (one per distinct learner) unless the spec has it.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/data/prepare.h"
+#include "core/experiment/curve.h"
+#include "core/experiment/sweep_spec.h"
+#include "core/util/progress.h"
+
+namespace dpstudio::experiment {
+
+struct TrialRecord {
+  TrialId id;
+  std::string series;  // key
+  double value = 0;
+  std::uint64_t seed = 0;
+  double accuracy = 0;  // test accuracy (predictors: over their answered sample)
+  double seconds = 0;   // wall-clock time of the trial (shared work it computed included)
+};
+
+// Counts of the shared work actually done, to show that reuse is real.
+struct SweepWork {
+  long long baselines = 0;   // non-private minimizers trained
+  long long predictors = 0;  // prediction-sensitivity θ* trained
+  long long teacherSets = 0; // teacher ensembles trained
+  long long partySets = 0;   // sets of multiparty local models trained
+  long long dataVariants = 0;
+};
+
+struct SweepResult {
+  SweepSpec spec;                   // with the reference series added
+  std::vector<TrialRecord> trials;  // the finished ones, in expandTrials() order
+  long long totalTrials = 0;
+  bool cancelled = false;
+  double seconds = 0;
+  SweepWork work;
+};
+
+struct SweepControl {
+  int threads = 0;  // 0: every core
+  // Run only the trials of shard `shardIndex` (0-based) of `shardCount`: trial i of
+  // expandTrials() belongs to shard i mod shardCount.
+  int shardIndex = 0;
+  int shardCount = 1;
+  Progress progress;  // fraction of this shard's trials done; its stop token cancels
+  // Called once per finished trial, from worker threads, one call at a time.
+  std::function<void(const TrialRecord&)> onTrial;
+};
+
+// The spec with the non-private reference series it needs (sweep.h's header comment).
+SweepSpec withReferenceSeries(const SweepSpec& spec);
+
+// Runs the (shard's) trials on `data` (its test part must have rows). Errors before any
+// trial (validation) are returned; a trial's own error stops the sweep and is returned.
+Result<SweepResult> runSweep(const SweepSpec& spec, const PreparedData& data, const SweepControl& control = {});
+
+// What a summary needs to know of a sweep, and what a trial table carries so that shards
+// can be merged without the data: the series (key, title, private or not), the axis, its
+// values, the repetitions and the fingerprint.
+struct SweepLayout {
+  struct Series {
+    std::string key;
+    std::string title;
+    bool isPrivate = true;
+    bool operator==(const Series&) const = default;
+  };
+  std::string fingerprint;
+  std::string title;  // the data, for the chart's title: "builtin:digits"
+  SweepAxis axis = SweepAxis::Epsilon;
+  std::vector<double> values;
+  int repeats = 1;
+  std::vector<Series> series;
+  long long totalTrials = 0;  // of the whole sweep, every shard
+
+  bool operator==(const SweepLayout&) const = default;
+};
+SweepLayout layoutOf(const SweepSpec& spec);
+
+// Mean, sample standard deviation, count and 95 % Student-t interval per (series, value).
+Curve summarize(const SweepLayout& layout, const std::vector<TrialRecord>& trials);
+
+}  // namespace dpstudio::experiment

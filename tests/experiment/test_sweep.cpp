@@ -1,0 +1,261 @@
+// The sweep engine (core/experiment/sweep.h): determinism across thread counts and shards,
+// cancellation that keeps consistent finished trials, reuse of the non-private work, the
+// aggregation math, validation that names the field, and accuracy that grows with ε.
+
+#include <QtTest>
+
+#include <atomic>
+#include <random>
+
+#include "core/experiment/trial_table.h"
+#include "tests/experiment/sweep_fixtures.h"
+
+using namespace dpstudio;
+using namespace dpstudio::experiment;
+
+class TestSweep : public QObject {
+  Q_OBJECT
+
+ private:
+  PreparedData cancer_ = test::unitRowData("breast_cancer");
+
+  SweepSpec mixedSpec() const {
+    SweepSpec spec;
+    spec.series = {test::series("output", test::outputPlan(ModelKind::LogisticRegression)),
+                   test::series("objective", test::objectivePlan()),
+                   test::series("prediction", test::predictionPlan(predict::PredictionKind::Sensitivity,
+                                                                   ModelKind::LogisticRegression, 50)),
+                   test::series("subsample", test::predictionPlan(predict::PredictionKind::Subsample,
+                                                                  ModelKind::LogisticRegression, 50))};
+    spec.axis = SweepAxis::Epsilon;
+    spec.values = {0.1, 1, 10};
+    spec.repeats = 3;
+    spec.seed = 11;
+    spec.dataset = "builtin:breast_cancer";
+    return spec;
+  }
+
+ private slots:
+  void sameTableForAnyThreadCount() {
+    const SweepSpec spec = mixedSpec();
+    SweepControl one;
+    one.threads = 1;
+    SweepControl two;
+    two.threads = 2;
+    const SweepResult a = test::orDie(runSweep(spec, cancer_, one));
+    const SweepResult b = test::orDie(runSweep(spec, cancer_, two));
+    // 4 mechanisms + the non-private reference, 3 values, 3 repetitions.
+    QCOMPARE(a.trials.size(), std::size_t(5 * 3 * 3));
+    QVERIFY(!a.cancelled);
+    QCOMPARE(test::comparable(a.trials), test::comparable(b.trials));
+  }
+
+  void shardsMergedEqualOneRun() {
+    const SweepSpec spec = mixedSpec();
+    const SweepResult whole = test::orDie(runSweep(spec, cancer_));
+    std::vector<TrialTable> tables;
+    for (int k = 0; k < 3; ++k) {
+      SweepControl control;
+      control.shardIndex = k;
+      control.shardCount = 3;
+      const SweepResult shard = test::orDie(runSweep(spec, cancer_, control));
+      tables.push_back({layoutOf(shard.spec), k, 3, true, shard.trials});
+    }
+    // Through the files, as sweep-merge reads them.
+    QTemporaryDir dir;
+    std::vector<TrialTable> read;
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < tables.size(); ++k) {
+      const std::string path = dir.filePath(QString("shard%1.csv").arg(k)).toStdString();
+      QVERIFY(writeTrialTable(path, tables[k]));
+      read.push_back(test::orDie(readTrialTable(path)));
+      names.push_back(path);
+    }
+    const TrialTable merged = test::orDie(mergeTrialTables(read, names));
+    QVERIFY(merged.complete);
+    QCOMPARE(test::comparable(merged.trials), test::comparable(whole.trials));
+
+    // A shard of another sweep is refused, naming both files.
+    SweepSpec other = spec;
+    other.seed = 12;
+    SweepControl control;
+    control.shardCount = 3;
+    const SweepResult foreign = test::orDie(runSweep(other, cancer_, control));
+    read[0] = TrialTable{layoutOf(foreign.spec), 0, 3, true, foreign.trials};
+    const auto refused = mergeTrialTables(read, names);
+    QVERIFY(!refused);
+    QVERIFY2(refused.error().message.find("different sweeps") != std::string::npos, refused.error().message.c_str());
+    // The same shard twice is refused too.
+    const auto twice = mergeTrialTables({tables[1], tables[1]}, {"a.csv", "b.csv"});
+    QVERIFY(!twice);
+  }
+
+  void cancellationKeepsConsistentFinishedTrials() {
+    const SweepSpec spec = mixedSpec();
+    const SweepResult whole = test::orDie(runSweep(spec, cancer_));
+    std::map<std::tuple<int, int, int>, double> expected;
+    for (const auto& t : whole.trials) expected[{t.id.series, t.id.valueIndex, t.id.repeat}] = t.accuracy;
+    std::mt19937 random(5);
+    for (int attempt = 0; attempt < 12; ++attempt) {
+      const int stopAfter = std::uniform_int_distribution<int>(0, 40)(random);
+      StopToken stop;
+      SweepControl control;
+      control.progress = Progress({}, stop);
+      std::atomic<int> seen{0};
+      control.onTrial = [&](const TrialRecord&) {
+        if (++seen >= stopAfter) stop.requestStop();
+      };
+      const SweepResult cut = test::orDie(runSweep(spec, cancer_, control));
+      QCOMPARE(static_cast<int>(cut.trials.size()), seen.load());
+      QVERIFY(cut.cancelled || static_cast<long long>(cut.trials.size()) == cut.totalTrials);
+      for (const auto& t : cut.trials)
+        QCOMPARE(t.accuracy, (expected[{t.id.series, t.id.valueIndex, t.id.repeat}]));
+    }
+  }
+
+  void nonPrivateWorkIsDoneOncePerLambda() {
+    SweepSpec spec;
+    spec.series = {test::series("output", test::outputPlan(ModelKind::LogisticRegression))};
+    spec.axis = SweepAxis::Epsilon;
+    spec.values = {0.5, 5};
+    spec.repeats = 20;
+    const SweepResult result = test::orDie(runSweep(spec, cancer_));
+    QCOMPARE(result.trials.size(), std::size_t(2 * 20 * 2));  // + the reference
+    QCOMPARE(result.work.baselines, 1LL);  // one λ: output perturbation and the reference share it
+
+    spec.axis = SweepAxis::Lambda;
+    spec.values = {1e-3, 1e-2, 1e-1};
+    spec.repeats = 20;
+    spec.series.front().plan = spec.series.front().plan.withEpsilon(1);
+    const SweepResult lambdas = test::orDie(runSweep(spec, cancer_));
+    QCOMPARE(lambdas.work.baselines, 3LL);
+
+    SweepSpec predictors = mixedSpec();
+    predictors.series.erase(predictors.series.begin(), predictors.series.begin() + 2);
+    predictors.repeats = 10;
+    const SweepResult p = test::orDie(runSweep(predictors, cancer_));
+    QCOMPARE(p.work.predictors, 1LL);
+    QCOMPARE(p.work.teacherSets, 1LL);
+  }
+
+  void accuracyGrowsWithEpsilon() {
+    SweepSpec spec;
+    spec.series = {test::series("output", test::outputPlan(ModelKind::LogisticRegression, 1e-2))};
+    spec.axis = SweepAxis::Epsilon;
+    spec.values = {0.01, 100};
+    spec.repeats = 20;
+    const SweepResult result = test::orDie(runSweep(spec, cancer_));
+    const Curve curve = summarize(layoutOf(result.spec), result.trials);
+    QCOMPARE(curve.points.size(), std::size_t(2));
+    QCOMPARE(curve.references.size(), std::size_t(1));  // the non-private line
+    const CurvePoint& low = curve.points[0];
+    const CurvePoint& high = curve.points[1];
+    QCOMPARE(low.value, 0.01);
+    QVERIFY2(high.mean > low.mean + 0.1, qPrintable(QString("%1 vs %2").arg(high.mean).arg(low.mean)));
+    QVERIFY(std::abs(high.mean - curve.references[0].accuracy) < 0.05);
+    QVERIFY(curve.logAxis);
+  }
+
+  void dataAxesChangeTheData() {
+    SweepSpec spec;
+    spec.series = {test::series("output", test::outputPlan(ModelKind::Softmax))};
+    PreparedData digits = test::unitRowData("digits");
+    spec.axis = SweepAxis::Classes;
+    spec.values = {2, 5, 10};
+    spec.repeats = 2;
+    const SweepResult classes = test::orDie(runSweep(spec, digits));
+    QCOMPARE(classes.work.dataVariants, 3LL);
+    const Curve curve = summarize(layoutOf(classes.spec), classes.trials);
+    // The non-private reference changes with the data: a series, not a line; two classes are
+    // easier than ten.
+    QVERIFY(curve.references.empty());
+    double two = 0, ten = 0;
+    for (const auto& p : curve.points) {
+      if (p.series != "nonprivate") continue;
+      if (p.value == 2) two = p.mean;
+      if (p.value == 10) ten = p.mean;
+    }
+    QVERIFY2(two > ten, qPrintable(QString("%1 vs %2").arg(two).arg(ten)));
+
+    spec.axis = SweepAxis::Rows;
+    spec.values = {50, 400};
+    const SweepResult rows = test::orDie(runSweep(spec, digits));
+    QCOMPARE(rows.work.dataVariants, 4LL);  // each (value, repetition) its own subset
+
+    spec.axis = SweepAxis::Dims;
+    spec.values = {5, 30};
+    const SweepResult dims = test::orDie(runSweep(spec, digits));
+    QCOMPARE(dims.work.dataVariants, 4LL);
+    QCOMPARE(dims.trials.size(), std::size_t(2 * 2 * 2));
+  }
+
+  void aggregationMatchesHandComputedValues() {
+    SweepLayout layout;
+    layout.axis = SweepAxis::Epsilon;
+    layout.values = {1, 2};
+    layout.repeats = 3;
+    layout.series = {{"output", "Output perturbation", true}};
+    std::vector<TrialRecord> trials;
+    for (int r = 0; r < 3; ++r) trials.push_back({{0, 0, r}, "output", 1, 0, 0.5 + 0.2 * r, 0});
+    trials.push_back({{0, 1, 0}, "output", 2, 0, 0.8, 0});
+    const Curve curve = summarize(layout, trials);
+    QCOMPARE(curve.points.size(), std::size_t(2));
+    const CurvePoint& p = curve.points[0];
+    QCOMPARE(p.count, Index(3));
+    DPSTUDIO_COMPARE_REL(p.mean, 0.7, 1e-12);
+    DPSTUDIO_COMPARE_REL(p.std, 0.2, 1e-12);  // sample standard deviation (n − 1)
+    // t(0.975; 2) = 4.302652729911275; half-width 4.3027·0.2/√3 = 0.49682…; clamped to [0, 1].
+    DPSTUDIO_COMPARE_REL(p.low95, 0.7 - 4.302652729911275 * 0.2 / std::sqrt(3.0), 1e-9);
+    QCOMPARE(p.high95, 1.0);
+    const CurvePoint& single = curve.points[1];
+    QCOMPARE(single.count, Index(1));
+    QCOMPARE(single.std, 0.0);
+    QCOMPARE(single.low95, 0.8);
+  }
+
+  void validationNamesTheField() {
+    SweepSpec spec = mixedSpec();
+    spec.values = {1, -1};
+    auto bad = runSweep(spec, cancer_);
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().kind, ErrorKind::InvalidPrivacy);
+    QCOMPARE(bad.error().field, std::string("values"));
+
+    spec = mixedSpec();
+    spec.axis = SweepAxis::Budget;
+    spec.values = {10, 20};
+    bad = runSweep(spec, cancer_);
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().field, std::string("axis"));
+    QVERIFY(bad.error().message.find("'output'") != std::string::npos);
+
+    spec = mixedSpec();
+    spec.series.resize(3);
+    spec.series.erase(spec.series.begin(), spec.series.begin() + 2);  // prediction only
+    spec.axis = SweepAxis::Budget;
+    spec.values = {1.5};
+    bad = runSweep(spec, cancer_);
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().field, std::string("values"));
+
+    spec.axis = SweepAxis::Rows;
+    spec.values = {1e9};
+    QVERIFY(!runSweep(spec, cancer_));
+
+    PreparedData noTest = test::unitRowData("breast_cancer", 0.0);
+    QVERIFY(!runSweep(mixedSpec(), noTest));
+  }
+
+  void trialSeedsDependOnTheTrialOnly() {
+    SweepSpec spec = mixedSpec();
+    const std::uint64_t seed = trialSeed(spec, {2, 1, 0});
+    spec.series.erase(spec.series.begin());  // the same series now has index 1
+    QCOMPARE(trialSeed(spec, {1, 1, 0}), seed);
+    QVERIFY(trialSeed(spec, {1, 1, 1}) != seed);
+    spec.seed = 12;
+    QVERIFY(trialSeed(spec, {1, 1, 0}) != seed);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "test_sweep.moc"
