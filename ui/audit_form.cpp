@@ -243,7 +243,7 @@ QString AuditForm::checkField(const QString& key, double value) const {
   else if (key == QLatin1String("lambda")) s.lambda = value;
   else if (key == QLatin1String("huber")) s.huber = value;
   else if (key == QLatin1String("epochs")) s.epochs = value;
-  const Status status = s.options().validate();
+  const Status status = s.validate();
   if (status || QString::fromStdString(status.error().field) != key) return {};
   return QString::fromStdString(status.error().message);
 }
@@ -270,7 +270,7 @@ QStringList AuditForm::problems() const {
     if (inUse(field) && !field->isValid()) lines << tr("%1: %2").arg(label(field), field->problem());
   if (!lines.isEmpty()) return lines;
   // Rules that no single number breaks (combinations) come from core as they are.
-  if (const Status status = settings().options().validate(); !status)
+  if (const Status status = settings().validate(); !status)
     lines << QString::fromStdString(status.error().message);
   return lines;
 }

@@ -20,46 +20,55 @@ AuditSettings probe(const QString& mechanism, ModelKind model) {
   return s;
 }
 
-bool accepted(const AuditSettings& s) { return static_cast<bool>(s.options().validate()); }
+bool accepted(const AuditSettings& s) { return static_cast<bool>(s.validate()); }
 
 }  // namespace
 
-audit::AuditOptions AuditSettings::options() const {
-  audit::AuditOptions o;
-  o.trials = trials;
-  o.seed = seed;
+experiment::PrivacyPlan AuditSettings::plan() const {
   const LearnerSpec learner{model, lambda, huber};
   if (auto kind = trainingKind(mechanism)) {
-    o.target = audit::AuditTarget::Training;
-    o.training.kind = *kind;
-    o.training.learner = learner;
-    o.training.epsilon = epsilon;
-    o.training.delta = delta;
-    o.training.family = family;
-    o.training.calibration = calibration;
-    o.training.sgd.batchSize = batchSize;
-    o.training.sgd.epochs = epochs;
-  } else if (mechanism == QLatin1String("multiparty")) {
-    o.target = audit::AuditTarget::Multiparty;
-    o.multiparty.model = model;
-    o.multiparty.huber = huber;
-    o.multiparty.lambda = lambda;
-    o.multiparty.epsilon = epsilon;
-    o.multiparty.parties = parties;
-    o.multiparty.calibration = calibration;
-  } else {
-    o.target = audit::AuditTarget::Prediction;
-    o.prediction.kind = mechanism == QLatin1String("subsample") ? predict::PredictionKind::Subsample
-                                                                : predict::PredictionKind::Sensitivity;
-    o.prediction.learner = learner;
-    o.prediction.epsilon = epsilon;
-    o.prediction.delta = delta;
-    o.prediction.budget = budget;
-    o.prediction.teachers = teachers;
-    o.prediction.family = family;
-    o.prediction.calibration = calibration;
+    mech::MechanismOptions o;
+    o.kind = *kind;
+    o.learner = learner;
+    o.epsilon = epsilon;
+    o.delta = delta;
+    o.family = family;
+    o.calibration = calibration;
+    o.sgd.batchSize = batchSize;
+    o.sgd.epochs = epochs;
+    return experiment::PrivacyPlan::training(o);
   }
-  return o;
+  if (mechanism == QLatin1String("multiparty")) {
+    multiparty::MultipartyOptions o;
+    o.model = model;
+    o.huber = huber;
+    o.lambda = lambda;
+    o.epsilon = epsilon;
+    o.parties = parties;
+    o.calibration = calibration;
+    return experiment::PrivacyPlan::multiparty(o);
+  }
+  predict::PredictionOptions o;
+  o.kind = mechanism == QLatin1String("subsample") ? predict::PredictionKind::Subsample
+                                                   : predict::PredictionKind::Sensitivity;
+  o.learner = learner;
+  o.epsilon = epsilon;
+  o.delta = delta;
+  o.budget = budget;
+  o.teachers = teachers;
+  o.family = family;
+  o.calibration = calibration;
+  return experiment::PrivacyPlan::prediction(o);
+}
+
+Result<audit::AuditOptions> AuditSettings::options() const {
+  return experiment::auditOptionsFor(plan(), trials, seed);
+}
+
+Status AuditSettings::validate() const {
+  auto o = options();
+  if (!o) return o.error();
+  return Ok{};
 }
 
 QStringList auditMechanisms() {

@@ -1,8 +1,8 @@
 #pragma once
-// What the Audit view's form chooses, as plain values, and how they become core's
-// audit::AuditOptions — the same mapping `dpstudio-cli audit` makes from its options
-// (app/cli/cmd_audit.cpp): the training mechanisms A–E, prediction sensitivity (F),
-// subsample-and-aggregate (G) and multiparty aggregation (I).
+// What the Audit view's form chooses, as plain values, and how they become a PrivacyPlan,
+// which core's experiment layer maps to audit::AuditOptions as it does `dpstudio-cli
+// audit`'s: the training mechanisms A–E, prediction sensitivity (F), subsample-and-aggregate
+// (G) and multiparty aggregation (I).
 //
 // Which settings a mechanism has is asked of core, not listed here: a model, the Gaussian
 // family or the "as published" calibration is offered exactly when core's validate()
@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "core/audit/audit.h"
+#include "core/experiment/audit_plan.h"
 
 namespace dpstudio::ui {
 
@@ -35,7 +36,11 @@ struct AuditSettings {
   double epochs = 5;        // DP-SGD
   bool onDataset = false;   // audit the current dataset's training part, else core's built-in problem
 
-  audit::AuditOptions options() const;
+  // The form's choice as a plan, and the audit of it (experiment/audit_plan.h: the mapping
+  // `dpstudio-cli audit` uses too); validate() says what core refuses, naming the field.
+  experiment::PrivacyPlan plan() const;
+  Result<audit::AuditOptions> options() const;
+  Status validate() const;
 };
 
 // "output", "objective", "loss", "dplmgc", "dpsgd", "prediction", "subsample", "multiparty".

@@ -38,7 +38,9 @@ struct AuditRun {
 // canary chosen against it, as dpstudio-cli audit does), then run the audit.
 Result<AuditRun> runAuditJob(const AuditSettings& settings, const std::shared_ptr<const Dataset>& dataset,
                              const SplitAndPreprocess& preparation, const Progress& progress) {
-  const audit::AuditOptions options = settings.options();
+  const auto planned = settings.options();
+  if (!planned) return planned.error();
+  const audit::AuditOptions& options = planned.value();
   Result<audit::AuditProblem> problem = Error{};
   if (settings.onDataset) {
     auto prepared = prepareLoaded(*dataset, std::nullopt, preparation);

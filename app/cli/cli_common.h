@@ -91,5 +91,7 @@ int runTrain(const QStringList& args);
 int runCalibrate(const QStringList& args);
 int runAccountant(const QStringList& args);
 int runAudit(const QStringList& args);
+int runSweep(const QStringList& args);       // cmd_sweep.cpp
+int runSweepMerge(const QStringList& args);  // cmd_sweep.cpp
 
 }  // namespace dpstudio::cli

@@ -7,6 +7,8 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
+#include "app/cli/plan_options.h"
+#include "core/experiment/audit_plan.h"
 #include "app/cli/private_prediction_options.h"
 #include "core/audit/audit_json.h"
 #include "core/audit/audit_problem.h"
@@ -16,39 +18,14 @@ namespace dpstudio::cli {
 namespace {
 
 Result<audit::AuditOptions> auditOptions(const Command& command) {
-  audit::AuditOptions o;
-  switch (privatePredictionKind(command)) {
-    case PrivatePredictionKind::Multiparty: {
-      auto options = multipartyOptions(command);
-      if (!options) return options.error();
-      o.target = audit::AuditTarget::Multiparty;
-      o.multiparty = options.value();
-      break;
-    }
-    case PrivatePredictionKind::Prediction:
-    case PrivatePredictionKind::Subsample: {
-      auto options = predictionOptions(command);
-      if (!options) return options.error();
-      o.target = audit::AuditTarget::Prediction;
-      o.prediction = options.value();
-      break;
-    }
-    case PrivatePredictionKind::None: {
-      auto options = mechanismOptions(command);
-      if (!options) return options.error();
-      o.target = audit::AuditTarget::Training;
-      o.training = options.value();
-      break;
-    }
-  }
-  auto trials = command.integer("trials", o.trials, 1);
+  // The audit runs each mechanism with its own fixed solver settings and one λ.
+  auto plan = privacyPlan(command, command.parser().value("mechanism"), PlanOptions::MechanismOnly);
+  if (!plan) return plan.error();
+  auto trials = command.integer("trials", audit::AuditOptions{}.trials, 1);
   auto seed = command.integer("seed", 1, 0);
   if (!trials) return trials.error();
   if (!seed) return seed.error();
-  o.trials = trials.value();
-  o.seed = static_cast<std::uint64_t>(seed.value());
-  if (auto status = o.validate(); !status) return status.error();
-  return o;
+  return experiment::auditOptionsFor(plan.value(), trials.value(), static_cast<std::uint64_t>(seed.value()));
 }
 
 void printResult(const audit::AuditResult& r) {

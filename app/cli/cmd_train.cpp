@@ -6,9 +6,10 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
+#include "app/cli/plan_options.h"
 #include "app/cli/private_prediction_options.h"
+#include "core/experiment/plan_run.h"
 #include "core/mechanisms/report_json.h"
-#include "core/mechanisms/tuning.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::cli {
@@ -95,17 +96,13 @@ int runTrain(const QStringList& args) {
     return command.usageError("train takes no positional arguments (use --train DATA)");
   if (privatePredictionKind(command) != PrivatePredictionKind::None) return runTrainPrivatePrediction(command);
 
-  auto options = mechanismOptions(command);
-  if (!options) return command.fail(options.error());
-  auto candidates = tuneLambdas(command, options.value());
-  if (!candidates) return command.fail(candidates.error());
-  const bool tuned = !candidates.value().empty();
+  // Every option is checked before any data is read.
+  auto plan = privacyPlan(command, command.parser().value("mechanism"));
+  if (!plan) return command.fail(plan.error());
+  const auto* mechanism = std::get_if<experiment::TrainingMechanism>(&plan.value().choice);
+  const bool tuned = mechanism && !mechanism->tuneLambdas.empty();
   auto noiseSpec = noiseChoice(command);
   if (!noiseSpec) return command.fail(noiseSpec.error());
-  auto tolerance = command.number("tolerance", 1e-8);
-  if (!tolerance) return command.fail(tolerance.error());
-  auto maxIterations = command.integer("max-iterations", 3000, 1);
-  if (!maxIterations) return command.fail(maxIterations.error());
 
   auto request = command.dataRequest();
   if (!request) return command.fail(request.error());
@@ -116,24 +113,31 @@ int runTrain(const QStringList& args) {
 
   auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
   if (!noise) return command.fail(noise.error());
-  TrainControl control;
-  control.tolerance = tolerance.value();
-  control.maxIterations = static_cast<int>(maxIterations.value());
   const auto start = std::chrono::steady_clock::now();
-  auto result = tuned ? mech::tunePrivately({options.value(), candidates.value()}, train, *noise.value(), control)
-                      : mech::trainPrivately(options.value(), train, *noise.value(), control);
+  experiment::RunControl control;
+  control.trainBaseline = false;  // the CLI reports the release alone
+  auto run = experiment::runPlan(plan.value(), prepared.value(), *noise.value(), control);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!result) return command.fail(result.error());
-  const TrainedModel& model = result.value().trained;
-  const mech::MechanismReport& report = result.value().report;
+  if (!run) return command.fail(run.error());
+  const bool isPrivate = plan.value().isPrivate();
+  const TrainedModel& model = isPrivate ? run.value().release->model : run.value().baseline.model;
+  mech::MechanismReport report;
+  if (isPrivate) {
+    report = run.value().release->report;
+  } else {
+    auto none = plan.value().calibrate({train.rows(), train.features(), train.classes()});
+    if (!none) return command.fail(none.error());
+    report = std::move(none).value();
+    report.gradientNorm = model.summary.gradientNorm;
+  }
   const double trainAccuracy = accuracy(*model.model, model.theta, train.X, train.y);
   const bool hasTest = test.rows() > 0;
   const double testAccuracy = hasTest ? accuracy(*model.model, model.theta, test.X, test.y) : 0.0;
   const OptimizerOutput optimizer = optimizerOutput(model);
-  const bool isPrivate = options.value().kind != mech::MechanismKind::None;
   // DP-SGD with noise multiplier 0 runs as a mechanism but guarantees nothing (ε = ∞).
   const bool hasGuarantee = isPrivate && std::isfinite(report.epsilon);
-  const double lambda = tuned ? *report.value("chosen_lambda") : options.value().learner.lambda;
+  const LearnerSpec learner = plan.value().learner();
+  const double lambda = tuned ? *report.value("chosen_lambda") : learner.lambda;
   const bool hasRanges = !request.value().preprocess.publicRanges.empty();
   std::vector<std::string> warnings = train.provenance.warnings;
   if (hasGuarantee)
@@ -168,8 +172,7 @@ int runTrain(const QStringList& args) {
     if (hasRanges)
       out["clipped_values"] = QJsonObject{{"train", static_cast<qint64>(prepared.value().clippedTrainValues)},
                                           {"test", static_cast<qint64>(prepared.value().clippedTestValues)}};
-    if (options.value().learner.kind == ModelKind::HuberSvm || options.value().learner.kind == ModelKind::Lmgc)
-      out["huber"] = options.value().learner.huber;
+    if (learner.kind == ModelKind::HuberSvm || learner.kind == ModelKind::Lmgc) out["huber"] = learner.huber;
     // Only the released parameters are covered by the guarantee; these were measured on the
     // private training rows and are diagnostics for experiments, not releases.
     if (isPrivate)
@@ -177,7 +180,7 @@ int runTrain(const QStringList& args) {
                                                   "termination", "clipped_values"};
     if (tuned) {
       QJsonArray lambdas;
-      for (double candidate : candidates.value()) lambdas.append(candidate);
+      for (double candidate : mechanism->tuneLambdas) lambdas.append(candidate);
       out["tune_lambdas"] = lambdas;
     }
     command.printJson(out);
@@ -186,7 +189,7 @@ int runTrain(const QStringList& args) {
   printText(QString("model           %1 (lambda %2%3)")
                 .arg(QString::fromStdString(report.model))
                 .arg(lambda)
-                .arg(tuned ? QString(", chosen privately among %1 candidates").arg(candidates.value().size())
+                .arg(tuned ? QString(", chosen privately among %1 candidates").arg(mechanism->tuneLambdas.size())
                            : QString()));
   printText(QString("data            %1 train rows, %2 test rows, %3 features, %4 classes")
                 .arg(train.rows()).arg(test.rows()).arg(train.features()).arg(train.classes()));

@@ -14,11 +14,9 @@
 
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
-#include "core/data/split.h"
+#include "app/cli/plan_options.h"
+#include "core/experiment/answering.h"
 #include "core/mechanisms/report_json.h"
-#include "core/prediction/multiparty.h"
-#include "core/prediction/private_predictor.h"
-#include "core/prediction/subsample_aggregate.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::cli {
@@ -53,15 +51,7 @@ QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& 
   };
 }
 
-// What every prediction mechanism prints after answering.
-struct Answered {
-  std::vector<Index> rows;  // the test rows answered (0-based), ascending
-  std::uint64_t seed = 1;   // of their sample
-  long long answered = 0;
-  long long correct = 0;
-  long long remaining = 0;
-  double nonPrivateAccuracy = 0;  // the non-private model(s) on the same points: NOT private
-};
+using Answered = experiment::AnsweredSample;
 
 int printPrediction(const Command& command, const mech::MechanismReport& report, const PreparedData& data,
                     const predict::PredictionOptions& o, const Answered& a, double seconds) {
@@ -113,62 +103,20 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   return kOk;
 }
 
-template <class Predictor, class NonPrivate>
-Result<Answered> answerTestPoints(Predictor& predictor, const Dataset& test, privacy::NoiseSource& noise,
-                                  const NonPrivate& nonPrivateLabels, std::uint64_t seed) {
-  Answered a;
-  a.seed = seed;
-  const Index k = std::min<Index>(test.rows(), static_cast<Index>(predictor.budget()));
-  if (k > 0) {
-    a.rows = seededSample(test.rows(), k, seed);
-    Eigen::MatrixXd X(k, test.X.cols());
-    for (Index i = 0; i < k; ++i) X.row(i) = test.X.row(a.rows[static_cast<std::size_t>(i)]);
-    auto answers = predictor.answerRows(X, noise);
-    if (!answers) return answers.error();
-    const Eigen::VectorXi plain = nonPrivateLabels(X);
-    long long agreeing = 0;
-    for (Index i = 0; i < k; ++i) {
-      const int truth = test.y[a.rows[static_cast<std::size_t>(i)]];
-      a.correct += answers.value()[static_cast<std::size_t>(i)].label == truth;
-      agreeing += plain[i] == truth;
-    }
-    a.answered = k;
-    a.nonPrivateAccuracy = static_cast<double>(agreeing) / static_cast<double>(k);
-  }
-  a.remaining = predictor.remaining();
-  return a;
-}
-
-int runPrediction(const Command& command, const PreparedData& data, privacy::NoiseSource& noise,
-                  const TrainControl& control, std::uint64_t sampleSeed) {
-  auto options = predictionOptions(command);
-  if (!options) return command.fail(options.error());
+int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, const PreparedData& data,
+                  privacy::NoiseSource& noise, std::uint64_t sampleSeed) {
   const auto start = Clock::now();
-  if (options.value().kind == predict::PredictionKind::Sensitivity) {
-    auto predictor = predict::PrivatePredictor::train(options.value(), data.train, control);
-    if (!predictor) return command.fail(predictor.error());
-    auto& p = predictor.value();
-    auto answered = answerTestPoints(p, data.test, noise, [&p](const Eigen::MatrixXd& X) {
-      return p.model().predict(p.theta(), X);
-    }, sampleSeed);
-    if (!answered) return command.fail(answered.error());
-    mech::MechanismReport report = p.report();
-    report.noiseSource = noise.provenance().describe();
-    return printPrediction(command, report, data, options.value(), answered.value(), secondsSince(start));
-  }
-  auto predictor = predict::SubsampleAggregate::train(options.value(), data.train, control);
-  if (!predictor) return command.fail(predictor.error());
-  auto& p = predictor.value();
-  auto answered = answerTestPoints(p, data.test, noise, [&p](const Eigen::MatrixXd& X) {
-    const Eigen::MatrixXi votes = p.teachers().votes(X);
-    Eigen::VectorXi majority(X.rows());
-    for (Index i = 0; i < X.rows(); ++i) votes.row(i).maxCoeff(&majority[i]);
-    return majority;
-  }, sampleSeed);
+  experiment::RunControl control;
+  control.trainBaseline = false;  // the answers are the result; no all-rows model beside them
+  auto run = experiment::runPlan(plan, data, noise, control);
+  if (!run) return command.fail(run.error());
+  experiment::PredictorRelease& predictor = *run.value().prediction;
+  auto answered = experiment::answerTestSample(predictor, data.test, noise, sampleSeed);
   if (!answered) return command.fail(answered.error());
-  mech::MechanismReport report = p.report();
+  mech::MechanismReport report = predictor.report();
   report.noiseSource = noise.provenance().describe();
-  return printPrediction(command, report, data, options.value(), answered.value(), secondsSince(start));
+  const auto& options = std::get<experiment::PrivatePrediction>(plan.choice).options;
+  return printPrediction(command, report, data, options, answered.value(), secondsSince(start));
 }
 
 // What a multiparty release costs: as published, the ε that can be proven, not the claim.
@@ -176,79 +124,80 @@ double epsilonSpent(const mech::MechanismReport& report) {
   return report.value("epsilon_provable").value_or(report.epsilon);
 }
 
-int runMultiparty(const Command& command, const PreparedData& data, privacy::NoiseSource& noise,
-                  const TrainControl& control) {
-  auto options = multipartyOptions(command);
-  if (!options) return command.fail(options.error());
+int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, const PreparedData& data,
+                  privacy::NoiseSource& noise) {
   const auto start = Clock::now();
-  auto result = multiparty::trainMultiparty(options.value(), data.train, noise, control);
-  if (!result) return command.fail(result.error());
+  auto run = experiment::runPlan(plan, data, noise);
+  if (!run) return command.fail(run.error());
   const double seconds = secondsSince(start);
-  const auto& r = result.value();
-  const Model& model = *r.released.model;
+  const multiparty::MultipartyOptions& options = std::get<experiment::Multiparty>(plan.choice).options;
+  const experiment::ModelRelease& release = *run.value().release;
+  const experiment::MultipartyDiagnostics& d = *run.value().multiparty;
+  const Model& model = *release.model.model;
   const bool hasTest = data.test.rows() > 0;
   auto testAccuracy = [&](const Eigen::VectorXd& theta) {
     return hasTest ? QJsonValue(accuracy(model, theta, data.test.X, data.test.y)) : QJsonValue::Null;
   };
-  const double trainAccuracy = accuracy(model, r.released.theta, data.train.X, data.train.y);
+  const double trainAccuracy = release.trainAccuracy;
+  auto accuracyOr = [](const std::optional<double>& value) { return value ? QJsonValue(*value) : QJsonValue::Null; };
   std::vector<std::string> warnings = data.train.provenance.warnings;
-  if (auto doubtful = privacy::doubtfulDeltaWarning(r.report.delta, data.train.rows())) warnings.push_back(*doubtful);
+  if (auto doubtful = privacy::doubtfulDeltaWarning(release.report.delta, data.train.rows()))
+    warnings.push_back(*doubtful);
   command.warn(warnings);
   if (command.json()) {
-    QJsonObject out = commonJson(r.report, data, seconds);
+    QJsonObject out = commonJson(release.report, data, seconds);
     out["warnings"] = toJsonArray(warnings);
-    out["lambda"] = options.value().lambda;
+    out["lambda"] = options.lambda;
     out["train_accuracy"] = trainAccuracy;
-    out["test_accuracy"] = testAccuracy(r.released.theta);
+    out["test_accuracy"] = accuracyOr(release.testAccuracy);
     QJsonArray sizes;
-    for (Index size : r.partySizes) sizes.append(static_cast<qint64>(size));
+    for (Index size : d.partySizes) sizes.append(static_cast<qint64>(size));
     out["parties"] = sizes;
-    out["smallest_party"] = *r.report.value("smallest_party");
-    out["distance_to_all_data"] = r.distance;
-    out["theorem_4_2_bound"] = r.bound;
+    out["smallest_party"] = *release.report.value("smallest_party");
+    out["distance_to_all_data"] = d.distance;
+    out["theorem_4_2_bound"] = d.bound;
     QJsonObject baselines{
-        {"note", r.allDataPrivate ? "NOT private except all_data_dp (a second release of its own epsilon, which "
+        {"note", d.allDataPrivate ? "NOT private except all_data_dp (a second release of its own epsilon, which "
                                     "needs the data pooled)"
                                   : "NOT private (experiment diagnostics)"},
-        {"aggregate_nonprivate_test_accuracy", testAccuracy(r.average)},
-        {"all_data_nonprivate_test_accuracy", testAccuracy(r.allData)},
+        {"aggregate_nonprivate_test_accuracy", testAccuracy(d.average)},
+        {"all_data_nonprivate_test_accuracy", accuracyOr(run.value().baseline.testAccuracy)},
     };
-    if (r.allDataPrivate) {
-      baselines["all_data_dp_test_accuracy"] = testAccuracy(r.allDataPrivate->theta);
-      baselines["all_data_dp_report"] = mech::reportToJson(r.allDataPrivate->report);
+    if (d.allDataPrivate) {
+      baselines["all_data_dp_test_accuracy"] = accuracyOr(d.allDataPrivate->testAccuracy);
+      baselines["all_data_dp_report"] = mech::reportToJson(d.allDataPrivate->report);
     }
     out["baselines"] = baselines;
     // Every release this run made, each with its own ε (basic composition: they add up).
-    QJsonArray releases{QJsonObject{{"what", "aggregate"}, {"epsilon", epsilonSpent(r.report)}, {"delta", 0.0}}};
-    if (r.allDataPrivate)
+    QJsonArray releases{QJsonObject{{"what", "aggregate"}, {"epsilon", epsilonSpent(release.report)}, {"delta", 0.0}}};
+    if (d.allDataPrivate)
       releases.append(QJsonObject{
-          {"what", "all-data DP baseline"}, {"epsilon", epsilonSpent(r.allDataPrivate->report)}, {"delta", 0.0}});
+          {"what", "all-data DP baseline"}, {"epsilon", epsilonSpent(d.allDataPrivate->report)}, {"delta", 0.0}});
     out["releases"] = releases;
     command.printJson(out);
     return kOk;
   }
   QStringList sizes;
-  for (Index size : r.partySizes) sizes << QString::number(size);
+  for (Index size : d.partySizes) sizes << QString::number(size);
   printText(QString("model           %1, lambda %2 (objective (1/n_j) sum loss + lambda ||w||^2)")
-                .arg(QString::fromStdString(r.report.model)).arg(options.value().lambda));
+                .arg(QString::fromStdString(release.report.model)).arg(options.lambda));
   printText("parties         " + sizes.join(", ") + " rows");
-  printMechanismReport(r.report, "eta");
+  printMechanismReport(release.report, "eta");
   printText(QString("||w_avg - w*||  %1 measured (NOT private), Theorem 4.2 bound %2")
-                .arg(r.distance, 0, 'g', 6).arg(r.bound, 0, 'g', 6));
+                .arg(d.distance, 0, 'g', 6).arg(d.bound, 0, 'g', 6));
   printText(QString("train accuracy  %1").arg(trainAccuracy, 0, 'f', 4));
   if (hasTest) {
-    printText(QString("test accuracy   %1").arg(testAccuracy(r.released.theta).toDouble(), 0, 'f', 4));
+    printText(QString("test accuracy   %1").arg(*release.testAccuracy, 0, 'f', 4));
     printText(QString("baselines       all data non-private %1, aggregate non-private %2 (NOT private)")
-                  .arg(testAccuracy(r.allData).toDouble(), 0, 'f', 4)
-                  .arg(testAccuracy(r.average).toDouble(), 0, 'f', 4));
-    if (r.allDataPrivate)
-      printText(QString("all data DP     test accuracy %1")
-                    .arg(testAccuracy(r.allDataPrivate->theta).toDouble(), 0, 'f', 4));
+                  .arg(*run.value().baseline.testAccuracy, 0, 'f', 4)
+                  .arg(testAccuracy(d.average).toDouble(), 0, 'f', 4));
+    if (d.allDataPrivate)
+      printText(QString("all data DP     test accuracy %1").arg(*d.allDataPrivate->testAccuracy, 0, 'f', 4));
   }
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
-  printText("privacy         " + QString::fromStdString(r.report.statement));
-  if (r.allDataPrivate) {
-    const double first = epsilonSpent(r.report), second = epsilonSpent(r.allDataPrivate->report);
+  printText("privacy         " + QString::fromStdString(release.report.statement));
+  if (d.allDataPrivate) {
+    const double first = epsilonSpent(release.report), second = epsilonSpent(d.allDataPrivate->report);
     printText(QString("second release  the all-data DP baseline (--multiparty-baseline) is a separate (%1, 0)-DP "
                       "release from the same rows: this run spent epsilon %2 + %1 = %3 in total")
                   .arg(second, 0, 'g', 6)
@@ -264,28 +213,17 @@ int runTrainPrivatePrediction(const Command& command) {
   auto noiseSpec = noiseChoice(command);
   if (!noiseSpec) return command.fail(noiseSpec.error());
   // Refuse bad options before loading any data.
-  const PrivatePredictionKind kind = privatePredictionKind(command);
-  if (kind == PrivatePredictionKind::Multiparty) {
-    if (auto options = multipartyOptions(command); !options) return command.fail(options.error());
-  } else if (auto options = predictionOptions(command); !options) {
-    return command.fail(options.error());
-  }
+  auto plan = privacyPlan(command, command.parser().value("mechanism"));
+  if (!plan) return command.fail(plan.error());
   auto request = command.dataRequest();
   if (!request) return command.fail(request.error());
   auto prepared = prepareData(request.value());
   if (!prepared) return command.fail(prepared.error());
   auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
   if (!noise) return command.fail(noise.error());
-  TrainControl control;
-  auto tolerance = command.number("tolerance", control.tolerance);
-  if (!tolerance) return command.fail(tolerance.error());
-  control.tolerance = tolerance.value();
-  auto maxIterations = command.integer("max-iterations", control.maxIterations, 1);
-  if (!maxIterations) return command.fail(maxIterations.error());
-  control.maxIterations = static_cast<int>(maxIterations.value());
-  return kind == PrivatePredictionKind::Multiparty
-             ? runMultiparty(command, prepared.value(), *noise.value(), control)
-             : runPrediction(command, prepared.value(), *noise.value(), control, request.value().splitSeed);
+  return std::holds_alternative<experiment::Multiparty>(plan.value().choice)
+             ? runMultiparty(command, plan.value(), prepared.value(), *noise.value())
+             : runPrediction(command, plan.value(), prepared.value(), *noise.value(), request.value().splitSeed);
 }
 
 }  // namespace dpstudio::cli

@@ -22,6 +22,8 @@ const char* kUsage =
     "  calibrate  the noise parameters a mechanism would use, without data\n"
     "  accountant epsilon of DP-SGD runs (--q Q --sigma S --steps T ... --delta D)\n"
     "  audit      empirical privacy audit: a lower bound on epsilon (--mechanism X --trials N)\n"
+    "  sweep      privacy-utility curves: accuracy against epsilon, B, delta, n, D, C, lambda, T or K\n"
+    "  sweep-merge  merge the trial tables of a sweep's shards into one summary and plot\n"
     "\n"
     "Every command takes --help, and --json to print one JSON object on stdout.\n"
     "DATA is a file (CSV, LIBSVM, IDX; gzip is detected) or builtin:NAME.\n"
@@ -53,6 +55,8 @@ int main(int argc, char** argv) {
       {"calibrate", dpstudio::cli::runCalibrate},
       {"accountant", dpstudio::cli::runAccountant},
       {"audit", dpstudio::cli::runAudit},
+      {"sweep", dpstudio::cli::runSweep},
+      {"sweep-merge", dpstudio::cli::runSweepMerge},
   };
   const auto it = commands.find(args[1]);
   if (it == commands.end()) {

@@ -32,15 +32,19 @@ void addNoiseOptions(QCommandLineParser& parser) {
 }
 
 Result<mech::MechanismOptions> mechanismOptions(const Command& command) {
+  return mechanismOptions(command, command.parser().value("mechanism"));
+}
+
+Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QString& mechanismName) {
   const auto& parser = command.parser();
   mech::MechanismOptions o;
   const auto kind = parseModelKind(parser.value("model").toStdString());
   if (!kind) return Error{ErrorKind::Usage, "choose --model logreg, huber, softmax or lmgc", {}, 0, "model"};
   o.learner.kind = *kind;
   o.learner.lambda = defaultLambda(*kind);
-  const auto mechanism = mech::parseMechanism(parser.value("mechanism").toStdString());
+  const auto mechanism = mech::parseMechanism(mechanismName.toStdString());
   if (!mechanism)
-    return Error{ErrorKind::Usage, "unknown mechanism '" + parser.value("mechanism").toStdString() +
+    return Error{ErrorKind::Usage, "unknown mechanism '" + mechanismName.toStdString() +
                                        "' (none, output, objective, loss, dplmgc, dpsgd)", {}, 0, "mechanism"};
   o.kind = *mechanism;
   const auto family = mech::parseNoiseFamily(parser.value("distribution").toStdString());

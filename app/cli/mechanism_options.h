@@ -15,6 +15,8 @@ void addMechanismOptions(QCommandLineParser& parser);
 void addNoiseOptions(QCommandLineParser& parser);
 
 Result<mech::MechanismOptions> mechanismOptions(const Command& command);
+// The same for the mechanism named here rather than by --mechanism (sweep's --mechanisms).
+Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QString& mechanism);
 
 // --tune-lambdas L1,L2,..: private parameter tuning (ALGORITHMS §3 H) over these λ.
 void addTuningOption(QCommandLineParser& parser);

@@ -67,8 +67,12 @@ PrivatePredictionKind privatePredictionKind(const Command& command) {
 }
 
 Result<predict::PredictionOptions> predictionOptions(const Command& command) {
+  return predictionOptions(command, command.parser().value("mechanism"));
+}
+
+Result<predict::PredictionOptions> predictionOptions(const Command& command, const QString& mechanism) {
   predict::PredictionOptions o;
-  const auto kind = predict::parsePredictionKind(command.parser().value("mechanism").toStdString());
+  const auto kind = predict::parsePredictionKind(mechanism.toStdString());
   if (!kind) return usage("--mechanism must be prediction or subsample here", "mechanism");
   o.kind = *kind;
   if (auto status = readCommon(command, &o.learner.kind, &o.epsilon, &o.delta, &o.learner.lambda, &o.learner.huber);

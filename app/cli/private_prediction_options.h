@@ -19,6 +19,7 @@ PrivatePredictionKind privatePredictionKind(const Command& command);
 // Options for --mechanism prediction|subsample; invalid values are exit 4 (InvalidPrivacy),
 // malformed ones exit 2 (Usage).
 Result<predict::PredictionOptions> predictionOptions(const Command& command);
+Result<predict::PredictionOptions> predictionOptions(const Command& command, const QString& mechanism);
 // Options for --mechanism multiparty (--lambda is λ of λ‖w‖², paper 004's convention).
 Result<multiparty::MultipartyOptions> multipartyOptions(const Command& command);
 

@@ -41,7 +41,7 @@ Result<ModelRelease> trainRelease(const TrainingMechanism& plan, const SolverSet
   // Output perturbation releases the exact minimizer whatever the start; starting at the
   // non-private solution only gets there sooner. The other mechanisms ignore it (their
   // start must not depend on the data).
-  if (plan.options.kind == mech::MechanismKind::Output && plan.tuneLambdas.empty())
+  if (plan.options.kind == mech::MechanismKind::Output && plan.tuneLambdas.empty() && baseline.model.model)
     control.warmStart = baseline.model.theta;
   const auto start = std::chrono::steady_clock::now();
   auto trained = plan.tuneLambdas.empty()
@@ -117,6 +117,7 @@ Status trainMultipartyRelease(PlanRun& run, const Multiparty& plan, const Solver
   diagnostics.partySizes = std::move(r.partySizes);
   diagnostics.distance = r.distance;
   diagnostics.bound = r.bound;
+  diagnostics.average = r.average;
   if (r.allDataPrivate) {
     MultipartyDiagnostics::AllDataBaseline allData;
     allData.trainAccuracy = accuracy(*release.model.model, r.allDataPrivate->theta, train.X, train.y);
@@ -168,8 +169,19 @@ Result<PlanRun> runPlan(const PrivacyPlan& plan, const PreparedData& data, priva
   if (auto status = plan.validate(); !status) return status.error();
   const Progress& progress = control.progress;
   const SolverSettings& solver = plan.solver;
-  PlanRun run;
   const FittedModel* reuse = control.reuseBaseline;
+  PlanRun run;
+  // The non-private model, unless it is lent by the caller or only a comparison the caller
+  // does not want.
+  auto takeBaseline = [&](double from, double to, bool wanted) -> Status {
+    if (reuse) run.baseline = *reuse;
+    if (reuse || !wanted) return Ok{};
+    auto baseline = trainBaseline(plan.learner(), solver, data, progress, from, to);
+    if (!baseline) return baseline.error();
+    run.baseline = std::move(baseline).value();
+    return Ok{};
+  };
+
   if (const auto* prediction = std::get_if<PrivatePrediction>(&plan.choice)) {
     if (prediction->options.kind == predict::PredictionKind::Sensitivity) {
       // θ* is the baseline: no other model to train.
@@ -177,27 +189,21 @@ Result<PlanRun> runPlan(const PrivacyPlan& plan, const PreparedData& data, priva
         return status.error();
     } else {
       // The teachers first, so that Cancel stops them; the all-rows baseline after.
-      const double teachersTo = reuse ? 0.97 : 0.8;
+      const bool wanted = control.trainBaseline;
+      const double teachersTo = reuse || !wanted ? 0.97 : 0.8;
       if (auto status = trainPredictor(run, *prediction, solver, data, progress, 0.0, teachersTo); !status)
         return status.error();
       if (progress.cancelled()) return Error::cancelled();
-      if (reuse) run.baseline = *reuse;
-      else if (auto baseline = trainBaseline(plan.learner(), solver, data, progress, teachersTo, 0.97))
-        run.baseline = std::move(baseline).value();
-      else
-        return baseline.error();
+      if (auto status = takeBaseline(teachersTo, 0.97, wanted); !status) return status.error();
     }
   } else if (const auto* parties = std::get_if<Multiparty>(&plan.choice)) {
     if (auto status = trainMultipartyRelease(run, *parties, solver, data, noise, progress, 0.0, 0.97); !status)
       return status.error();
   } else {
     const auto* mechanism = std::get_if<TrainingMechanism>(&plan.choice);
-    const double from = reuse ? 0.0 : mechanism ? 0.5 : 0.97;
-    if (reuse) run.baseline = *reuse;
-    else if (auto baseline = trainBaseline(plan.learner(), solver, data, progress, 0.0, from))
-      run.baseline = std::move(baseline).value();
-    else
-      return baseline.error();
+    const bool wanted = !mechanism || control.trainBaseline;
+    const double from = reuse || !wanted ? 0.0 : mechanism ? 0.5 : 0.97;
+    if (auto status = takeBaseline(0.0, from, wanted); !status) return status.error();
     if (mechanism) {
       if (progress.cancelled()) return Error::cancelled();
       auto release = trainRelease(*mechanism, solver, data, run.baseline, noise, progress, from);

@@ -68,6 +68,7 @@ struct MultipartyDiagnostics {
   std::vector<Index> partySizes;  // n_j in party order
   double distance = 0;            // measured ‖ŵ − w*‖
   double bound = 0;               // Theorem 4.2: (K−1)/(n_(1)λ), as published
+  Eigen::VectorXd average;        // ŵ, the noise-free average of the local models
   struct AllDataBaseline {
     mech::MechanismReport report;
     double trainAccuracy = 0;
@@ -93,6 +94,10 @@ struct RunControl {
   // A baseline trained by another run with the same learner and solver on the same prepared
   // data (PlanRun::reusableBaseline()): taken instead of trained again.
   const FittedModel* reuseBaseline = nullptr;
+  // Train the non-private baseline beside a training mechanism's release, and subsample-and-
+  // aggregate's all-rows model beside its teachers: the GUI shows them for comparison; the
+  // CLI reports the release alone and skips them (PlanRun::baseline stays empty).
+  bool trainBaseline = true;
 };
 
 Result<PlanRun> runPlan(const PrivacyPlan& plan, const PreparedData& data, privacy::NoiseSource& noise,

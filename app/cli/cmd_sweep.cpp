@@ -1,0 +1,242 @@
+// `sweep` and `sweep-merge`: privacy–utility curves (core/experiment/sweep.h).
+//
+// A sweep is an experiment on the user's data, not a release: its output says so, and
+// nothing is recorded anywhere as spent privacy.
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+
+#include <cstdio>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/mechanism_options.h"
+#include "app/cli/plan_options.h"
+#include "app/cli/private_prediction_options.h"
+#include "app/cli/sweep_output.h"
+#include "app/cli/sweep_presets.h"
+#include "core/experiment/trial_table.h"
+#include "core/util/parallel.h"
+
+namespace dpstudio::cli {
+namespace {
+
+Error usage(const std::string& message, const std::string& field) {
+  return Error{ErrorKind::Usage, message, {}, 0, field};
+}
+
+Result<std::vector<double>> parseValues(const QString& text) {
+  std::vector<double> values;
+  for (const QString& item : text.split(',', Qt::SkipEmptyParts)) {
+    bool ok = false;
+    const double value = item.trimmed().toDouble(&ok);
+    if (!ok) return usage("must be a comma-separated list of numbers, found '" + item.toStdString() + "'", "values");
+    values.push_back(value);
+  }
+  if (values.empty()) return usage("give at least one value", "values");
+  return values;
+}
+
+struct Shard {
+  int index = 0;  // 0-based
+  int count = 1;
+};
+
+Result<Shard> parseShard(const QString& text) {
+  const QStringList parts = text.split('/');
+  bool okK = false, okN = false;
+  Shard shard;
+  if (parts.size() == 2) {
+    shard.index = parts[0].toInt(&okK) - 1;
+    shard.count = parts[1].toInt(&okN);
+  }
+  if (!okK || !okN || shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
+    return usage("must be K/N with 1 <= K <= N (e.g. 2/4), found '" + text.toStdString() + "'", "shard");
+  return shard;
+}
+
+// What the data are, for the fingerprint: shards of one sweep must see the same data.
+std::string dataIdentity(const PreparedData& data) {
+  std::string identity = data.train.provenance.source + "|" + data.test.provenance.source;
+  for (const std::string& step : data.train.provenance.steps) identity += "|" + step;
+  identity += "|" + std::to_string(data.train.rows()) + "x" + std::to_string(data.train.features()) + "/" +
+              std::to_string(data.test.rows());
+  return identity;
+}
+
+// Progress on stderr, at most once a second and at the end.
+class ProgressLine {
+ public:
+  explicit ProgressLine(long long total) : total_(total) { timer_.start(); }
+  void trialDone() {
+    ++done_;
+    if (done_ < total_ && timer_.elapsed() - lastPrint_ < 1000) return;
+    lastPrint_ = timer_.elapsed();
+    const double elapsed = static_cast<double>(timer_.elapsed()) / 1000.0;
+    const double remaining = done_ > 0 ? elapsed * static_cast<double>(total_ - done_) / static_cast<double>(done_) : 0;
+    const QByteArray line = QString("sweep: %1/%2 trials, %3 s elapsed, about %4 s remaining\n")
+                                .arg(done_).arg(total_)
+                                .arg(elapsed, 0, 'f', 1)
+                                .arg(remaining, 0, 'f', 1)
+                                .toUtf8();
+    std::fwrite(line.constData(), 1, static_cast<std::size_t>(line.size()), stderr);
+  }
+
+ private:
+  long long total_;
+  long long done_ = 0;
+  qint64 lastPrint_ = -1000000;
+  QElapsedTimer timer_;
+};
+
+}  // namespace
+
+int runSweep(const QStringList& args) {
+  Command command("sweep",
+                  "Accuracy against one parameter (the axis) for one or more mechanisms, repeated: a privacy-utility "
+                  "curve. An experiment on the data, not a private release.",
+                  "");
+  command.addTrainingDataOptions();
+  addMechanismOptions(command.parser());
+  addTuningOption(command.parser());
+  addPrivatePredictionOptions(command.parser());
+  command.parser().addOptions({
+      {"mechanisms", "Comma-separated mechanisms, each optionally with :published, :corrected, :gaussian or "
+                     ":l2-laplace (e.g. output,loss,prediction,subsample or multiparty,multiparty:published).",
+       "X,Y,.."},
+      {"axis", "The swept parameter: epsilon, budget, delta, n, dims, classes, lambda, teachers or parties.", "AXIS"},
+      {"values", "Comma-separated values of the axis.", "V1,V2,.."},
+      {"repeats", "Repetitions per (mechanism, value) (default 10).", "R"},
+      {"seed", "Master seed: every trial's seed derives from it and the trial (default 1).", "S"},
+      {"threads", "Worker threads (default: every core).", "N"},
+      {"out", "Write the trial table (one CSV row per trial) to this file.", "FILE.csv"},
+      {"plot", "Render the curve to this PNG or SVG file (no display needed).", "FILE.png|svg"},
+      {"shard", "Run only shard K of N of the trials (merge the tables with sweep-merge).", "K/N"},
+      {"preset", "A sweep of the papers' figures: " + presetNames().join(", ") + ".", "NAME"},
+      {"data-dir", "Where the presets find their data (default: $DPSTUDIO_DATA_DIR, else ../shared/data).", "DIR"},
+      {"tolerance", "Relative gradient tolerance of the optimizer (default 1e-8).", "TOL"},
+      {"max-iterations", "Iteration limit of the optimizer (default 3000).", "N"},
+  });
+  // A preset puts its options first; options given explicitly come after and win.
+  auto effective = withPresetArguments(args);
+  if (!effective) return command.fail(effective.error());
+  int exitCode = kOk;
+  if (!command.parse(effective.value(), &exitCode)) return exitCode;
+  if (!command.parser().positionalArguments().isEmpty())
+    return command.usageError("sweep takes no positional arguments (use --train DATA)");
+  Command& sweep = command;
+  const QCommandLineParser& p = sweep.parser();
+
+  // Everything about the sweep itself is checked before any data is read.
+  const QString mechanismList = p.isSet("mechanisms") ? p.value("mechanisms")
+                                : p.isSet("mechanism") ? p.value("mechanism") : QString();
+  if (mechanismList.isEmpty()) return command.fail(usage("choose --mechanisms X,Y,..", "mechanisms"));
+  if (!p.isSet("axis")) return command.fail(usage("choose --axis (epsilon, budget, delta, n, dims, classes, lambda, "
+                                                  "teachers, parties)", "axis"));
+  const auto axis = experiment::parseAxis(p.value("axis").toStdString());
+  if (!axis)
+    return command.fail(usage("unknown axis '" + p.value("axis").toStdString() +
+                                  "' (epsilon, budget, delta, n, dims, classes, lambda, teachers, parties)",
+                              "axis"));
+  if (!p.isSet("values")) return command.fail(usage("give the axis values with --values V1,V2,..", "values"));
+  auto values = parseValues(p.value("values"));
+  if (!values) return command.fail(values.error());
+  auto repeats = sweep.integer("repeats", 10, 1);
+  if (!repeats) return command.fail(repeats.error());
+  auto seed = sweep.integer("seed", 1, 0);
+  if (!seed) return command.fail(seed.error());
+  auto threads = sweep.integer("threads", 0, 1);
+  if (!threads) return command.fail(threads.error());
+  Shard shard;
+  if (p.isSet("shard")) {
+    auto parsed = parseShard(p.value("shard"));
+    if (!parsed) return command.fail(parsed.error());
+    shard = parsed.value();
+  }
+  const QString plotPath = p.value("plot");
+  if (!plotPath.isEmpty() && !plotPath.endsWith(".png", Qt::CaseInsensitive) &&
+      !plotPath.endsWith(".svg", Qt::CaseInsensitive))
+    return command.fail(usage("the plot must be a .png or .svg file, found '" + plotPath.toStdString() + "'", "plot"));
+
+  experiment::SweepSpec spec;
+  spec.axis = *axis;
+  spec.values = values.value();
+  spec.repeats = static_cast<int>(repeats.value());
+  spec.seed = static_cast<std::uint64_t>(seed.value());
+  for (const QString& item : mechanismList.split(',', Qt::SkipEmptyParts)) {
+    auto plan = privacyPlan(sweep, item.trimmed());
+    if (!plan) return command.fail(plan.error());
+    experiment::SweepSeries series;
+    series.key = item.trimmed().toStdString();
+    series.title = planTitle(plan.value());
+    series.plan = std::move(plan).value();
+    spec.series.push_back(std::move(series));
+  }
+
+  auto request = sweep.dataRequest();
+  if (!request) return command.fail(request.error());
+  auto prepared = prepareData(request.value());
+  if (!prepared) return command.fail(prepared.error());
+  const PreparedData& data = prepared.value();
+  spec.dataset = dataIdentity(data);
+
+  if (threads.value() > 0) setWorkerThreads(static_cast<int>(threads.value()));
+  const experiment::SweepSpec full = experiment::withReferenceSeries(spec);
+  const long long shardTrials = [&] {
+    const auto all = static_cast<long long>(experiment::expandTrials(full).size());
+    return all / shard.count + (shard.index < all % shard.count ? 1 : 0);
+  }();
+  ProgressLine progressLine(shardTrials);
+  experiment::SweepControl control;
+  control.threads = static_cast<int>(threads.value());
+  control.shardIndex = shard.index;
+  control.shardCount = shard.count;
+  control.onTrial = [&progressLine](const experiment::TrialRecord&) { progressLine.trialDone(); };
+  auto result = experiment::runSweep(spec, data, control);
+  if (!result) return command.fail(result.error());
+
+  SweepOutput output;
+  output.table.layout = experiment::layoutOf(result.value().spec);
+  output.table.layout.title = QFileInfo(QString::fromStdString(data.train.provenance.source)).fileName().toStdString();
+  if (output.table.layout.title.empty()) output.table.layout.title = data.train.provenance.source;
+  output.table.shardIndex = shard.index;
+  output.table.shardCount = shard.count;
+  output.table.complete = !result.value().cancelled;
+  output.table.trials = result.value().trials;
+  output.seconds = result.value().seconds;
+  output.work = result.value().work;
+  output.hasWork = true;
+  output.warnings = data.train.provenance.warnings;
+  return writeSweepOutput(command, output, p.value("out"), plotPath);
+}
+
+int runSweepMerge(const QStringList& args) {
+  Command command("sweep-merge",
+                  "Merge the trial tables of a sweep's shards (sweep --shard K/N --out) into one summary and plot.",
+                  "TABLE.csv...");
+  command.parser().addOptions({
+      {"out", "Write the merged trial table to this file.", "FILE.csv"},
+      {"plot", "Render the curve to this PNG or SVG file.", "FILE.png|svg"},
+  });
+  int exitCode = kOk;
+  if (!command.parse(args, &exitCode)) return exitCode;
+  const QStringList files = command.parser().positionalArguments();
+  if (files.isEmpty()) return command.usageError("give the shards' trial tables");
+  std::vector<experiment::TrialTable> tables;
+  std::vector<std::string> names;
+  for (const QString& file : files) {
+    auto table = experiment::readTrialTable(file.toStdString());
+    if (!table) return command.fail(table.error());
+    tables.push_back(std::move(table).value());
+    names.push_back(file.toStdString());
+  }
+  auto merged = experiment::mergeTrialTables(tables, names);
+  if (!merged) return command.fail(merged.error());
+  SweepOutput output;
+  output.table = std::move(merged).value();
+  for (const auto& t : output.table.trials) output.seconds += t.seconds;
+  output.secondsAreTrialSum = true;
+  return writeSweepOutput(command, output, command.parser().value("out"), command.parser().value("plot"));
+}
+
+}  // namespace dpstudio::cli

@@ -1,0 +1,11 @@
+#include "app/cli/sweep_plot.h"
+
+#include "ui/utility_chart.h"
+
+namespace dpstudio::cli {
+
+Status renderSweepPlot(const experiment::Curve& curve, const QString& path) {
+  return ui::saveUtilityPlot(curve, path);
+}
+
+}  // namespace dpstudio::cli
