@@ -181,6 +181,8 @@ void TestUtilityChart::logAxisTicksAtPowersOfTen() {
   QVERIFY(axis);
   const double majorTicks = std::log(axis->max() / axis->min()) / std::log(axis->base());
   QVERIFY2(majorTicks <= 11.0, qPrintable(QString::number(majorTicks)));
+  if (const QString out = screenshotDir(); !out.isEmpty())
+    QVERIFY(dpstudio::ui::saveUtilityPlot(wide, QDir(out).filePath("utility_chart_wide.png")).ok());
 }
 
 void TestUtilityChart::pointsAreDrawnByValue() {
@@ -260,6 +262,8 @@ void TestUtilityChart::linearAxisWhenNotLog() {
   QVERIFY(x->tickType() == QValueAxis::TicksDynamic);
   QVERIFY(x->max() - x->min() < 10 * x->tickInterval() + 1e-9);  // bounded ticks
   QCOMPARE(chart.meanSeries()[0]->points().size(), 6);
+  if (const QString out = screenshotDir(); !out.isEmpty())
+    QVERIFY(dpstudio::ui::saveUtilityPlot(curve, QDir(out).filePath("utility_chart_linear.png")).ok());
 
   // Back to log: the value ≤ 0 cannot be drawn and is left out; one x axis, not two.
   curve.logAxis = true;
@@ -386,6 +390,8 @@ void TestUtilityChart::onePointCurveDraws() {
   QCOMPARE(chart.meanSeries().size(), 3);
   QCOMPARE(chart.meanSeries()[0]->points().size(), 2);
   QCOMPARE(chart.meanSeries()[2]->name(), QStringLiteral("unlisted"));
+  if (const QString out = screenshotDir(); !out.isEmpty())
+    QVERIFY(dpstudio::ui::saveUtilityPlot(curve, QDir(out).filePath("utility_chart_few.png"), QSize(600, 420)).ok());
 }
 
 void TestUtilityChart::setCurveRepeatedDoesNotGrow() {
