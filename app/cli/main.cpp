@@ -1,5 +1,6 @@
 // dpstudio-cli: the headless front end. A thin dispatcher over core; each subcommand lives
-// in its own cmd_*.cpp.
+// in its own cmd_*.cpp. Runs under a QCoreApplication, or under an offscreen QApplication
+// when it is to draw a plot (`sweep`/`sweep-merge --plot`; ui/plot_application.h).
 
 #include <QCoreApplication>
 
@@ -9,6 +10,7 @@
 #include <map>
 
 #include "app/cli/cli_common.h"
+#include "ui/plot_application.h"
 
 namespace {
 
@@ -33,7 +35,7 @@ const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
-  QCoreApplication app(argc, argv);
+  const auto app = dpstudio::ui::makeCliApplication(argc, argv);
   QCoreApplication::setApplicationName("dpstudio-cli");
   QCoreApplication::setApplicationVersion(DPSTUDIO_VERSION);
   using dpstudio::cli::printText;

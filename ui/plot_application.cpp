@@ -1,0 +1,27 @@
+#include "ui/plot_application.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+
+namespace dpstudio::ui {
+
+bool needsGuiForPlot(const QStringList& args) {
+  if (args.size() < 2 || (args[1] != QLatin1String("sweep") && args[1] != QLatin1String("sweep-merge"))) return false;
+  for (qsizetype i = 2; i < args.size(); ++i) {
+    const QString& arg = args[i];
+    if (arg == QLatin1String("--")) break;  // what follows is positional
+    if (arg == QLatin1String("--plot") || arg.startsWith(QLatin1String("--plot="))) return true;
+  }
+  return false;
+}
+
+std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv) {
+  QStringList args;
+  for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  if (!needsGuiForPlot(args)) return std::make_unique<QCoreApplication>(argc, argv);
+  // Headless by default: a CLI run must not depend on a display it does not show anything on.
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  return std::make_unique<QApplication>(argc, argv);
+}
+
+}  // namespace dpstudio::ui
