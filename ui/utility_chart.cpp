@@ -6,6 +6,7 @@
 #include <QBuffer>
 #include <QFont>
 #include <QFontInfo>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -32,16 +33,11 @@
 #include "ui/round_ticks.h"
 
 namespace dpstudio::ui {
-namespace {
 
 using experiment::Curve;
 using experiment::CurvePoint;
 
-constexpr int kSideMargin = 10;
-constexpr int kCaptionGap = 4;
-constexpr int kMaxImageSide = 20000;
-// A log axis shows at most this many major ticks; wider ranges tick every k decades.
-constexpr int kMaxLogTicks = 10;
+namespace detail {
 
 // One series as drawn: its points by increasing value.
 struct DrawnSeries {
@@ -54,6 +50,19 @@ struct DrawnCurve {
   std::vector<DrawnSeries> series;
   bool empty = true;  // no drawable point in any series
 };
+
+}  // namespace detail
+
+namespace {
+
+using detail::DrawnCurve;
+using detail::DrawnSeries;
+
+constexpr int kSideMargin = 10;
+constexpr int kCaptionGap = 4;
+constexpr int kMaxImageSide = 20000;
+// A log axis shows at most this many major ticks; wider ranges tick every k decades.
+constexpr int kMaxLogTicks = 10;
 
 bool drawable(const CurvePoint& p, bool logAxis) {
   return std::isfinite(p.value) && std::isfinite(p.mean) && (!logAxis || p.value > 0.0);
@@ -293,18 +302,17 @@ void UtilityChart::setCurve(const Curve& curve) {
   }
   if (structure != structure_) {
     structure_ = structure;
-    rebuild(curve);
+    rebuild(curve, drawn);
   }
-  fillSeries(curve);
+  fillSeries(curve, drawn);
 }
 
-void UtilityChart::rebuild(const Curve& curve) {
+void UtilityChart::rebuild(const Curve& curve, const DrawnCurve& drawn) {
   removeAllSeries();  // deletes them; a band's edges are its children
   means_.clear();
   bands_.clear();
   references_.clear();
   setXAxisKind(curve.logAxis);
-  const DrawnCurve drawn = drawnCurve(curve);
   if (drawn.empty) return;
 
   auto attach = [this](QAbstractSeries* series) {
@@ -346,8 +354,7 @@ void UtilityChart::rebuild(const Curve& curve) {
   }
 }
 
-void UtilityChart::fillSeries(const Curve& curve) {
-  const DrawnCurve drawn = drawnCurve(curve);
+void UtilityChart::fillSeries(const Curve& curve, const DrawnCurve& drawn) {
   setTitle(QString::fromStdString(curve.title).toHtmlEscaped());
   axisX_->setTitleText(QString::fromStdString(curve.axisTitle.empty() ? curve.axis : curve.axisTitle));
 
@@ -409,10 +416,19 @@ void UtilityChart::fillSeries(const Curve& curve) {
   layoutOverlays();
 }
 
-// The caption sits in the chart's bottom margin, under the legend; the margin grows with
-// the caption's wrapped height. "No finished trials yet" is centred on the plot area.
+// The legend goes below the plot when its entries fit in one row there, else to the right
+// (Qt's horizontal legend does not wrap: it would cut every label short). The caption sits
+// in the chart's bottom margin, under the legend; the margin grows with the caption's
+// wrapped height. "No finished trials yet" is centred on the plot area.
 void UtilityChart::layoutOverlays() {
   const QRectF area = rect();
+  const QFontMetricsF metrics(legend()->font());
+  double legendWidth = 0;
+  for (const QList<QLineSeries*>* list : {&means_, &references_})
+    for (const QLineSeries* series : *list)  // label, symbol and spacing (~3 line heights)
+      legendWidth += metrics.horizontalAdvance(series->name()) + 3 * metrics.height();
+  const Qt::Alignment side = legendWidth <= area.width() - 2 * kSideMargin - 20 ? Qt::AlignBottom : Qt::AlignRight;
+  if (legend()->alignment() != side) legend()->setAlignment(side);
   int captionHeight = 0;
   if (caption_->isVisible()) {
     caption_->setTextWidth(std::max(50.0, area.width() - 2 * kSideMargin));

@@ -41,6 +41,10 @@ QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
+namespace detail {
+struct DrawnCurve;  // the curve as drawn: series in order, drawable points by value
+}  // namespace detail
+
 // A chart that shows one Curve at a time and can be given a newer one as trials finish.
 // It is a QChart (a QGraphicsWidget), owned as Qt owns charts: by the QChartView it is set
 // on (QChartView::setChart), the QGraphicsScene it is added to, or whoever created it.
@@ -69,8 +73,8 @@ class UtilityChart : public QChart {
   QString description() const;        // title and caption in one line: an SVG's <desc>
 
  private:
-  void rebuild(const experiment::Curve& curve);
-  void fillSeries(const experiment::Curve& curve);
+  void rebuild(const experiment::Curve& curve, const detail::DrawnCurve& drawn);
+  void fillSeries(const experiment::Curve& curve, const detail::DrawnCurve& drawn);
   void setXAxisKind(bool log);
   void layoutOverlays();
 

@@ -4,7 +4,8 @@
 // every band and reference line inside [0, 1]; points given out of order are drawn by ε;
 // PNG and SVG files have the asked size, the series' colours and the title, and are not
 // written for another extension; empty and one-point curves draw; setCurve() repeated
-// neither grows the chart nor leaves old series; dpstudio-cli knows when it needs a GUI.
+// neither grows the chart nor leaves old series; a legend too wide for one row goes to the
+// right; dpstudio-cli knows when it needs a GUI.
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the sample figure (PNG and SVG) and the empty one there.
 
@@ -97,7 +98,12 @@ int distinctColours(const QImage& image) {
   return static_cast<int>(colours.size());
 }
 
-QString screenshotDir() { return qEnvironmentVariable("DPSTUDIO_TEST_SCREENSHOTS"); }
+// DPSTUDIO_TEST_SCREENSHOTS, created when set.
+QString screenshotDir() {
+  const QString dir = qEnvironmentVariable("DPSTUDIO_TEST_SCREENSHOTS");
+  if (!dir.isEmpty()) QDir().mkpath(dir);
+  return dir;
+}
 
 }  // namespace
 
@@ -116,6 +122,7 @@ class TestUtilityChart : public QObject {
   void emptyCurveSaysNoTrials();
   void onePointCurveDraws();
   void setCurveRepeatedDoesNotGrow();
+  void legendBelowUnlessTooWide();
   void needsGuiForPlot_data();
   void needsGuiForPlot();
 };
@@ -312,7 +319,6 @@ void TestUtilityChart::savesPngAndSvg() {
   QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2);
 
   if (const QString out = screenshotDir(); !out.isEmpty()) {
-    QDir().mkpath(out);
     QVERIFY(dpstudio::ui::saveUtilityPlot(curve, QDir(out).filePath("utility_chart_sample.png")).ok());
     QVERIFY(dpstudio::ui::saveUtilityPlot(curve, QDir(out).filePath("utility_chart_sample.svg")).ok());
   }
@@ -390,6 +396,16 @@ void TestUtilityChart::onePointCurveDraws() {
   QCOMPARE(chart.meanSeries().size(), 3);
   QCOMPARE(chart.meanSeries()[0]->points().size(), 2);
   QCOMPARE(chart.meanSeries()[2]->name(), QStringLiteral("unlisted"));
+  if (const QString out = screenshotDir(); !out.isEmpty()) {
+    Curve many = sampleCurve();
+    many.series.push_back({"prediction", "Prediction sensitivity (B = 100)"});
+    many.series.push_back({"subsample", "Subsample and aggregate (T = 50 teachers)"});
+    many.series.push_back({"multiparty", "Multiparty aggregation (as published)"});
+    for (std::size_t s = 3; s < many.series.size(); ++s)
+      for (double eps : kEpsilons) many.points.push_back(point(many.series[s].key, eps, 0.5 + 0.04 * s + 0.02 * eps, 0.05));
+    many.references.push_back({"Majority class", 0.1});
+    QVERIFY(dpstudio::ui::saveUtilityPlot(many, QDir(out).filePath("utility_chart_many.png")).ok());
+  }
   if (const QString out = screenshotDir(); !out.isEmpty())
     QVERIFY(dpstudio::ui::saveUtilityPlot(curve, QDir(out).filePath("utility_chart_few.png"), QSize(600, 420)).ok());
 }
@@ -433,6 +449,24 @@ void TestUtilityChart::setCurveRepeatedDoesNotGrow() {
   }
   QVERIFY(!oldBand);  // deleted with its edges
   QVERIFY(!oldEdge);
+}
+
+void TestUtilityChart::legendBelowUnlessTooWide() {
+  QGraphicsScene scene;
+  auto* chart = new UtilityChart;
+  scene.addItem(chart);
+  chart->setGeometry(QRectF(0, 0, 900, 600));
+  chart->setCurve(sampleCurve());
+  QCOMPARE(chart->legend()->alignment(), Qt::AlignBottom);
+  // Six long titles do not fit in a row: Qt would cut them short, so the legend moves right.
+  Curve many = sampleCurve();
+  many.series.push_back({"prediction", "Prediction sensitivity (B = 100)"});
+  many.series.push_back({"subsample", "Subsample and aggregate (T = 50 teachers)"});
+  many.series.push_back({"multiparty", "Multiparty aggregation (as published)"});
+  chart->setCurve(many);
+  QCOMPARE(chart->legend()->alignment(), Qt::AlignRight);
+  chart->setGeometry(QRectF(0, 0, 2400, 600));  // wide enough again
+  QCOMPARE(chart->legend()->alignment(), Qt::AlignBottom);
 }
 
 void TestUtilityChart::needsGuiForPlot_data() {
