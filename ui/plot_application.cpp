@@ -2,6 +2,10 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+
+#include <unistd.h>
 
 namespace dpstudio::ui {
 
@@ -21,6 +25,14 @@ std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv) {
   if (!needsGuiForPlot(args)) return std::make_unique<QCoreApplication>(argc, argv);
   // Headless by default: a CLI run must not depend on a display it does not show anything on.
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  // Without a login session (root in CI, a cron job) there is no XDG_RUNTIME_DIR and Qt warns
+  // on stderr that it makes one; a private folder of our own keeps a script's stderr clean.
+  if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+    const QString runtime = QDir::tempPath() + QStringLiteral("/dpstudio-runtime-") + QString::number(getuid());
+    if (QDir().mkpath(runtime) &&
+        QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+      qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtime));
+  }
   return std::make_unique<QApplication>(argc, argv);
 }
 

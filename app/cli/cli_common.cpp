@@ -366,7 +366,9 @@ int Command::fail(const Error& error) const {
   const int code = exitCodeFor(error.kind);
   const QString message = QString::fromStdString(error.toString());
   if (json_) {
-    printJson(QJsonObject{{"error", QJsonObject{{"code", code}, {"message", message}}}});
+    QJsonObject details{{"code", code}, {"message", message}};
+    if (!error.field.empty()) details["field"] = QString::fromStdString(error.field);  // the option or column at fault
+    printJson(QJsonObject{{"error", details}});
   } else {
     const QByteArray bytes = ("dpstudio-cli " + name_ + ": error: " + message + "\n").toUtf8();
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);

@@ -30,10 +30,10 @@ Result<std::vector<double>> parseValues(const QString& text) {
   for (const QString& item : text.split(',', Qt::SkipEmptyParts)) {
     bool ok = false;
     const double value = item.trimmed().toDouble(&ok);
-    if (!ok) return usage("must be a comma-separated list of numbers, found '" + item.toStdString() + "'", "values");
+    if (!ok) return usage("--values must be a comma-separated list of numbers, found '" + item.toStdString() + "'", "values");
     values.push_back(value);
   }
-  if (values.empty()) return usage("give at least one value", "values");
+  if (values.empty()) return usage("--values needs at least one value", "values");
   return values;
 }
 
@@ -51,7 +51,7 @@ Result<Shard> parseShard(const QString& text) {
     shard.count = parts[1].toInt(&okN);
   }
   if (!okK || !okN || shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
-    return usage("must be K/N with 1 <= K <= N (e.g. 2/4), found '" + text.toStdString() + "'", "shard");
+    return usage("--shard must be K/N with 1 <= K <= N (e.g. 2/4), found '" + text.toStdString() + "'", "shard");
   return shard;
 }
 
@@ -62,6 +62,14 @@ std::string dataIdentity(const PreparedData& data) {
   identity += "|" + std::to_string(data.train.rows()) + "x" + std::to_string(data.train.features()) + "/" +
               std::to_string(data.test.rows());
   return identity;
+}
+
+// The data's name for a chart title: a file's name, a built-in's name without its options.
+std::string dataTitle(const std::string& source) {
+  const QString text = QString::fromStdString(source);
+  if (text.startsWith("builtin:")) return text.section(':', 1, 1).toStdString();
+  const QString name = QFileInfo(text).fileName();
+  return name.isEmpty() ? source : name.toStdString();
 }
 
 // Progress on stderr, at most once a second and at the end.
@@ -197,8 +205,7 @@ int runSweep(const QStringList& args) {
 
   SweepOutput output;
   output.table.layout = experiment::layoutOf(result.value().spec);
-  output.table.layout.title = QFileInfo(QString::fromStdString(data.train.provenance.source)).fileName().toStdString();
-  if (output.table.layout.title.empty()) output.table.layout.title = data.train.provenance.source;
+  output.table.layout.title = dataTitle(data.train.provenance.source);
   output.table.shardIndex = shard.index;
   output.table.shardCount = shard.count;
   output.table.complete = !result.value().cancelled;

@@ -415,7 +415,10 @@ SweepSpec withReferenceSeries(const SweepSpec& spec) {
     have.push_back(learner);
     SweepSeries reference;
     reference.key = added == 0 ? "nonprivate" : "nonprivate-" + std::to_string(added + 1);
-    reference.title = "Non-private (" + learnerTitle(learner) + ")";
+    // Multiparty's reference is paper 004's all-data w*, whose λ is that of λ‖w‖².
+    const auto* parties = std::get_if<Multiparty>(&s.plan.choice);
+    reference.title = parties ? "Non-private, all data (" + learnerTitle(s.plan.learner()) + " of λ‖w‖²)"
+                              : "Non-private (" + learnerTitle(learner) + ")";
     reference.plan = PrivacyPlan::nonPrivate(learner);
     reference.plan.solver = s.plan.solver;
     out.series.push_back(std::move(reference));

@@ -1,7 +1,9 @@
 #pragma once
-// Shared set-up of the sweep tests: breast_cancer scaled into the unit ball (the norm bound
-// is public: R = max row norm of the shipped file is not used, rows are scaled per example)
-// and small sweeps over it.
+// Shared set-up of the sweep tests: built-in data with every row scaled to unit norm (a
+// per-example transform, no privacy cost), and the plans the sweeps run. Two well-separated
+// Gaussian blobs in 10 dimensions, 2 800 training rows: enough rows that the mechanisms'
+// noise at ε = 10 leaves the non-private accuracy (≈ 0.91) nearly intact and at ε = 0.01
+// does not.
 
 #include "core/data/builtin.h"
 #include "core/experiment/sweep.h"
@@ -16,6 +18,8 @@ inline PreparedData unitRowData(const std::string& name, double testFraction = 0
   settings.preprocess.unitRows = true;
   return orDie(prepareLoaded(orDie(loadBuiltin(name)), std::nullopt, settings));
 }
+
+inline PreparedData blobs() { return unitRowData("blobs:classes=2,dim=10,separation=2,per_class=2000"); }
 
 inline experiment::SweepSeries series(const std::string& key, const experiment::PrivacyPlan& plan) {
   return {key, key, plan};

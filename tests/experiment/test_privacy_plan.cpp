@@ -15,7 +15,7 @@ class TestPrivacyPlan : public QObject {
   Q_OBJECT
 
  private:
-  PreparedData cancer_ = test::unitRowData("breast_cancer");
+  PreparedData blobs_ = test::blobs();
 
  private slots:
   void keysLearnersAndAxes() {
@@ -68,26 +68,26 @@ class TestPrivacyPlan : public QObject {
   void runTrainsWhatEachAlternativeReleases() {
     privacy::ExperimentNoise noise(3);
     const PlanRun none = test::orDie(runPlan(PrivacyPlan::nonPrivate({ModelKind::LogisticRegression, 1e-2, 0.5}),
-                                             cancer_, noise));
+                                             blobs_, noise));
     QVERIFY(!none.release && !none.prediction);
     QVERIFY(none.baseline.testAccuracy.value() > 0.9);
 
     const PlanRun output = test::orDie(runPlan(test::outputPlan(ModelKind::LogisticRegression).withEpsilon(50),
-                                               cancer_, noise));
+                                               blobs_, noise));
     QVERIFY(output.release);
     QVERIFY(output.baseline.model.model);  // the baseline beside it, for the GUI
     QVERIFY(output.release->model.theta != output.baseline.model.theta);
     RunControl alone;
     alone.trainBaseline = false;
-    const PlanRun bare = test::orDie(runPlan(test::outputPlan(ModelKind::LogisticRegression), cancer_, noise, alone));
+    const PlanRun bare = test::orDie(runPlan(test::outputPlan(ModelKind::LogisticRegression), blobs_, noise, alone));
     QVERIFY(bare.release && !bare.baseline.model.model);
 
     PlanRun predictor = test::orDie(runPlan(
-        test::predictionPlan(predict::PredictionKind::Sensitivity, ModelKind::LogisticRegression, 30), cancer_,
+        test::predictionPlan(predict::PredictionKind::Sensitivity, ModelKind::LogisticRegression, 30), blobs_,
         noise));
     QVERIFY(predictor.prediction);
     QCOMPARE(predictor.prediction->remaining(), 30LL);  // training answers nothing
-    const auto answered = test::orDie(answerTestSample(*predictor.prediction, cancer_.test, noise, 9));
+    const auto answered = test::orDie(answerTestSample(*predictor.prediction, blobs_.test, noise, 9));
     QCOMPARE(answered.answered, 30LL);
     QCOMPARE(answered.remaining, 0LL);
     QCOMPARE(answered.rows.size(), std::size_t(30));
@@ -96,7 +96,7 @@ class TestPrivacyPlan : public QObject {
     multiparty::MultipartyOptions m;
     m.parties = 3;
     m.lambda = 1e-2;
-    const PlanRun parties = test::orDie(runPlan(PrivacyPlan::multiparty(m), cancer_, noise));
+    const PlanRun parties = test::orDie(runPlan(PrivacyPlan::multiparty(m), blobs_, noise));
     QVERIFY(parties.release && parties.multiparty);
     QCOMPARE(parties.multiparty->partySizes.size(), std::size_t(3));
     QCOMPARE(parties.multiparty->average.size(), parties.release->model.theta.size());

@@ -17,7 +17,7 @@ class TestSweep : public QObject {
   Q_OBJECT
 
  private:
-  PreparedData cancer_ = test::unitRowData("breast_cancer");
+  PreparedData blobs_ = test::blobs();
 
   SweepSpec mixedSpec() const {
     SweepSpec spec;
@@ -42,8 +42,8 @@ class TestSweep : public QObject {
     one.threads = 1;
     SweepControl two;
     two.threads = 2;
-    const SweepResult a = test::orDie(runSweep(spec, cancer_, one));
-    const SweepResult b = test::orDie(runSweep(spec, cancer_, two));
+    const SweepResult a = test::orDie(runSweep(spec, blobs_, one));
+    const SweepResult b = test::orDie(runSweep(spec, blobs_, two));
     // 4 mechanisms + the non-private reference, 3 values, 3 repetitions.
     QCOMPARE(a.trials.size(), std::size_t(5 * 3 * 3));
     QVERIFY(!a.cancelled);
@@ -52,13 +52,13 @@ class TestSweep : public QObject {
 
   void shardsMergedEqualOneRun() {
     const SweepSpec spec = mixedSpec();
-    const SweepResult whole = test::orDie(runSweep(spec, cancer_));
+    const SweepResult whole = test::orDie(runSweep(spec, blobs_));
     std::vector<TrialTable> tables;
     for (int k = 0; k < 3; ++k) {
       SweepControl control;
       control.shardIndex = k;
       control.shardCount = 3;
-      const SweepResult shard = test::orDie(runSweep(spec, cancer_, control));
+      const SweepResult shard = test::orDie(runSweep(spec, blobs_, control));
       tables.push_back({layoutOf(shard.spec), k, 3, true, shard.trials});
     }
     // Through the files, as sweep-merge reads them.
@@ -80,7 +80,7 @@ class TestSweep : public QObject {
     other.seed = 12;
     SweepControl control;
     control.shardCount = 3;
-    const SweepResult foreign = test::orDie(runSweep(other, cancer_, control));
+    const SweepResult foreign = test::orDie(runSweep(other, blobs_, control));
     read[0] = TrialTable{layoutOf(foreign.spec), 0, 3, true, foreign.trials};
     const auto refused = mergeTrialTables(read, names);
     QVERIFY(!refused);
@@ -92,7 +92,7 @@ class TestSweep : public QObject {
 
   void cancellationKeepsConsistentFinishedTrials() {
     const SweepSpec spec = mixedSpec();
-    const SweepResult whole = test::orDie(runSweep(spec, cancer_));
+    const SweepResult whole = test::orDie(runSweep(spec, blobs_));
     std::map<std::tuple<int, int, int>, double> expected;
     for (const auto& t : whole.trials) expected[{t.id.series, t.id.valueIndex, t.id.repeat}] = t.accuracy;
     std::mt19937 random(5);
@@ -105,7 +105,7 @@ class TestSweep : public QObject {
       control.onTrial = [&](const TrialRecord&) {
         if (++seen >= stopAfter) stop.requestStop();
       };
-      const SweepResult cut = test::orDie(runSweep(spec, cancer_, control));
+      const SweepResult cut = test::orDie(runSweep(spec, blobs_, control));
       QCOMPARE(static_cast<int>(cut.trials.size()), seen.load());
       QVERIFY(cut.cancelled || static_cast<long long>(cut.trials.size()) == cut.totalTrials);
       for (const auto& t : cut.trials)
@@ -119,7 +119,7 @@ class TestSweep : public QObject {
     spec.axis = SweepAxis::Epsilon;
     spec.values = {0.5, 5};
     spec.repeats = 20;
-    const SweepResult result = test::orDie(runSweep(spec, cancer_));
+    const SweepResult result = test::orDie(runSweep(spec, blobs_));
     QCOMPARE(result.trials.size(), std::size_t(2 * 20 * 2));  // + the reference
     QCOMPARE(result.work.baselines, 1LL);  // one λ: output perturbation and the reference share it
 
@@ -127,13 +127,13 @@ class TestSweep : public QObject {
     spec.values = {1e-3, 1e-2, 1e-1};
     spec.repeats = 20;
     spec.series.front().plan = spec.series.front().plan.withEpsilon(1);
-    const SweepResult lambdas = test::orDie(runSweep(spec, cancer_));
+    const SweepResult lambdas = test::orDie(runSweep(spec, blobs_));
     QCOMPARE(lambdas.work.baselines, 3LL);
 
     SweepSpec predictors = mixedSpec();
     predictors.series.erase(predictors.series.begin(), predictors.series.begin() + 2);
     predictors.repeats = 10;
-    const SweepResult p = test::orDie(runSweep(predictors, cancer_));
+    const SweepResult p = test::orDie(runSweep(predictors, blobs_));
     QCOMPARE(p.work.predictors, 1LL);
     QCOMPARE(p.work.teacherSets, 1LL);
   }
@@ -144,7 +144,7 @@ class TestSweep : public QObject {
     spec.axis = SweepAxis::Epsilon;
     spec.values = {0.01, 100};
     spec.repeats = 20;
-    const SweepResult result = test::orDie(runSweep(spec, cancer_));
+    const SweepResult result = test::orDie(runSweep(spec, blobs_));
     const Curve curve = summarize(layoutOf(result.spec), result.trials);
     QCOMPARE(curve.points.size(), std::size_t(2));
     QCOMPARE(curve.references.size(), std::size_t(1));  // the non-private line
@@ -216,7 +216,7 @@ class TestSweep : public QObject {
   void validationNamesTheField() {
     SweepSpec spec = mixedSpec();
     spec.values = {1, -1};
-    auto bad = runSweep(spec, cancer_);
+    auto bad = runSweep(spec, blobs_);
     QVERIFY(!bad);
     QCOMPARE(bad.error().kind, ErrorKind::InvalidPrivacy);
     QCOMPARE(bad.error().field, std::string("values"));
@@ -224,7 +224,7 @@ class TestSweep : public QObject {
     spec = mixedSpec();
     spec.axis = SweepAxis::Budget;
     spec.values = {10, 20};
-    bad = runSweep(spec, cancer_);
+    bad = runSweep(spec, blobs_);
     QVERIFY(!bad);
     QCOMPARE(bad.error().field, std::string("axis"));
     QVERIFY(bad.error().message.find("'output'") != std::string::npos);
@@ -234,15 +234,15 @@ class TestSweep : public QObject {
     spec.series.erase(spec.series.begin(), spec.series.begin() + 2);  // prediction only
     spec.axis = SweepAxis::Budget;
     spec.values = {1.5};
-    bad = runSweep(spec, cancer_);
+    bad = runSweep(spec, blobs_);
     QVERIFY(!bad);
     QCOMPARE(bad.error().field, std::string("values"));
 
     spec.axis = SweepAxis::Rows;
     spec.values = {1e9};
-    QVERIFY(!runSweep(spec, cancer_));
+    QVERIFY(!runSweep(spec, blobs_));
 
-    PreparedData noTest = test::unitRowData("breast_cancer", 0.0);
+    PreparedData noTest = test::unitRowData("iris", 0.0);
     QVERIFY(!runSweep(mixedSpec(), noTest));
   }
 
