@@ -22,7 +22,7 @@
 #include <optional>
 
 #include "core/audit/audit.h"
-#include "core/data/prepare.h"
+#include "core/sources/prepare.h"
 #include "ui/audit_settings.h"
 #include "ui/jobs/job.h"
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "core/data/prepare.h"
-#include "core/data/source.h"
+#include "core/sources/prepare.h"
+#include "core/sources/source.h"
 
 namespace dpstudio::ui {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <QFileInfo>
 
-#include "core/data/source.h"
+#include "core/sources/source.h"
 
 namespace dpstudio::ui {
 

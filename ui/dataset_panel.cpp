@@ -16,8 +16,8 @@
 
 #include <limits>
 
-#include "core/data/builtin.h"
-#include "core/data/source.h"
+#include "core/sources/builtin.h"
+#include "core/sources/source.h"
 #include "ui/class_balance_widget.h"
 #include "ui/dataset_document.h"
 

@@ -26,7 +26,7 @@ namespace dpstudio::ui {
 // A private predictor's inference budget as the ledger tracks it: "3 of 5 answers, 2 left";
 // empty for an entry without one.
 QString ledgerBudgetText(const privacy::LedgerEntry& entry);
-// A ledger dataset identity (core/data/source.h: "builtin:iris" or an absolute path) as a
+// A ledger dataset identity (core/sources/source.h: "builtin:iris" or an absolute path) as a
 // person reads it in a table: the built-in spec, or the file's name. The full identity is
 // the tooltip.
 QString ledgerDatasetName(const std::string& identity);

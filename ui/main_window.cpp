@@ -22,7 +22,7 @@
 
 #include <algorithm>
 
-#include "core/data/source.h"
+#include "core/sources/source.h"
 #include "ui/audit_view.h"
 #include "ui/dataset_controller.h"
 #include "ui/dataset_document.h"

@@ -17,7 +17,7 @@
 
 #include <QStandardItemModel>
 
-#include "core/data/public_bounds.h"
+#include "core/sources/public_bounds.h"
 #include "core/data/split.h"
 #include "ui/kernel_fields.h"
 #include "ui/mechanism_form.h"

@@ -6,7 +6,7 @@
 // empty. Laid out as a QFormLayout per group so that later mechanisms add rows, not screens.
 //
 // The norm bound R is never read off the data. For a built-in dataset with a documented
-// public bound (core/data/public_bounds.h) it is prefilled and the note under it says where
+// public bound (core/sources/public_bounds.h) it is prefilled and the note under it says where
 // it comes from; otherwise the box is off and the user enters a bound they know publicly.
 //
 // The model list offers only what core accepts with the chosen mechanism (the others are

@@ -24,7 +24,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/data/prepare.h"
+#include "core/sources/prepare.h"
 #include "core/experiment/plan_run.h"
 #include "core/learn/learner.h"
 #include "core/learn/model_view.h"

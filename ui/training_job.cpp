@@ -1,6 +1,6 @@
 #include "ui/training_job.h"
 
-#include "core/data/source.h"
+#include "core/sources/source.h"
 
 namespace dpstudio::ui {
 namespace {

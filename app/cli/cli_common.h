@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "core/data/dataset.h"
-#include "core/data/prepare.h"
+#include "core/sources/prepare.h"
 #include "core/io/loader.h"
 #include "core/util/result.h"
 

@@ -1,7 +1,7 @@
 #include <QJsonArray>
 
 #include "app/cli/cli_common.h"
-#include "core/data/builtin.h"
+#include "core/sources/builtin.h"
 
 namespace dpstudio::cli {
 

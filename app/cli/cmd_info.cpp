@@ -1,7 +1,7 @@
 #include <QJsonArray>
 
 #include "app/cli/cli_common.h"
-#include "core/data/source.h"
+#include "core/sources/source.h"
 
 namespace dpstudio::cli {
 

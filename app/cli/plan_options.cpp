@@ -115,15 +115,20 @@ std::string planTitle(const experiment::PrivacyPlan& plan) {
     return title + calibrationSuffix(p->options.calibration);
   }
   if (const auto* m = std::get_if<Multiparty>(&plan.choice)) {
-    std::string title = "Multiparty, K = " + std::to_string(m->options.partyCount());
-    if (!m->options.fractions.empty()) {
-      title += " (";
+    // Paper 004's names: one party holding every row is "all data, DP".
+    std::string title;
+    if (m->options.partyCount() == 1) {
+      title = "All data, DP";
+    } else if (m->options.fractions.empty()) {
+      title = "Multiparty, K = " + std::to_string(m->options.partyCount()) + " even";
+    } else {
+      title = "Multiparty ";
       for (std::size_t i = 0; i < m->options.fractions.size(); ++i) {
         char buffer[16];
-        std::snprintf(buffer, sizeof buffer, "%s%g", i ? "/" : "", m->options.fractions[i]);
+        std::snprintf(buffer, sizeof buffer, "%s%g", i ? "/" : "", 100 * m->options.fractions[i]);
         title += buffer;
       }
-      title += ")";
+      title += " %";
     }
     return title + calibrationSuffix(m->options.calibration);
   }

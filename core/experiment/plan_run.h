@@ -20,7 +20,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/data/prepare.h"
+#include "core/sources/prepare.h"
 #include "core/experiment/privacy_plan.h"
 #include "core/prediction/private_predictor.h"
 #include "core/prediction/subsample_aggregate.h"

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "core/data/prepare.h"
+#include "core/sources/prepare.h"
 #include "core/experiment/curve.h"
 #include "core/experiment/sweep_spec.h"
 #include "core/util/progress.h"

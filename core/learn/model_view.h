@@ -25,7 +25,7 @@
 
 #include <Eigen/Core>
 
-#include "core/data/prepare.h"
+#include "core/sources/prepare.h"
 #include "core/data/view_projection.h"
 #include "core/models/ellipsoid.h"
 #include "core/models/model.h"

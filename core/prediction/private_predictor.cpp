@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/data/source.h"
+#include "core/sources/source.h"
 #include "core/learn/learner.h"
 #include "core/mechanisms/exact_minimizer.h"
 #include "core/prediction/budget_ledger.h"

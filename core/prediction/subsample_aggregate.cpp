@@ -1,6 +1,6 @@
 #include "core/prediction/subsample_aggregate.h"
 
-#include "core/data/source.h"
+#include "core/sources/source.h"
 #include "core/learn/learner.h"
 #include "core/prediction/budget_ledger.h"
 

@@ -4,8 +4,8 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/data/builtin.h"
-#include "core/data/source.h"
+#include "core/sources/builtin.h"
+#include "core/sources/source.h"
 #include "tests/common/test_support.h"
 
 using namespace dpstudio;

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <set>
 
-#include "core/data/builtin.h"
+#include "core/sources/builtin.h"
 #include "core/data/preprocess.h"
-#include "core/data/source.h"
+#include "core/sources/source.h"
 #include "core/data/split.h"
 #include "core/data/view_projection.h"
 #include "tests/common/test_support.h"

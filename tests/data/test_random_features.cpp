@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "core/data/builtin.h"
-#include "core/data/prepare.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
 #include "core/data/preprocess.h"
 #include "core/data/random_features.h"
 #include "core/random/rng.h"

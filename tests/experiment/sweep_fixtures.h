@@ -5,7 +5,7 @@
 // noise at ε = 10 leaves the non-private accuracy (≈ 0.91) nearly intact and at ε = 0.01
 // does not.
 
-#include "core/data/builtin.h"
+#include "core/sources/builtin.h"
 #include "core/experiment/sweep.h"
 #include "tests/common/test_support.h"
 

@@ -27,7 +27,7 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 
-#include "core/data/source.h"
+#include "core/sources/source.h"
 #include "core/data/split.h"
 #include "core/mechanisms/mechanism.h"
 #include "tests/gui/gui_training_support.h"

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "core/data/builtin.h"
-#include "core/data/prepare.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
 #include "core/learn/learner.h"
 #include "core/mechanisms/mechanism.h"
 #include "core/privacy/noise_source.h"

@@ -5,8 +5,8 @@
 
 #include <QtTest>
 
-#include "core/data/builtin.h"
-#include "core/data/prepare.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
 #include "core/mechanisms/tuning.h"
 #include "tests/common/test_support.h"
 #include "tests/mechanisms/mechanism_fixtures.h"

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "core/data/builtin.h"
+#include "core/sources/builtin.h"
 #include "core/learn/decision_map.h"
 #include "core/learn/learner.h"
 

@@ -3,8 +3,8 @@
 
 #include <QtTest>
 
-#include "core/data/builtin.h"
-#include "core/data/prepare.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
 #include "core/learn/learner.h"
 #include "tests/common/test_support.h"
 

@@ -9,9 +9,9 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/data/builtin.h"
-#include "core/data/prepare.h"
-#include "core/data/public_bounds.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
+#include "core/sources/public_bounds.h"
 #include "core/learn/learner.h"
 #include "core/learn/model_view.h"
 #include "core/models/ellipsoid.h"

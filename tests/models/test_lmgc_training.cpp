@@ -8,7 +8,7 @@
 
 #include <Eigen/QR>
 
-#include "core/data/builtin.h"
+#include "core/sources/builtin.h"
 #include "core/linalg/psd.h"
 #include "core/models/ellipsoid.h"
 #include "core/models/lmgc.h"

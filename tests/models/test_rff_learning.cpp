@@ -7,8 +7,8 @@
 
 #include <set>
 
-#include "core/data/builtin.h"
-#include "core/data/prepare.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
 #include "core/learn/decision_map.h"
 #include "core/learn/learner.h"
 #include "core/learn/model_view.h"

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "core/data/builtin.h"
-#include "core/data/prepare.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
 #include "core/prediction/multiparty.h"
 #include "core/prediction/private_predictor.h"
 #include "core/prediction/subsample_aggregate.h"

@@ -7,8 +7,8 @@
 
 #include <QtTest>
 
-#include "core/data/builtin.h"
-#include "core/data/prepare.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
 #include "core/mechanisms/exact_minimizer.h"
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/models/linear.h"

@@ -1,9 +1,9 @@
-#include "core/data/prepare.h"
+#include "core/sources/prepare.h"
 
 #include <map>
 
 #include "core/data/declared_structure.h"
-#include "core/data/source.h"
+#include "core/sources/source.h"
 #include "core/data/split.h"
 
 namespace dpstudio {

@@ -1,6 +1,6 @@
-#include "core/data/public_bounds.h"
+#include "core/sources/public_bounds.h"
 
-#include "core/data/source.h"
+#include "core/sources/source.h"
 
 namespace dpstudio {
 

@@ -1,4 +1,4 @@
-#include "core/data/builtin.h"
+#include "core/sources/builtin.h"
 
 #include <QFile>
 

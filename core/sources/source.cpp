@@ -1,6 +1,6 @@
-#include "core/data/source.h"
+#include "core/sources/source.h"
 
-#include "core/data/builtin.h"
+#include "core/sources/builtin.h"
 #include "core/data/declared_structure.h"
 
 #include <filesystem>

@@ -6,7 +6,7 @@
 
 #include <Eigen/QR>
 
-#include "core/data/builtin.h"
+#include "core/sources/builtin.h"
 #include "core/random/rng.h"
 
 namespace dpstudio {
