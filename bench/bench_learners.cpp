@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/data/prepare.h"
+#include "core/sources/prepare.h"
 #include "core/learn/learner.h"
 
 using namespace dpstudio;

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/data/source.h"
+#include "core/sources/source.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/data/prepare.h"
-#include "core/data/source.h"
+#include "core/sources/prepare.h"
+#include "core/sources/source.h"
 #include "core/learn/decision_map.h"
 #include "core/learn/learner.h"
 #include "core/learn/model_view.h"
