@@ -121,7 +121,7 @@ int runSweep(const QStringList& args) {
       {"plot", "Render the curve to this PNG or SVG file (no display needed).", "FILE.png|svg"},
       {"shard", "Run only shard K of N of the trials (merge the tables with sweep-merge).", "K/N"},
       {"preset", "A sweep of the papers' figures: " + presetNames().join(", ") + ".", "NAME"},
-      {"data-dir", "Where the presets find their data (default: $DPSTUDIO_DATA_DIR, else ../shared/data).", "DIR"},
+      {"data-dir", "Where the presets find their data (default: $DPSTUDIO_DATA_DIR).", "DIR"},
       {"tolerance", "Relative gradient tolerance of the optimizer (default 1e-8).", "TOL"},
       {"max-iterations", "Iteration limit of the optimizer (default 3000).", "N"},
   });
@@ -132,8 +132,7 @@ int runSweep(const QStringList& args) {
   if (!command.parse(effective.value(), &exitCode)) return exitCode;
   if (!command.parser().positionalArguments().isEmpty())
     return command.usageError("sweep takes no positional arguments (use --train DATA)");
-  Command& sweep = command;
-  const QCommandLineParser& p = sweep.parser();
+  const QCommandLineParser& p = command.parser();
 
   // Everything about the sweep itself is checked before any data is read.
   const QString mechanismList = p.isSet("mechanisms") ? p.value("mechanisms")
@@ -149,11 +148,11 @@ int runSweep(const QStringList& args) {
   if (!p.isSet("values")) return command.fail(usage("give the axis values with --values V1,V2,..", "values"));
   auto values = parseValues(p.value("values"));
   if (!values) return command.fail(values.error());
-  auto repeats = sweep.integer("repeats", 10, 1);
+  auto repeats = command.integer("repeats", 10, 1);
   if (!repeats) return command.fail(repeats.error());
-  auto seed = sweep.integer("seed", 1, 0);
+  auto seed = command.integer("seed", 1, 0);
   if (!seed) return command.fail(seed.error());
-  auto threads = sweep.integer("threads", 0, 1);
+  auto threads = command.integer("threads", 0, 1);
   if (!threads) return command.fail(threads.error());
   Shard shard;
   if (p.isSet("shard")) {
@@ -172,7 +171,7 @@ int runSweep(const QStringList& args) {
   spec.repeats = static_cast<int>(repeats.value());
   spec.seed = static_cast<std::uint64_t>(seed.value());
   for (const QString& item : mechanismList.split(',', Qt::SkipEmptyParts)) {
-    auto plan = privacyPlan(sweep, item.trimmed());
+    auto plan = privacyPlan(command, item.trimmed());
     if (!plan) return command.fail(plan.error());
     experiment::SweepSeries series;
     series.key = item.trimmed().toStdString();
@@ -181,7 +180,7 @@ int runSweep(const QStringList& args) {
     spec.series.push_back(std::move(series));
   }
 
-  auto request = sweep.dataRequest();
+  auto request = command.dataRequest();
   if (!request) return command.fail(request.error());
   auto prepared = prepareData(request.value());
   if (!prepared) return command.fail(prepared.error());
