@@ -25,6 +25,13 @@ function(dpstudio_add_library name)
   dpstudio_set_warnings(${name})
 endfunction()
 
+# The core libraries hold no QObject: no moc step for them (qt_standard_project_setup turns
+# AUTOMOC on for every target, which would add an empty moc compilation to each of the 14).
+function(dpstudio_add_core_library name)
+  dpstudio_add_library(${name} ${ARGN})
+  set_target_properties(${name} PROPERTIES AUTOMOC OFF AUTOUIC OFF AUTORCC OFF)
+endfunction()
+
 # dpstudio_add_test(name SOURCES ... LINKS ... [LABELS ...] [TIMEOUT seconds] [GUI])
 # One Qt Test executable per area, registered with CTest. GUI tests run offscreen.
 function(dpstudio_add_test name)

@@ -113,8 +113,8 @@ std::optional<SweepAxis> parseAxis(const std::string& name) {
   return std::nullopt;
 }
 
-PrivacyPlan SweepSpec::planAt(const SweepSeries& series, double value) const {
-  const PrivacyPlan& plan = series.plan;
+PrivacyPlan SweepSpec::planAt(const SweepSeries& of, double value) const {
+  const PrivacyPlan& plan = of.plan;
   switch (axis) {
     case SweepAxis::Epsilon: return plan.withEpsilon(value);
     case SweepAxis::Delta: return plan.withDelta(value);

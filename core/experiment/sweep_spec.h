@@ -53,7 +53,7 @@ struct SweepSpec {
   std::string dataset;  // identity of the data, for the fingerprint and titles
 
   // The plan of a series at one value of the axis (the axis's parameter set to the value).
-  PrivacyPlan planAt(const SweepSeries& series, double value) const;
+  PrivacyPlan planAt(const SweepSeries& of, double value) const;
 
   // Everything checkable before any work, each problem named: repeats ≥ 1, values in the
   // axis's domain (ε > 0, 0 ≤ δ < 1, integers ≥ 1 for B, T, K, D, 2 ≤ C ≤ classes,
