@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QToolBar>
 
 #include <algorithm>
@@ -39,6 +40,7 @@
 #include "ui/noise_view.h"
 #include "ui/recent_files.h"
 #include "ui/scatter_view.h"
+#include "ui/sweep/sweep_view.h"
 #include "ui/view_export.h"
 #include "ui/wheel_guard.h"
 #include "ui/training_controller.h"
@@ -76,7 +78,11 @@ MainWindow::MainWindow(QWidget* parent)
       overlay_(new DecisionOverlay(scatter_, this)),
       jobStatus_(new JobStatusWidget) {
   setObjectName(QStringLiteral("MainWindow"));
-  setCentralWidget(scatter_);
+  tabs_ = new QTabWidget;
+  tabs_->setObjectName(QStringLiteral("centralTabs"));
+  tabs_->setDocumentMode(true);
+  tabs_->addTab(scatter_, tr("Decision view"));
+  setCentralWidget(tabs_);
   setAcceptDrops(true);
   statusBar()->addPermanentWidget(jobStatus_);
   scatter_->showMessage(tr("No dataset yet"));
@@ -85,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
   createDock();
   createModelDock();
   createPrivacyDocks();
+  createSweepView();
   createMenus();
   connectTraining();
 
@@ -122,6 +129,28 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() {
   controller_->cancel();
   trainer_->cancel();
+  if (sweepView_) sweepView_->session()->cancel();
+}
+
+void MainWindow::createSweepView() {
+  sweepView_ = new SweepView(document_);
+  sweepView_->setSettingsSource([this]() -> Result<TrainingSettings> {
+    const ModelSettingsForm* form = modelPanel_->form();
+    if (!form->isValid())
+      return Error{ErrorKind::InvalidPrivacy, form->problems().join(QStringLiteral("; ")).toStdString(), {}, 0, {}};
+    return form->settings();
+  });
+  tabs_->addTab(sweepView_, tr("Privacy\u2013utility"));
+  connect(modelPanel_->form(), &ModelSettingsForm::changed, sweepView_, &SweepView::refreshBase);
+  connect(modelPanel_, &ModelPanel::sweepRequested, this, &MainWindow::sweep);
+  connect(sweepView_, &SweepView::jobStarted, jobStatus_, &JobStatusWidget::track);
+  connect(sweepView_, &SweepView::statusMessage, this,
+          [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+}
+
+void MainWindow::sweep() {
+  tabs_->setCurrentWidget(sweepView_);
+  sweepView_->startSweep();
 }
 
 QString MainWindow::lastDatasetSpec() { return QSettings().value(kLastSpecKey).toString(); }

@@ -1,5 +1,6 @@
 #pragma once
-// dpstudio's main window: the scatter view in the centre, the Dataset dock on the left, the
+// dpstudio's main window: in the centre the scatter/decision view and the privacy–utility
+// view as tabs, the Dataset dock on the left, the
 // Model dock on the right, a status bar with the running job's progress and Cancel, and the
 // File / View / Help menus.
 //
@@ -22,6 +23,7 @@
 
 QT_BEGIN_NAMESPACE
 class QAction;
+class QTabWidget;
 class QDockWidget;
 class QKeySequence;
 class QMenu;
@@ -41,6 +43,7 @@ class ModelDock;
 class ModelPanel;
 class RecentFiles;
 class ScatterView;
+class SweepView;
 class TrainingController;
 class TrainingDocument;
 
@@ -76,6 +79,11 @@ class MainWindow : public QMainWindow {
   // The Ledger and Audit views (bottom docks, View menu).
   LedgerView* ledgerView() const { return ledgerView_; }
   AuditView* auditView() const { return auditView_; }
+  // The centre's tabs: the decision view (scatter) and the privacy–utility view (sweeps).
+  QTabWidget* centralTabs() const { return tabs_; }
+  SweepView* sweepView() const { return sweepView_; }
+  // Shows the privacy–utility tab and starts a sweep of the Model dock's settings.
+  void sweep();
 
   // Trains a `kind` model with the Model dock's other settings as soon as the next dataset
   // has opened (the --train-model start-up option).
@@ -111,6 +119,7 @@ class MainWindow : public QMainWindow {
   void createModelDock();
   void connectTraining();
   void createPrivacyDocks();
+  void createSweepView();
   void restoreSettings();
   void saveSettings() const;
   void showDocument();
@@ -135,6 +144,8 @@ class MainWindow : public QMainWindow {
   ModelPanel* modelPanel_ = nullptr;
   ModelDock* modelDock_ = nullptr;
   JobStatusWidget* jobStatus_;
+  QTabWidget* tabs_ = nullptr;
+  SweepView* sweepView_ = nullptr;
   LedgerView* ledgerView_ = nullptr;
   QDockWidget* ledgerDock_ = nullptr;
   AuditView* auditView_ = nullptr;

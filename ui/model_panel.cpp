@@ -71,6 +71,12 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   trainButton_->setShortcut(QKeySequence(tr("Ctrl+T")));
   redrawButton_ = new QPushButton(style()->standardIcon(QStyle::SP_BrowserReload), tr("Redraw noise"));
   redrawButton_->setShortcut(QKeySequence(tr("Ctrl+R")));
+  sweepButton_ = new QPushButton(tr("Sweep"));
+  sweepButton_->setObjectName(QStringLiteral("sweepButton"));
+  sweepButton_->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+  sweepButton_->setToolTip(tr("Draw accuracy against privacy: sweep these settings over \u03b5 (or another "
+                              "parameter) for several mechanisms, in the Privacy\u2013utility tab. An experiment "
+                              "on your data, not a release (Ctrl+Shift+S)"));
   // The buttons live outside the scrolling form (ModelDock puts actionBar() under it), so
   // they stay where they are whatever rows the mechanism shows.
   actionBar_ = new QWidget;
@@ -84,6 +90,7 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(trainButton_, 1);
   buttons->addWidget(redrawButton_, 1);
+  buttons->addWidget(sweepButton_, 1);
   actions->addLayout(buttons);
   messageLabel_ = new QLabel;
   messageLabel_->setWordWrap(true);
@@ -99,6 +106,7 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
     messageLabel_->clear();
     emit redrawRequested();
   });
+  connect(sweepButton_, &QPushButton::clicked, this, &ModelPanel::sweepRequested);
   connect(form_, &ModelSettingsForm::changed, this, &ModelPanel::refreshButton);
   form_->setDataset(datasets_->dataset());
   connect(datasets_, &DatasetDocument::datasetChanged, this, [this] {

@@ -1,6 +1,6 @@
 #pragma once
 // The Model dock's contents: the parameter form (model_settings_form.h: privacy mechanism,
-// model, data), the Train and Redraw noise buttons, and what the last training gave: the
+// model, data), the Train, Redraw noise and Sweep buttons, and what the last training gave: the
 // privacy status; the feature map, when the model reads random Fourier features; for a private model the mechanism's report (noise family and source, the
 // noise norm drawn, the derived calibration, the statement and any warning); train and test
 // accuracy (of the private and the non-private model side by side), the optimizer's
@@ -47,6 +47,7 @@ class ModelPanel : public QWidget {
   QWidget* actionBar() const { return actionBar_; }
   QPushButton* trainButton() const { return trainButton_; }
   QPushButton* redrawButton() const { return redrawButton_; }
+  QPushButton* sweepButton() const { return sweepButton_; }
   CalibrationView* reportView() const { return reportView_; }
   QLabel* featuresLabel() const { return featuresLabel_; }
   QLabel* mechanismLabel() const { return mechanismLabel_; }
@@ -77,6 +78,8 @@ class ModelPanel : public QWidget {
  signals:
   void trainRequested(const dpstudio::ui::TrainingSettings& settings);
   void redrawRequested();
+  // Sweep: these settings over a parameter, in the privacy–utility view (main window).
+  void sweepRequested();
   void answerRequested(long long count);  // the private predictor shown, next test points
   // The result shown no longer matches the form (a note saying what changed), or matches
   // again (an empty note).
@@ -100,6 +103,7 @@ class ModelPanel : public QWidget {
   QLabel* restoredLabel_ = nullptr;
   QPushButton* trainButton_ = nullptr;
   QPushButton* redrawButton_ = nullptr;
+  QPushButton* sweepButton_ = nullptr;
   QLabel* problemLabel_ = nullptr;
   QLabel* messageLabel_ = nullptr;
   QFormLayout* resultForm_ = nullptr;

@@ -175,7 +175,7 @@ int runSweep(const QStringList& args) {
     if (!plan) return command.fail(plan.error());
     experiment::SweepSeries series;
     series.key = item.trimmed().toStdString();
-    series.title = planTitle(plan.value());
+    series.title = plan.value().title();
     series.plan = std::move(plan).value();
     spec.series.push_back(std::move(series));
   }

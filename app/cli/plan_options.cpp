@@ -8,10 +8,6 @@ namespace {
 
 Error usage(const std::string& message) { return Error{ErrorKind::Usage, message, {}, 0, "mechanisms"}; }
 
-std::string calibrationSuffix(mech::Calibration calibration) {
-  return calibration == mech::Calibration::Published ? " (as published)" : "";
-}
-
 }  // namespace
 
 Result<experiment::PrivacyPlan> privacyPlan(const Command& command, const QString& item, PlanOptions read) {
@@ -96,43 +92,6 @@ Result<experiment::PrivacyPlan> privacyPlan(const Command& command, const QStrin
     return error;
   }
   return plan;
-}
-
-std::string planTitle(const experiment::PrivacyPlan& plan) {
-  using namespace experiment;
-  if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
-    static const char* names[] = {"Non-private", "Output perturbation", "Objective perturbation",
-                                  "Loss perturbation", "DP-LMGC", "DP-SGD"};
-    std::string title = names[static_cast<int>(t->options.kind)];
-    if (t->options.family == mech::NoiseFamily::Gaussian) title += ", Gaussian";
-    if (!t->tuneLambdas.empty()) title += ", \u03bb tuned privately";
-    return title + calibrationSuffix(t->options.calibration);
-  }
-  if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
-    const bool sensitivity = p->options.kind == predict::PredictionKind::Sensitivity;
-    std::string title = sensitivity ? "Prediction sensitivity" : "Subsample-and-aggregate";
-    if (sensitivity && p->options.family == mech::NoiseFamily::Gaussian) title += ", Gaussian";
-    return title + calibrationSuffix(p->options.calibration);
-  }
-  if (const auto* m = std::get_if<Multiparty>(&plan.choice)) {
-    // Paper 004's names: one party holding every row is "all data, DP".
-    std::string title;
-    if (m->options.partyCount() == 1) {
-      title = "All data, DP";
-    } else if (m->options.fractions.empty()) {
-      title = "Multiparty, K = " + std::to_string(m->options.partyCount()) + " even";
-    } else {
-      title = "Multiparty ";
-      for (std::size_t i = 0; i < m->options.fractions.size(); ++i) {
-        char buffer[16];
-        std::snprintf(buffer, sizeof buffer, "%s%g", i ? "/" : "", 100 * m->options.fractions[i]);
-        title += buffer;
-      }
-      title += " %";
-    }
-    return title + calibrationSuffix(m->options.calibration);
-  }
-  return "Non-private";
 }
 
 }  // namespace dpstudio::cli

@@ -19,7 +19,4 @@ enum class PlanOptions { WithSolverAndTuning, MechanismOnly };
 Result<experiment::PrivacyPlan> privacyPlan(const Command& command, const QString& item,
                                             PlanOptions read = PlanOptions::WithSolverAndTuning);
 
-// "Output perturbation", "Prediction sensitivity (as published)", …
-std::string planTitle(const experiment::PrivacyPlan& plan);
-
 }  // namespace dpstudio::cli

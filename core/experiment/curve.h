@@ -2,7 +2,7 @@
 // A privacy–utility curve as the sweep engine summarizes it and every front end draws it
 // (the CLI's --plot, the GUI's privacy–utility view): per series (one plan of the sweep)
 // and per value of the swept axis, the mean accuracy over the repetitions with its spread.
-// Plain values: no Qt, no computation beyond the aggregation in sweep_aggregate.h.
+// Plain values: no Qt; the aggregation is summarize() in sweep.h.
 
 #include <string>
 #include <vector>
@@ -43,5 +43,11 @@ struct Curve {
   std::vector<CurvePoint> points;   // any order; a series' points are drawn by value
   std::vector<ReferenceLine> references;
 };
+
+// Several curves of the same axis in one figure (the GUI's "add to the chart"): the first
+// curve's axis and note, its title with " — N sweeps"; every later curve's series and reference lines follow, their
+// keys made unique with " #k" (k = the curve's 1-based position) and their titles marked
+// "(sweep k)". Curves of another axis than the first are left out. Empty input: an empty curve.
+Curve overlayCurves(const std::vector<Curve>& curves);
 
 }  // namespace dpstudio::experiment

@@ -1,6 +1,7 @@
 #include "core/experiment/privacy_plan.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/mechanisms/tuning.h"
 
@@ -140,6 +141,99 @@ Result<mech::MechanismReport> PrivacyPlan::calibrate(const mech::ProblemShape& s
           },
       },
       choice);
+}
+
+}  // namespace dpstudio::experiment
+
+namespace dpstudio::experiment {
+namespace {
+
+std::string calibrationSuffix(mech::Calibration calibration) {
+  return calibration == mech::Calibration::Published ? " (as published)" : "";
+}
+
+std::string multipartyTitle(const multiparty::MultipartyOptions& options) {
+  // Paper 004's names: one party holding every row is "all data, DP".
+  if (options.partyCount() == 1) return "All data, DP";
+  if (options.fractions.empty()) return "Multiparty, K = " + std::to_string(options.partyCount()) + " even";
+  std::string title = "Multiparty ";
+  for (std::size_t i = 0; i < options.fractions.size(); ++i) {
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "%s%g", i ? "/" : "", 100 * options.fractions[i]);
+    title += buffer;
+  }
+  return title + " %";
+}
+
+}  // namespace
+
+std::string PrivacyPlan::title() const {
+  return std::visit(
+      Overloaded{
+          [](const NonPrivate&) { return std::string("Non-private"); },
+          [](const TrainingMechanism& t) {
+            static const char* names[] = {"Non-private", "Output perturbation", "Objective perturbation",
+                                          "Loss perturbation", "DP-LMGC", "DP-SGD"};
+            std::string title = names[static_cast<int>(t.options.kind)];
+            if (t.options.family == mech::NoiseFamily::Gaussian) title += ", Gaussian";
+            if (!t.tuneLambdas.empty()) title += ", \u03bb tuned privately";
+            return title + calibrationSuffix(t.options.calibration);
+          },
+          [](const PrivatePrediction& p) {
+            const bool sensitivity = p.options.kind == predict::PredictionKind::Sensitivity;
+            std::string title = sensitivity ? "Prediction sensitivity" : "Subsample-and-aggregate";
+            if (sensitivity && p.options.family == mech::NoiseFamily::Gaussian) title += ", Gaussian";
+            return title + calibrationSuffix(p.options.calibration);
+          },
+          [](const Multiparty& m) { return multipartyTitle(m.options) + calibrationSuffix(m.options.calibration); },
+      },
+      choice);
+}
+
+const std::vector<std::string>& privateMechanismKeys() {
+  static const std::vector<std::string> keys = {"output",     "objective", "loss",      "dplmgc",
+                                                "dpsgd",      "prediction", "subsample", "multiparty"};
+  return keys;
+}
+
+Result<PrivacyPlan> withMechanism(const PrivacyPlan& base, const std::string& key) {
+  const LearnerSpec learner = base.learner();
+  PrivacyPlan plan;
+  if (key == "none") {
+    plan = PrivacyPlan::nonPrivate(learner);
+  } else if (auto kind = mech::parseMechanism(key); kind && *kind != mech::MechanismKind::None) {
+    mech::MechanismOptions options;
+    std::vector<double> tune;
+    if (const auto* t = std::get_if<TrainingMechanism>(&base.choice)) {
+      options = t->options;
+      tune = t->tuneLambdas;
+    }
+    options.kind = *kind;
+    options.learner = learner;
+    options.epsilon = base.isPrivate() ? base.epsilon() : options.epsilon;
+    options.delta = base.isPrivate() ? base.delta() : options.delta;
+    plan = PrivacyPlan::training(options, std::move(tune));
+  } else if (auto prediction = predict::parsePredictionKind(key)) {
+    predict::PredictionOptions options;
+    if (const auto* p = std::get_if<PrivatePrediction>(&base.choice)) options = p->options;
+    options.kind = *prediction;
+    options.learner = learner;
+    options.epsilon = base.isPrivate() ? base.epsilon() : options.epsilon;
+    options.delta = base.isPrivate() ? base.delta() : options.delta;
+    plan = PrivacyPlan::prediction(options);
+  } else if (key == "multiparty") {
+    multiparty::MultipartyOptions options;
+    if (const auto* m = std::get_if<Multiparty>(&base.choice)) options = m->options;
+    options.model = learner.kind;
+    options.lambda = learner.lambda;
+    options.huber = learner.huber;
+    options.epsilon = base.isPrivate() ? base.epsilon() : options.epsilon;
+    plan = PrivacyPlan::multiparty(options);
+  } else {
+    return Error{ErrorKind::Usage, "unknown mechanism '" + key + "'", {}, 0, "mechanism"};
+  }
+  plan.solver = base.solver;
+  return plan;
 }
 
 }  // namespace dpstudio::experiment

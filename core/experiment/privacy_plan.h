@@ -65,6 +65,10 @@ struct PrivacyPlan {
 
   // The model trained (multiparty: its model, λ of λ‖w‖² and h, as a learner spec).
   LearnerSpec learner() const;
+  // For people, and a sweep's legend: "Output perturbation", "DP-SGD, Gaussian",
+  // "Prediction sensitivity (as published)", "Multiparty, K = 5 even", "All data, DP".
+  std::string title() const;
+
   // The learner of the non-private model this plan is judged against: learner(), but for
   // multiparty the parties' own (mean scale, λ_learner = 2λ: paper 004's w*).
   LearnerSpec baselineLearner() const;
@@ -86,5 +90,17 @@ struct PrivacyPlan {
 
   bool operator==(const PrivacyPlan&) const = default;
 };
+
+// The mechanisms a plan can be switched to, by key, in the order the GUI lists them:
+// "output", "objective", "loss", "dplmgc", "dpsgd", "prediction", "subsample", "multiparty".
+const std::vector<std::string>& privateMechanismKeys();
+
+// `base` with the mechanism `key` instead (a key of privateMechanismKeys() or "none"): the
+// same learner, solver, ε and δ (multiparty keeps ε only); the mechanism's own options are
+// base's when base is of the same alternative (a training mechanism's noise family,
+// calibration and DP-SGD settings; a predictor's B, T and calibration; multiparty's split),
+// otherwise core's defaults. Whether the result fits the learner is validate()'s to say.
+// Errors: an unknown key, naming it.
+Result<PrivacyPlan> withMechanism(const PrivacyPlan& base, const std::string& key);
 
 }  // namespace dpstudio::experiment

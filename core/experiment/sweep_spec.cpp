@@ -1,5 +1,6 @@
 #include "core/experiment/sweep_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -111,6 +112,37 @@ std::optional<SweepAxis> parseAxis(const std::string& name) {
     if (name == a.name) return a.axis;
   if (name == "rows") return SweepAxis::Rows;
   return std::nullopt;
+}
+
+std::vector<double> defaultAxisValues(SweepAxis axis, const mech::ProblemShape& shape) {
+  const double rows = static_cast<double>(std::max<Index>(shape.rows, 2));
+  std::vector<double> values;
+  // Distinct integers among `candidates` within [low, high], ascending; `high` when none is.
+  const auto integers = [&values](std::vector<double> candidates, double low, double high) {
+    for (double c : candidates) {
+      const double v = std::floor(c);
+      if (v >= low && v <= high && (values.empty() || v > values.back())) values.push_back(v);
+    }
+    if (values.empty()) values.push_back(std::max(low, std::floor(high)));
+  };
+  switch (axis) {
+    case SweepAxis::Epsilon: return {0.1, 0.3, 1, 3, 10};
+    case SweepAxis::Delta: return {1e-8, 1e-6, 1e-4, 1e-2};
+    case SweepAxis::Lambda: return {1e-4, 1e-3, 1e-2, 1e-1};
+    case SweepAxis::Budget: return {1, 10, 100, 1000};
+    case SweepAxis::Rows: integers({rows / 16, rows / 8, rows / 4, rows / 2, rows}, 2, rows); break;
+    case SweepAxis::Dims: {
+      const double d = static_cast<double>(std::max<Index>(shape.features, 1));
+      integers({1, 2, 5, 10, 20, 50, 100, 200, d}, 1, d);
+      break;
+    }
+    case SweepAxis::Classes:
+      for (Index c = 2; c <= std::max<Index>(shape.classes, 2); ++c) values.push_back(static_cast<double>(c));
+      break;
+    case SweepAxis::Teachers: integers({4, 16, 64, 256}, 1, std::max(1.0, rows / 2)); break;
+    case SweepAxis::Parties: integers({1, 2, 5, 10, 20}, 1, std::max(1.0, rows / 2)); break;
+  }
+  return values;
 }
 
 PrivacyPlan SweepSpec::planAt(const SweepSeries& of, double value) const {

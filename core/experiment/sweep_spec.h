@@ -38,6 +38,13 @@ bool axisChangesData(SweepAxis axis);
 // Whether the axis takes integer values (budget, n, dims, classes, teachers, parties).
 bool axisIsInteger(SweepAxis axis);
 
+// Values a front end offers for an axis before the user types any, for training data of
+// `shape` (rows, features, classes): log-spaced where the axis is (ε 0.1…10, δ 1e-8…1e-2,
+// λ 1e-4…1e-1, B 1…1000, n from rows/16 to rows), integers within the data's limits
+// (D ≤ features, 2 ≤ C ≤ classes, T ≤ rows/2, K ≤ rows/2). Always valid for the axis and
+// shape (SweepSpec::validate), possibly a single value on tiny data.
+std::vector<double> defaultAxisValues(SweepAxis axis, const mech::ProblemShape& shape);
+
 struct SweepSeries {
   std::string key;    // unique in the sweep; the CSV's mechanism column
   std::string title;  // for people (legend)

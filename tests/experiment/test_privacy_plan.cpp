@@ -42,6 +42,45 @@ class TestPrivacyPlan : public QObject {
     QCOMPARE(teachers.key(), std::string("subsample"));
   }
 
+  void withMechanismKeepsTheLearnerAndPrivacyParameters() {
+    mech::MechanismOptions o;
+    o.kind = mech::MechanismKind::Objective;
+    o.learner = {ModelKind::HuberSvm, 0.05, 0.3};
+    o.epsilon = 2.5;
+    o.delta = 1e-6;
+    o.family = mech::NoiseFamily::Gaussian;
+    PrivacyPlan base = PrivacyPlan::training(o);
+    base.solver = {1e-10, 77};
+    for (const std::string& key : privateMechanismKeys()) {
+      const PrivacyPlan plan = test::orDie(withMechanism(base, key));
+      QCOMPARE(plan.key(), key);
+      QCOMPARE(plan.learner(), base.learner());
+      QCOMPARE(plan.solver, base.solver);
+      QCOMPARE(plan.epsilon(), 2.5);
+      QCOMPARE(plan.delta(), key == "multiparty" ? 0.0 : 1e-6);  // multiparty is (ε, 0)-DP
+    }
+    // A training mechanism keeps the base's own options (noise family); others their defaults.
+    const PrivacyPlan loss = test::orDie(withMechanism(base, "loss"));
+    QCOMPARE(std::get<TrainingMechanism>(loss.choice).options.family, mech::NoiseFamily::Gaussian);
+    const PrivacyPlan prediction = test::orDie(withMechanism(base, "prediction"));
+    QCOMPARE(std::get<PrivatePrediction>(prediction.choice).options.budget, predict::PredictionOptions{}.budget);
+    // A predictor's B and T travel to the other predictor.
+    predict::PredictionOptions p;
+    p.learner = o.learner;
+    p.budget = 7;
+    p.teachers = 9;
+    const PrivacyPlan teachers = test::orDie(withMechanism(PrivacyPlan::prediction(p), "subsample"));
+    QCOMPARE(std::get<PrivatePrediction>(teachers.choice).options.budget, 7LL);
+    QCOMPARE(std::get<PrivatePrediction>(teachers.choice).options.teachers, Index(9));
+    QVERIFY(!test::orDie(withMechanism(base, "none")).isPrivate());
+    const auto unknown = withMechanism(base, "laplace");
+    QVERIFY(!unknown);
+    QVERIFY(unknown.error().message.find("'laplace'") != std::string::npos);
+    // Titles for people (the CLI's legends and the GUI's check boxes).
+    QCOMPARE(base.title(), std::string("Objective perturbation, Gaussian"));
+    QCOMPARE(test::orDie(withMechanism(base, "multiparty")).title(), std::string("Multiparty, K = 5 even"));
+  }
+
   void validateNamesTheField() {
     PrivacyPlan plan = test::outputPlan(ModelKind::LogisticRegression).withEpsilon(-1);
     const Status status = plan.validate();

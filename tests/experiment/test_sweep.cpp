@@ -4,6 +4,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <random>
 
@@ -211,6 +212,47 @@ class TestSweep : public QObject {
     QCOMPARE(single.count, Index(1));
     QCOMPARE(single.std, 0.0);
     QCOMPARE(single.low95, 0.8);
+  }
+
+  void overlaidCurvesKeepEverySeriesApart() {
+    Curve a;
+    a.axis = "epsilon";
+    a.title = "iris";
+    a.series = {{"output", "Output perturbation"}};
+    a.points = {{"output", 1, 0.5, 0.1, 3, 0.4, 0.6}};
+    a.references = {{"Non-private", 0.9}};
+    Curve b = a;
+    Curve other = a;
+    other.axis = "lambda";
+    const Curve both = overlayCurves({a, b, other});
+    QCOMPARE(both.series.size(), std::size_t(2));
+    QCOMPARE(both.series[1].key, std::string("output #2"));
+    QCOMPARE(both.series[1].title, std::string("Output perturbation (sweep 2)"));
+    QCOMPARE(both.points.size(), std::size_t(2));
+    QCOMPARE(both.points[1].series, std::string("output #2"));
+    QCOMPARE(both.references.size(), std::size_t(2));
+    QVERIFY(overlayCurves({}).series.empty());
+    QCOMPARE(overlayCurves({a}).title, a.title);
+  }
+
+  void defaultValuesFitTheData() {
+    const mech::ProblemShape shape{112, 4, 3};
+    for (SweepAxis axis : {SweepAxis::Epsilon, SweepAxis::Delta, SweepAxis::Lambda, SweepAxis::Budget,
+                           SweepAxis::Rows, SweepAxis::Dims, SweepAxis::Classes, SweepAxis::Teachers,
+                           SweepAxis::Parties}) {
+      const std::vector<double> values = defaultAxisValues(axis, shape);
+      QVERIFY2(!values.empty(), axisName(axis).c_str());
+      QVERIFY(std::is_sorted(values.begin(), values.end()));
+      QVERIFY(std::adjacent_find(values.begin(), values.end()) == values.end());
+      SweepSpec spec = mixedSpec();
+      spec.axis = axis;
+      spec.values = values;
+      const Status status = spec.validate(shape);
+      QVERIFY2(status.ok() || status.error().field == "axis", status.ok() ? "" : status.error().message.c_str());
+    }
+    QCOMPARE(defaultAxisValues(SweepAxis::Dims, shape), (std::vector<double>{1, 2, 4}));
+    QCOMPARE(defaultAxisValues(SweepAxis::Classes, shape), (std::vector<double>{2, 3}));
+    QCOMPARE(defaultAxisValues(SweepAxis::Rows, shape), (std::vector<double>{7, 14, 28, 56, 112}));
   }
 
   void validationNamesTheField() {

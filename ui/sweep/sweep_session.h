@@ -1,0 +1,100 @@
+#pragma once
+// The sweeps shown in the privacy–utility view: it starts a sweep of core's engine
+// (core/experiment/sweep.h) on a worker thread, collects the trials as they finish, and
+// offers the chart a new summary at most every `refreshMs` (default 100 ms) — the engine may
+// finish thousands of trials a second, and a chart redrawn per trial would freeze the GUI.
+//
+// The view shows one or several sweeps of the same axis ("Add to the chart"); a sweep of
+// another axis, or one started with replace, starts a new chart. Cancel keeps every finished
+// trial; the summary of a cancelled sweep says how many of its trials finished.
+//
+// A sweep is an experiment on the user's data, not a release: nothing here touches the
+// privacy ledger.
+//
+// Thread-safety: every member is for the GUI thread. The engine's per-trial callback runs on
+// worker threads and only appends to a mutex-guarded inbox that the refresh timer drains.
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/experiment/sweep.h"
+#include "core/experiment/trial_table.h"
+#include "core/sources/prepare.h"
+#include "ui/jobs/job.h"
+
+namespace dpstudio::ui {
+
+// What a sweep needs besides the plans: the data as the Model dock would prepare them.
+struct SweepInput {
+  std::shared_ptr<const Dataset> dataset;
+  std::shared_ptr<const Dataset> test;  // a separate test file, or empty to split
+  SplitAndPreprocess preparation;
+  experiment::SweepSpec spec;  // without the reference series (the engine adds them)
+  int threads = 0;             // 0: every core
+};
+
+class SweepSession : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit SweepSession(QObject* parent = nullptr);
+  ~SweepSession() override;
+
+  // Starts a sweep (cancelling one that runs). add: draw it beside the sweeps shown when
+  // its axis is theirs; otherwise it replaces them.
+  void start(SweepInput input, bool add);
+  void cancel();
+  // Forgets every sweep shown (cancelling one that runs).
+  void clear();
+
+  bool isRunning() const { return !job_.isNull(); }
+  int sweepCount() const { return static_cast<int>(runs_.size()); }
+  // Trials finished and expected, over the sweeps shown.
+  long long finishedTrials() const;
+  long long totalTrials() const;
+  // The figure of every sweep shown (experiment::overlayCurves of their summaries).
+  const experiment::Curve& curve() const { return curve_; }
+  // The trial table of the sweep shown last, as the CLI's --out writes it (empty without one).
+  experiment::TrialTable lastTable() const;
+
+  void setRefreshInterval(int ms) { refresh_.setInterval(ms); }
+  // How often the curve was recomputed: the number of chart updates (for tests).
+  int refreshCount() const { return refreshes_; }
+
+ signals:
+  void started(dpstudio::ui::JobHandle* job);
+  void curveChanged();
+  void runningChanged(bool running);
+  // A sweep ended: ok, cancelled (finished trials kept) or failed (its message).
+  void finished(const QString& message, bool error);
+
+ private:
+  struct Run {
+    experiment::SweepLayout layout;
+    std::vector<experiment::TrialRecord> trials;
+    bool cancelled = false;
+  };
+  struct Inbox {
+    std::mutex mutex;
+    std::vector<experiment::TrialRecord> trials;
+  };
+
+  void drain();
+  void recompute();
+  void jobEnded(JobHandle::State state);
+
+  std::vector<Run> runs_;
+  experiment::Curve curve_;
+  std::shared_ptr<Inbox> inbox_;
+  QPointer<Job<experiment::SweepResult>> job_;
+  QTimer refresh_;
+  int refreshes_ = 0;
+};
+
+}  // namespace dpstudio::ui

@@ -1,0 +1,285 @@
+#include "ui/sweep/sweep_view.h"
+
+#include <QAbstractSeries>
+#include <QAreaSeries>
+#include <QChartView>
+#include <QCheckBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "core/experiment/trial_table.h"
+#include "core/sources/source.h"
+#include "ui/dataset_document.h"
+#include "ui/sweep/sweep_form.h"
+#include "ui/utility_chart.h"
+
+namespace dpstudio::ui {
+namespace {
+
+const QString kExportDirKey = QStringLiteral("dialogs/sweepExportDirectory");
+
+// The training part's shape as the Model dock would prepare it: what the form checks values
+// against (n, D, C, T, K) before any work.
+mech::ProblemShape trainingShape(const DatasetDocument& datasets, const TrainingSettings& settings) {
+  const Dataset& data = *datasets.dataset();
+  Index rows = data.rows();
+  if (!datasets.testDataset()) {
+    if (settings.data.testRows) rows -= *settings.data.testRows;
+    else rows -= static_cast<Index>(std::ceil(settings.data.testFraction * static_cast<double>(rows)));
+  }
+  Index features = data.features();
+  const PreprocessSpec& p = settings.data.preprocess;
+  if (p.projectionDim) features = *p.projectionDim;
+  if (p.pcaDim) features = *p.pcaDim;
+  if (p.randomFeatures) features = p.randomFeatures->dim;
+  return {std::max<Index>(rows, 0), features, data.classes()};
+}
+
+}  // namespace
+
+SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
+    : QWidget(parent),
+      datasets_(datasets),
+      session_(new SweepSession(this)),
+      form_(new SweepForm),
+      chart_(new UtilityChart),
+      chartView_(new QChartView(chart_)),
+      startButton_(new QPushButton(tr("Start Sweep"))),
+      cancelButton_(new QPushButton(tr("Cancel"))),
+      clearButton_(new QPushButton(tr("Clear"))),
+      exportButton_(new QPushButton(tr("Export\u2026"))),
+      addBox_(new QCheckBox(tr("Add to the chart"))),
+      status_(new QLabel),
+      problem_(new QLabel) {
+  setObjectName(QStringLiteral("sweepView"));
+  startButton_->setObjectName(QStringLiteral("sweepStartButton"));
+  startButton_->setDefault(true);
+  startButton_->setToolTip(tr("Train every mechanism ticked at every value, repeatedly, and draw test accuracy "
+                              "against the swept parameter as the trials finish"));
+  cancelButton_->setObjectName(QStringLiteral("sweepCancelButton"));
+  cancelButton_->setToolTip(tr("Stop the sweep; the finished trials stay on the chart"));
+  clearButton_->setObjectName(QStringLiteral("sweepClearButton"));
+  exportButton_->setObjectName(QStringLiteral("sweepExportButton"));
+  exportButton_->setToolTip(tr("Save the chart as PNG or SVG, or the trials as a CSV table (as dpstudio-cli sweep "
+                               "--out writes it)"));
+  addBox_->setObjectName(QStringLiteral("sweepAddToChart"));
+  addBox_->setToolTip(tr("Draw the next sweep beside the ones shown (same swept parameter) instead of replacing "
+                         "them"));
+  status_->setObjectName(QStringLiteral("sweepStatus"));
+  status_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  problem_->setObjectName(QStringLiteral("sweepProblem"));
+  problem_->setWordWrap(true);
+  problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
+  auto* note = new QLabel(tr("A sweep is an experiment on your data, not a private release: its accuracies are "
+                             "measured on the data and nothing is recorded in the ledger."));
+  note->setObjectName(QStringLiteral("sweepNote"));
+  note->setWordWrap(true);
+  chartView_->setRenderHint(QPainter::Antialiasing);
+  chartView_->setObjectName(QStringLiteral("sweepChartView"));
+  chartView_->setMinimumSize(360, 200);
+
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(startButton_);
+  buttons->addWidget(cancelButton_);
+  buttons->addWidget(addBox_);
+  buttons->addWidget(clearButton_);
+  buttons->addWidget(exportButton_);
+  buttons->addStretch(1);
+  auto* messages = new QHBoxLayout;
+  messages->addWidget(problem_, 1);
+  messages->addWidget(status_);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(form_);
+  layout->addLayout(buttons);
+  layout->addLayout(messages);
+  layout->addWidget(chartView_, 1);
+  layout->addWidget(note);
+
+  connect(startButton_, &QPushButton::clicked, this, &SweepView::startSweep);
+  connect(cancelButton_, &QPushButton::clicked, session_, &SweepSession::cancel);
+  connect(clearButton_, &QPushButton::clicked, this, [this] {
+    hidden_.clear();
+    session_->clear();
+  });
+  connect(exportButton_, &QPushButton::clicked, this, &SweepView::showExportDialog);
+  connect(form_, &SweepForm::changed, this, &SweepView::refreshButtons);
+  connect(session_, &SweepSession::curveChanged, this, &SweepView::showCurve);
+  connect(session_, &SweepSession::runningChanged, this, &SweepView::refreshButtons);
+  connect(session_, &SweepSession::started, this, &SweepView::jobStarted);
+  connect(session_, &SweepSession::finished, this, [this](const QString& message, bool error) {
+    emit statusMessage(message, 8000);
+    if (error) problem_->setText(message);
+  });
+  connect(datasets_, &DatasetDocument::datasetChanged, this, &SweepView::refreshBase);
+  connect(datasets_, &DatasetDocument::testDatasetChanged, this, &SweepView::refreshBase);
+  showCurve();
+  refreshBase();
+}
+
+void SweepView::setSettingsSource(SettingsSource source) {
+  source_ = std::move(source);
+  refreshBase();
+}
+
+void SweepView::refreshBase() {
+  if (!source_ || !datasets_->hasDataset()) {
+    form_->setBaseProblem({});
+    refreshButtons();
+    return;
+  }
+  auto settings = source_();
+  if (!settings) form_->setBaseProblem(QString::fromStdString(settings.error().message));
+  else form_->setBase(settings.value(), trainingShape(*datasets_, settings.value()));
+  refreshButtons();
+}
+
+void SweepView::refreshButtons() {
+  const bool running = session_->isRunning();
+  const QStringList problems = form_->problems();
+  startButton_->setEnabled(!running && problems.isEmpty());
+  startButton_->setToolTip(problems.isEmpty() ? tr("Start the sweep") : problems.join('\n'));
+  cancelButton_->setEnabled(running);
+  clearButton_->setEnabled(!running && session_->sweepCount() > 0);
+  exportButton_->setEnabled(session_->finishedTrials() > 0);
+  if (!running) problem_->setText(problems.isEmpty() ? QString() : problems.join('\n'));
+}
+
+void SweepView::startSweep() {
+  refreshBase();
+  if (!form_->isValid() || session_->isRunning() || !source_) return;
+  auto settings = source_();
+  if (!settings) return;
+  SweepInput input;
+  input.dataset = datasets_->dataset();
+  input.test = datasets_->testDataset();
+  input.preparation = settings.value().data;
+  input.preparation.keepRowsBeforeMap = false;  // a sweep draws no 2-D view
+  input.spec = form_->sweepSpec(datasetIdentity(datasets_->source().spec.toStdString()));
+  problem_->clear();
+  session_->start(std::move(input), addBox_->isChecked());
+}
+
+void SweepView::showCurve() {
+  chart_->setCurve(session_->curve());
+  connectLegend();
+  // Series hidden from their legend entry stay hidden when the chart is rebuilt.
+  const auto& means = chart_->meanSeries();
+  for (int i = 0; i < means.size(); ++i) {
+    const bool visible = !hidden_.count(means[i]->name());
+    means[i]->setVisible(visible);
+    if (i < chart_->bandSeries().size()) chart_->bandSeries()[i]->setVisible(visible);
+    for (QLegendMarker* marker : chart_->legend()->markers(means[i])) {
+      marker->setVisible(true);
+      QColor color = marker->labelBrush().color();
+      color.setAlphaF(visible ? 1.0 : 0.4);
+      marker->setLabelBrush(color);
+    }
+  }
+  const long long done = session_->finishedTrials(), total = session_->totalTrials();
+  status_->setText(total > 0 ? tr("%1 of %2 trials").arg(done).arg(total) : QString());
+  exportButton_->setEnabled(done > 0);
+}
+
+void SweepView::connectLegend() {
+  const auto& means = chart_->meanSeries();
+  for (int i = 0; i < means.size(); ++i) {
+    QLineSeries* series = means[i];
+    disconnect(series, nullptr, this, nullptr);
+    connect(series, &QLineSeries::hovered, this,
+            [this, i](const QPointF& point, bool entered) { showPointAt(i, point, entered); });
+    for (QLegendMarker* marker : chart_->legend()->markers(series)) {
+      disconnect(marker, nullptr, this, nullptr);
+      connect(marker, &QLegendMarker::clicked, this, [this, series] {
+        const QString name = series->name();
+        if (hidden_.count(name)) hidden_.erase(name);
+        else hidden_.insert(name);
+        showCurve();
+      });
+    }
+  }
+}
+
+void SweepView::showPointAt(int seriesIndex, const QPointF& point, bool entered) {
+  if (!entered) {
+    QToolTip::hideText();
+    return;
+  }
+  const experiment::Curve& curve = session_->curve();
+  if (seriesIndex >= static_cast<int>(curve.series.size())) return;
+  const std::string& key = curve.series[static_cast<std::size_t>(seriesIndex)].key;
+  // The point of this series nearest the pointer along x (in the axis's own scale).
+  const auto position = [&curve](double v) { return curve.logAxis ? std::log10(std::max(v, 1e-300)) : v; };
+  const experiment::CurvePoint* nearest = nullptr;
+  for (const experiment::CurvePoint& p : curve.points)
+    if (p.series == key &&
+        (!nearest || std::abs(position(p.value) - position(point.x())) <
+                         std::abs(position(nearest->value) - position(point.x()))))
+      nearest = &p;
+  if (!nearest) return;
+  QToolTip::showText(QCursor::pos(),
+                     tr("%1\n%2 = %3\nmean accuracy %4 \u00b1 %5 (std)\n%6 trials")
+                         .arg(QString::fromStdString(curve.series[static_cast<std::size_t>(seriesIndex)].title),
+                              QString::fromStdString(curve.axis))
+                         .arg(nearest->value, 0, 'g', 4)
+                         .arg(nearest->mean, 0, 'f', 3)
+                         .arg(nearest->std, 0, 'f', 3)
+                         .arg(nearest->count),
+                     chartView_);
+}
+
+bool SweepView::exportTo(const QString& path, QString* error) const {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("csv")) {
+    const experiment::TrialTable table = session_->lastTable();
+    if (table.trials.empty()) {
+      if (error) *error = tr("%1: no finished trials to write").arg(path);
+      return false;
+    }
+    if (auto status = experiment::writeTrialTable(path.toStdString(), table); !status) {
+      if (error) *error = QString::fromStdString(status.error().toString());
+      return false;
+    }
+    return true;
+  }
+  if (auto status = saveUtilityPlot(session_->curve(), path); !status) {
+    if (error) *error = QString::fromStdString(status.error().toString());
+    return false;
+  }
+  return true;
+}
+
+void SweepView::showExportDialog() {
+  QSettings settings;
+  const QString base = datasets_->hasDataset() ? datasets_->displayName() : QStringLiteral("sweep");
+  QString selected;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Sweep"),
+      QDir(settings.value(kExportDirKey, QDir::homePath()).toString()).filePath(base + QStringLiteral("-sweep.png")),
+      tr("PNG image (*.png);;SVG image (*.svg);;Trial table (*.csv)"), &selected);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) {
+    if (selected.contains(QLatin1String("*.svg"))) path += QStringLiteral(".svg");
+    else if (selected.contains(QLatin1String("*.csv"))) path += QStringLiteral(".csv");
+    else path += QStringLiteral(".png");
+  }
+  settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  QString error;
+  if (exportTo(path, &error)) emit statusMessage(tr("Exported the sweep to %1").arg(QDir::toNativeSeparators(path)), 5000);
+  else QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+}  // namespace dpstudio::ui

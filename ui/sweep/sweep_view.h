@@ -1,0 +1,93 @@
+#pragma once
+// The privacy–utility view (a central tab beside the decision view): the sweep's controls
+// (sweep_form.h), Start / Cancel, "Add to the chart", Clear and Export, and the chart of
+// core's curve (ui/utility_chart.h) filling in as trials finish (sweep_session.h batches the
+// updates). Hovering a point shows its value, mean, standard deviation and count; clicking
+// a legend entry hides or shows that series with its band.
+//
+// It sweeps the current dataset with the Model dock's settings (setSource() says how to get
+// them). A sweep is an experiment on the user's data, not a private release: the view says
+// so, and nothing is recorded in the ledger.
+
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+#include <set>
+
+#include "core/util/result.h"
+#include "ui/sweep/sweep_session.h"
+#include "ui/training_document.h"
+
+QT_BEGIN_NAMESPACE
+class QChartView;
+class QCheckBox;
+class QLabel;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace dpstudio::ui {
+
+class DatasetDocument;
+class SweepForm;
+class UtilityChart;
+
+class SweepView : public QWidget {
+  Q_OBJECT
+
+ public:
+  // The Model dock's settings, or its problems (one line each).
+  using SettingsSource = std::function<Result<TrainingSettings>()>;
+
+  SweepView(DatasetDocument* datasets, QWidget* parent = nullptr);
+
+  void setSettingsSource(SettingsSource source);
+
+  SweepForm* form() const { return form_; }
+  SweepSession* session() const { return session_; }
+  UtilityChart* chart() const { return chart_; }
+  QChartView* chartView() const { return chartView_; }
+  QPushButton* startButton() const { return startButton_; }
+  QPushButton* cancelButton() const { return cancelButton_; }
+  QPushButton* exportButton() const { return exportButton_; }
+  QCheckBox* addToChartBox() const { return addBox_; }
+  QLabel* statusLabel() const { return status_; }
+
+  // Exports what the view shows: ".png" or ".svg" the figure, ".csv" the last sweep's trial
+  // table (as `dpstudio-cli sweep --out`). Atomic; false with *error naming the path.
+  bool exportTo(const QString& path, QString* error = nullptr) const;
+
+ public slots:
+  // Reads the Model dock's settings again (call when they or the dataset change).
+  void refreshBase();
+  // Starts a sweep with the controls' choices (no-op, with the reason shown, when invalid).
+  void startSweep();
+  void showExportDialog();
+
+ signals:
+  void jobStarted(dpstudio::ui::JobHandle* job);
+  void statusMessage(const QString& text, int timeoutMs);
+
+ private:
+  void showCurve();
+  void refreshButtons();
+  void connectLegend();
+  void showPointAt(int seriesIndex, const QPointF& point, bool entered);
+
+  DatasetDocument* datasets_;
+  SettingsSource source_;
+  SweepSession* session_;
+  SweepForm* form_;
+  UtilityChart* chart_;
+  QChartView* chartView_;
+  QPushButton* startButton_;
+  QPushButton* cancelButton_;
+  QPushButton* clearButton_;
+  QPushButton* exportButton_;
+  QCheckBox* addBox_;
+  QLabel* status_;
+  QLabel* problem_;
+  std::set<QString> hidden_;  // series titles hidden from the chart by their legend entry
+};
+
+}  // namespace dpstudio::ui
