@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/mechanisms/tuning.h"
+#include "core/mechanisms/noise_scale.h"
 #include "core/privacy/validation.h"
 #include "ui/calibration_view.h"
 #include "ui/mechanism_catalog.h"
@@ -514,6 +515,13 @@ void MechanismForm::computeCalibration() {
                                    .arg(shape.rows).arg(shape.features).arg(shape.classes));
   }
   showCalibration(mech::calibrate(options, shape));
+  // Output perturbation at a λ whose noise no model survives: say so before Train.
+  if (calibration_)
+    if (const auto swamped = mech::noiseSwampsModelWarning(options, *calibration_, shape.classes)) {
+      const QString previous = warning_->isVisible() ? warning_->text() + QStringLiteral("\n") : QString();
+      warning_->setText(previous + tr("\u26a0 %1").arg(QString::fromStdString(*swamped)));
+      warning_->setVisible(true);
+    }
 }
 
 void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report) {

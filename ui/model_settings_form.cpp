@@ -101,6 +101,7 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   layout->addWidget(makeModelGroup());
   layout->addWidget(makeDataGroup());
   connect(mechanism_, &MechanismForm::mechanismChanged, this, &ModelSettingsForm::updateModelChoices);
+  connect(mechanism_, &MechanismForm::changed, this, &ModelSettingsForm::followDefaultLambda);
   connect(mechanism_, &MechanismForm::changed, this, &ModelSettingsForm::fieldsChanged);
   updateModelRows();
   updateModelChoices();
@@ -141,8 +142,8 @@ QWidget* ModelSettingsForm::makeModelGroup() {
     spec.lambda = v;
     return coreProblem(spec.validate());
   });
-  lambdaKind_ = modelKind();
-  lambda_->setValue(defaultLambda(lambdaKind_));
+  lambdaDefault_ = defaultLambda(modelKind());
+  lambda_->setValue(lambdaDefault_);
   modelForm_->addRow(tr("\u03bb (regularization):"), lambda_);
 
   huber_ = new NumberField;
@@ -172,10 +173,7 @@ QWidget* ModelSettingsForm::makeModelGroup() {
   modelForm_->addRow(tr("Max iterations:"), maxIterations_);
 
   connect(modelBox_, &QComboBox::currentIndexChanged, this, [this] {
-    // A λ nobody edited follows the model's default (LMGC's differs: learner.h).
-    const ModelKind kind = modelKind();
-    if (lambda_->value() == defaultLambda(lambdaKind_)) lambda_->setValue(defaultLambda(kind));
-    lambdaKind_ = kind;
+    followDefaultLambda();
     updateModelRows();
     lambda_->recheck();
     mechanism_->setLearner(learner());
@@ -470,8 +468,30 @@ void ModelSettingsForm::restoreFrom(QSettings& settings) {
   unitRows_->setChecked(settings.value(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked()).toBool());
   intercept_->setChecked(settings.value(kPrefix + QStringLiteral("intercept"), intercept_->isChecked()).toBool());
   kernel_->restore(settings, kPrefix);
-  // After the model: the mechanism adjusts the model to what it can train.
+  // After the model: the mechanism adjusts the model to what it can train. The λ restored
+  // stays as saved whatever mechanism comes back; it follows defaults again from here on.
+  restoring_ = true;
   mechanism_->restoreFrom(settings);
+  restoring_ = false;
+  lambdaDefault_ = currentDefaultLambda();
+}
+
+double ModelSettingsForm::currentDefaultLambda() const {
+  return mechanism_->isPrivate() ? defaultPrivateLambda(modelKind()) : defaultLambda(modelKind());
+}
+
+void ModelSettingsForm::followDefaultLambda() {
+  if (restoring_) return;
+  const double now = currentDefaultLambda();
+  if (now == lambdaDefault_) return;
+  // A λ nobody edited follows the default of the model and mechanism (learner.h says why
+  // private training starts higher, and why LMGC's differs).
+  if (lambda_->value() == lambdaDefault_) {
+    lambda_->setValue(now);
+    lambda_->recheck();
+    mechanism_->setLearner(learner());
+  }
+  lambdaDefault_ = now;
 }
 
 }  // namespace dpstudio::ui

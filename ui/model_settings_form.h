@@ -110,7 +110,11 @@ class ModelSettingsForm : public QWidget {
   QFormLayout* modelForm_ = nullptr;
   QComboBox* modelBox_ = nullptr;
   NumberField* lambda_ = nullptr;
-  ModelKind lambdaKind_ = ModelKind::LogisticRegression;  // whose default λ_ started from
+  double lambdaDefault_ = 0;  // the default in force (model, private or not): λ_ follows it while unedited
+  // The default λ for the model and mechanism chosen; λ follows it when it holds the last default.
+  void followDefaultLambda();
+  double currentDefaultLambda() const;
+  bool restoring_ = false;
   NumberField* huber_ = nullptr;
   NumberField* tolerance_ = nullptr;
   QSpinBox* maxIterations_ = nullptr;

@@ -10,6 +10,7 @@
 #include "app/cli/private_prediction_options.h"
 #include "core/experiment/plan_run.h"
 #include "core/mechanisms/report_json.h"
+#include "core/mechanisms/noise_scale.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::cli {
@@ -142,6 +143,9 @@ int runTrain(const QStringList& args) {
   std::vector<std::string> warnings = train.provenance.warnings;
   if (hasGuarantee)
     if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, train.rows())) warnings.push_back(*doubtful);
+  if (const auto* mechanism = std::get_if<experiment::TrainingMechanism>(&plan.value().choice))
+    if (auto swamped = mech::noiseSwampsModelWarning(mechanism->options, report, train.classes()))
+      warnings.push_back(*swamped);
   command.warn(warnings);
 
   if (command.json()) {

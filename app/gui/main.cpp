@@ -3,7 +3,8 @@
 //                                                  prediction|subsample|multiparty]
 //                                     [--train-model logreg|huber|softmax|lmgc]
 //                                     [--rff-dim D [--rff-gamma G] [--rff-seed S]]
-// SPEC is a data file or "builtin:NAME"; without it the last dataset (or builtin:iris) opens.
+// SPEC is a data file or "builtin:NAME"; without it the last dataset opens, and on the very
+// first start the teaching screen (ui/startup_options.h): a private model on builtin:blobs.
 // --train-model trains that model (other settings as in the Model dock) once the dataset
 // has opened, so that the decision view can be seen, and screenshotted, without clicking;
 // --mechanism chooses the privacy mechanism in the dock first (its other parameters as saved);
@@ -14,16 +15,12 @@
 #include <QIcon>
 #include <QThreadPool>
 
+#include <cstdio>
+
 #include "core/learn/learner.h"
-#include "ui/dataset_controller.h"
 #include "ui/kernel_fields.h"
 #include "ui/main_window.h"
-#include "ui/mechanism_form.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/number_field.h"
-
-#include <QSpinBox>
+#include "ui/startup_options.h"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);
@@ -43,8 +40,8 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption datasetOption(
       QStringLiteral("dataset"),
       QStringLiteral("Open SPEC at start: a data file or builtin:NAME (default: the last "
-                     "dataset, else %1).")
-          .arg(dpstudio::ui::MainWindow::defaultDatasetSpec()),
+                     "dataset; the first time, a private model on %1).")
+          .arg(dpstudio::ui::firstScreenDataset()),
       QStringLiteral("SPEC"));
   parser.addOption(datasetOption);
   const QCommandLineOption viewOption(
@@ -77,50 +74,39 @@ int main(int argc, char* argv[]) {
   parser.addOptions({rffDimOption, rffGammaOption, rffSeedOption});
   parser.process(app);
 
-  QString spec = parser.value(datasetOption);
-  if (spec.isEmpty()) spec = dpstudio::ui::MainWindow::lastDatasetSpec();
-  if (spec.isEmpty()) spec = dpstudio::ui::MainWindow::defaultDatasetSpec();
-
-  dpstudio::ui::MainWindow window;
+  dpstudio::ui::StartupOptions options;
+  options.dataset = parser.value(datasetOption);
   if (parser.isSet(viewOption)) {
     const QString kind = parser.value(viewOption).toLower();
-    if (kind == QLatin1String("features"))
-      window.controller()->setPreferredViewKind(dpstudio::ViewKind::Features);
-    else if (kind == QLatin1String("random"))
-      window.controller()->setPreferredViewKind(dpstudio::ViewKind::RandomProjection);
-    else if (kind == QLatin1String("pca"))
-      window.controller()->setPreferredViewKind(dpstudio::ViewKind::Pca);
-    else
-      parser.showHelp(2);
+    if (kind == QLatin1String("features")) options.view = dpstudio::ViewKind::Features;
+    else if (kind == QLatin1String("random")) options.view = dpstudio::ViewKind::RandomProjection;
+    else if (kind == QLatin1String("pca")) options.view = dpstudio::ViewKind::Pca;
+    else parser.showHelp(2);
   }
-  if (parser.isSet(mechanismOption)) {
-    if (!window.modelPanel()->form()->mechanismForm()->setChoice(parser.value(mechanismOption).toLower()))
-      parser.showHelp(2);
-  }
+  options.mechanism = parser.value(mechanismOption);
   if (parser.isSet(rffDimOption)) {
-    dpstudio::ui::KernelFields* kernel = window.modelPanel()->form()->kernelFields();
     bool ok = false;
-    const int dim = parser.value(rffDimOption).toInt(&ok);
-    if (!ok || dim < 1 || dim > dpstudio::ui::KernelFields::kMaxDim) parser.showHelp(2);
-    kernel->dimBox()->setValue(dim);
-    // As typed: a bad gamma is marked in the dock with core's reason, like a bad saved value.
-    if (parser.isSet(rffGammaOption)) kernel->gammaField()->setText(parser.value(rffGammaOption));
-    if (parser.isSet(rffSeedOption)) {
-      const int seed = parser.value(rffSeedOption).toInt(&ok);
-      if (!ok || seed < 0) parser.showHelp(2);
-      kernel->seedBox()->setValue(seed);
-    }
-    kernel->choose(true);
-  } else if (parser.isSet(rffGammaOption) || parser.isSet(rffSeedOption)) {
-    parser.showHelp(2);
+    options.rffDim = parser.value(rffDimOption).toInt(&ok);
+    if (!ok || options.rffDim < 1) parser.showHelp(2);
+  }
+  options.rffGamma = parser.value(rffGammaOption);
+  if (parser.isSet(rffSeedOption)) {
+    bool ok = false;
+    options.rffSeed = parser.value(rffSeedOption).toInt(&ok);
+    if (!ok || *options.rffSeed < 0) parser.showHelp(2);
   }
   if (parser.isSet(trainOption)) {
-    const auto kind = dpstudio::parseModelKind(parser.value(trainOption).toLower().toStdString());
-    if (!kind) parser.showHelp(2);
-    window.trainWhenOpened(*kind);
+    options.trainModel = dpstudio::parseModelKind(parser.value(trainOption).toLower().toStdString());
+    if (!options.trainModel) parser.showHelp(2);
+  }
+
+  dpstudio::ui::MainWindow window;
+  const QStringList problems = dpstudio::ui::applyStartupOptions(window, options);
+  if (!problems.isEmpty()) {
+    std::fprintf(stderr, "dpstudio: %s\n", qPrintable(problems.join(QStringLiteral("; "))));
+    parser.showHelp(2);
   }
   window.show();
-  window.openInitialDataset(spec);
   const int status = app.exec();
   // Jobs still running were cancelled when the window closed; let them wind down.
   QThreadPool::globalInstance()->waitForDone();

@@ -85,6 +85,8 @@ Status LearnerSpec::validate() const {
 
 double defaultLambda(ModelKind kind) { return kind == ModelKind::Lmgc ? 1e-2 : LearnerSpec{}.lambda; }
 
+double defaultPrivateLambda(ModelKind) { return 1e-2; }
+
 std::optional<ModelKind> parseModelKind(const std::string& name) {
   for (ModelKind kind : {ModelKind::LogisticRegression, ModelKind::HuberSvm, ModelKind::Softmax,
                          ModelKind::Lmgc})

@@ -39,6 +39,12 @@ std::optional<ModelKind> parseModelKind(const std::string& name);  // logreg|hub
 // 3000 iterations; at 1e-2 they converge in under 700 at the same test accuracy (±1 point)
 // (issue 9 item 4).
 double defaultLambda(ModelKind kind);
+// The λ a model starts with when it is trained privately (GUI): 1e-2 for every model. The
+// mechanisms' noise scales with 1/(nλ) (output perturbation's Δ = 2/(nλ)): at 1e-4 a
+// dataset of a few hundred rows gets noise hundreds of times larger than any model λ
+// allows (iris: E‖b‖ ≈ 900 against ‖θ*‖ ≤ 118), a random model; at 1e-2 the picture is
+// the one the papers draw. Data-independent, like defaultLambda().
+double defaultPrivateLambda(ModelKind kind);
 
 // logreg/huber with C = 2 are one binary model; with C > 2, one-vs-rest.
 Result<std::shared_ptr<const Model>> makeModel(const LearnerSpec& spec, Index inputDim, Index classes);

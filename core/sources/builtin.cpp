@@ -173,6 +173,23 @@ std::vector<BuiltinInfo> builtinCatalog() {
   return catalog;
 }
 
+Result<BlobsOptions> blobsOptions(const std::string& nameAndOptions) {
+  const std::size_t colon = nameAndOptions.find(':');
+  const std::string optionText = colon == std::string::npos ? "" : nameAndOptions.substr(colon + 1);
+  auto parsed = parseOptions(nameAndOptions, optionText);
+  if (!parsed) return parsed.error();
+  OptionReader reader(nameAndOptions, parsed.value());
+  BlobsOptions o;
+  reader.read("classes", o.classes, 2, 50);
+  reader.read("dim", o.dim, 1, 1000);
+  reader.read("per_class", o.perClass, 1, 1e6);
+  reader.read("separation", o.separation, 0, 1e6);
+  reader.read("anisotropy", o.anisotropy, 1, 1e6);
+  reader.read("seed", o.seed, 0, 9.007199254740992e15);
+  if (auto error = reader.finish()) return *error;
+  return o;
+}
+
 Result<Dataset> loadBuiltin(const std::string& nameAndOptions) {
   const std::size_t colon = nameAndOptions.find(':');
   const std::string name = nameAndOptions.substr(0, colon);
@@ -187,15 +204,9 @@ Result<Dataset> loadBuiltin(const std::string& nameAndOptions) {
   OptionReader reader(nameAndOptions, parsed.value());
   Dataset data;
   if (name == "blobs") {
-    BlobsOptions o;
-    reader.read("classes", o.classes, 2, 50);
-    reader.read("dim", o.dim, 1, 1000);
-    reader.read("per_class", o.perClass, 1, 1e6);
-    reader.read("separation", o.separation, 0, 1e6);
-    reader.read("anisotropy", o.anisotropy, 1, 1e6);
-    reader.read("seed", o.seed, 0, 9.007199254740992e15);
-    if (auto error = reader.finish()) return *error;
-    data = makeBlobs(o);
+    auto o = blobsOptions(nameAndOptions);
+    if (!o) return o.error();
+    data = makeBlobs(o.value());
   } else if (name == "moons") {
     MoonsOptions o;
     reader.read("per_class", o.perClass, 1, 1e6);

@@ -34,6 +34,10 @@ struct BlobsOptions {
   std::uint64_t seed = 1;
 };
 Dataset makeBlobs(const BlobsOptions& options);
+// The options of "blobs[:key=value,…]" (what follows "builtin:"), defaults for those not given.
+Result<BlobsOptions> blobsOptions(const std::string& nameAndOptions);
+// Where makeBlobs() puts the class centres: on a circle of this radius about the origin.
+double blobsCentreRadius(const BlobsOptions& options);
 
 struct MoonsOptions {
   int perClass = 150;

@@ -34,14 +34,16 @@ Eigen::MatrixXd randomRotation(Index dim, Rng& rng) {
 
 }  // namespace
 
+double blobsCentreRadius(const BlobsOptions& o) {
+  // Centres on a circle in the first two coordinates, neighbours `separation` apart.
+  return o.classes <= 2 ? o.separation / 2.0 : o.separation / (2.0 * std::sin(std::numbers::pi / o.classes));
+}
+
 Dataset makeBlobs(const BlobsOptions& o) {
   const Index n = static_cast<Index>(o.classes) * o.perClass;
   Dataset data = emptyDataset(n, o.dim, o.classes, "builtin:blobs");
   Rng rng(o.seed);
-  // Centres on a circle in the first two coordinates, neighbours `separation` apart.
-  const double radius =
-      o.classes <= 2 ? o.separation / 2.0
-                     : o.separation / (2.0 * std::sin(std::numbers::pi / o.classes));
+  const double radius = blobsCentreRadius(o);
   Index row = 0;
   for (int c = 0; c < o.classes; ++c) {
     Eigen::VectorXd centre = Eigen::VectorXd::Zero(o.dim);

@@ -9,7 +9,10 @@
 //   iris    R = 20    an assumption from botany, not from the file: no sepal or petal
 //                     length or width of an iris reaches 10 cm, so ‖x‖ ≤ 10·√4 = 20.
 //
-// Everything else (wine, breast_cancer, the generators, files) has no documented bound:
+//   blobs   R = ⌈r + √d + 4⌉   from the generator's definition: centres at radius r, noise
+//                     at most standard normal; a row beyond R (probability < e⁻⁸) is clipped.
+//
+// Everything else (wine, breast_cancer, moons, xor, files) has no documented bound:
 // the user chooses R, or scales rows to unit norm.
 
 #include <optional>

@@ -13,6 +13,17 @@ class TestCli : public QObject {
   Q_OBJECT
 
  private slots:
+  void outputPerturbationWarnsWhenNoiseSwampsTheModel() {
+    const auto swamped = runCli({"train", "--train", "builtin:iris", "--model", "logreg", "--lambda", "1e-4",
+                                 "--mechanism", "output", "--norm-bound", "20"});
+    QVERIFY2(swamped.exitCode == 0, qPrintable(swamped.err));
+    QVERIFY2(swamped.err.contains("noise swamps the model"), qPrintable(swamped.err));
+    const auto fine = runCli({"train", "--train", "builtin:iris", "--model", "logreg", "--lambda", "0.1",
+                              "--mechanism", "output", "--norm-bound", "20"});
+    QVERIFY2(fine.exitCode == 0, qPrintable(fine.err));
+    QVERIFY(!fine.err.contains("swamps"));
+  }
+
   void versionAndHelp() {
     auto run = runCli({"--version"});
     QCOMPARE(run.exitCode, 0);

@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 
+#include "core/learn/learner.h"
 #include "ui/dataset_controller.h"
 #include "ui/decision_overlay.h"
 #include "ui/main_window.h"

@@ -264,6 +264,7 @@ void TestKernelFeatures::calibrationCountsTheFeatures() {
     dpstudio::mech::MechanismOptions options;
     options.kind = MechanismKind::Objective;
     options.learner.kind = ModelKind::LogisticRegression;
+    options.learner.lambda = dpstudio::defaultPrivateLambda(ModelKind::LogisticRegression);  // the dock's, private
     options.epsilon = 1.0;
     return dpstudio::mech::calibrate(options, {n, d, 2}).value();
   };

@@ -281,6 +281,7 @@ void TestMechanismDock::calibrationIsCoresAndFollowsEpsilon() {
     dpstudio::mech::MechanismOptions options;
     options.kind = MechanismKind::Objective;
     options.learner.kind = ModelKind::LogisticRegression;
+    options.learner.lambda = dpstudio::defaultPrivateLambda(ModelKind::LogisticRegression);  // the dock's, private
     options.epsilon = epsilon;
     return dpstudio::mech::calibrate(options, shape).value();
   };

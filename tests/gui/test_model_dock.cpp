@@ -134,7 +134,7 @@ void TestModelDock::normBoundIsPrefilledOnlyFromAPublicBound() {
   QCOMPARE(form->normBoundField()->value(), std::optional<double>(128.0));  // 16·√64
   QCOMPARE(*form->settings().data.preprocess.normBound, 128.0);
 
-  openDataset(window, QStringLiteral("builtin:blobs:classes=3"), 300);
+  openDataset(window, QStringLiteral("builtin:moons"), 300);
   QVERIFY(!form->normBoundBox()->isChecked());  // no public bound: never read off the data
   QVERIFY(form->normBoundField()->text().isEmpty());
   QVERIFY(!form->settings().data.preprocess.normBound);
@@ -152,7 +152,7 @@ void TestModelDock::normBoundIsPrefilledOnlyFromAPublicBound() {
 void TestModelDock::unusedEmptyNormBoundIsNotMarked() {
   MainWindow window;
   window.show();
-  openDataset(window, QStringLiteral("builtin:blobs:classes=3"), 300);
+  openDataset(window, QStringLiteral("builtin:moons"), 300);
   auto* field = window.modelPanel()->form()->normBoundField();
   QVERIFY(!field->isEnabled());
   QVERIFY(!field->isValid());  // empty: "Enter a number", but not in use

@@ -293,6 +293,7 @@ void TestPredictionDock::calibrationIsCores() {
     fields(window)->budgetField()->setValue(budget);
     predict::PredictionOptions options;
     options.learner.kind = ModelKind::Softmax;
+    options.learner.lambda = dpstudio::defaultPrivateLambda(ModelKind::Softmax);  // the dock's, private
     options.budget = static_cast<long long>(budget);
     const auto want = predict::calibratePrediction(options, shape).value();
     QVERIFY(form->calibration().has_value());

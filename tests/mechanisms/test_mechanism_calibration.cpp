@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/mechanisms/mechanism.h"
+#include "core/mechanisms/noise_scale.h"
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/gaussian.h"
 #include "core/privacy/noise.h"
@@ -42,6 +43,32 @@ class TestMechanismCalibration : public QObject {
   Q_OBJECT
 
  private slots:
+  // Issue 11: ‖θ*‖ ≤ √(2ℓ(0)/λ) and the warning when output perturbation's E‖b‖ exceeds it.
+  void noiseThatSwampsEveryModelIsNamed() {
+    QCOMPARE(*mech::minimizerNormBound({ModelKind::LogisticRegression, 0.01, 0.5}, 2), std::sqrt(2 * std::log(2.0) / 0.01));
+    QCOMPARE(*mech::minimizerNormBound({ModelKind::HuberSvm, 0.5, 0.5}, 2), 2.0);
+    QCOMPARE(*mech::minimizerNormBound({ModelKind::Softmax, 0.02, 0.5}, 10), std::sqrt(2 * std::log(10.0) / 0.02));
+    QVERIFY(!mech::minimizerNormBound({ModelKind::Lmgc, 0.01, 0.5}, 3));
+    // iris-sized: n = 112, d = 4, one-vs-rest over 3 classes at ε = 1.
+    auto o = test::options(MechanismKind::Output, ModelKind::LogisticRegression, 1.0, 1e-4);
+    const auto report = test::orDie(mech::calibrate(o, {112, 4, 3}));
+    const auto warning = mech::noiseSwampsModelWarning(o, report, 3);
+    QVERIFY(warning);
+    QVERIFY(warning->find("noise swamps the model") != std::string::npos);
+    // At the λ it names, E‖b‖ meets the bound (E‖b‖ ∝ 1/λ): just above it, no warning.
+    const double bound = *mech::minimizerNormBound(o.learner, 3);
+    const double balance = std::pow(report.expectedNoiseNorm * o.learner.lambda, 2) / (bound * bound * o.learner.lambda);
+    o.learner.lambda = balance * 1.01;
+    const auto above = test::orDie(mech::calibrate(o, {112, 4, 3}));
+    QVERIFY(above.expectedNoiseNorm < *mech::minimizerNormBound(o.learner, 3));
+    QVERIFY(!mech::noiseSwampsModelWarning(o, above, 3));
+    o.learner.lambda = balance * 0.99;
+    QVERIFY(mech::noiseSwampsModelWarning(o, test::orDie(mech::calibrate(o, {112, 4, 3})), 3));
+    // Only output perturbation adds its noise to θ itself.
+    auto objective = test::options(MechanismKind::Objective, ModelKind::LogisticRegression, 1.0, 1e-4);
+    QVERIFY(!mech::noiseSwampsModelWarning(objective, test::orDie(mech::calibrate(objective, {112, 4, 3})), 3));
+  }
+
   // ALGORITHMS §3 B / issue 4: logistic (c = 1/4), n = 1000.
   void objectivePerturbationKnownAnswers() {
     auto o = test::options(MechanismKind::Objective, ModelKind::LogisticRegression, 1.0, 0.01);

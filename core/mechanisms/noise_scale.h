@@ -1,0 +1,28 @@
+#pragma once
+// Whether a mechanism's noise leaves anything of the model: a data-independent check that
+// the GUI's live calibration and `dpstudio-cli train` show as a warning (issue 11).
+//
+// For the mean-scale models, J(θ) = (1/n)Σℓ_i + (λ/2)‖θ‖² and J(θ*) ≤ J(0) = ℓ(0), so
+// every minimizer has ‖θ*‖ ≤ √(2ℓ(0)/λ) whatever the data: ℓ(0) = log 2 (logistic), 1
+// (Huber SVM: margin 0 is on the hinge's linear part), log C (softmax). When output
+// perturbation's expected noise norm E‖b‖ exceeds that bound, the release is mostly noise
+// on every dataset of this size. E‖b‖ scales as 1/λ, so equality holds at
+// λ' = (E‖b‖·λ)²/(2ℓ(0)): the warning names it.
+
+#include <optional>
+#include <string>
+
+#include "core/mechanisms/mechanism.h"
+
+namespace dpstudio::mech {
+
+// ‖θ*‖ ≤ this for every dataset (one-vs-rest: each class's model); nullopt for LMGC (sum
+// scale, no such bound here).
+std::optional<double> minimizerNormBound(const LearnerSpec& learner, Index classes);
+
+// The warning for output perturbation whose E‖b‖ (report.expectedNoiseNorm) exceeds
+// minimizerNormBound(); empty for every other mechanism and when the noise is smaller.
+std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& options, const MechanismReport& report,
+                                                   Index classes);
+
+}  // namespace dpstudio::mech

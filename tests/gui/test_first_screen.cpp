@@ -1,0 +1,96 @@
+// The first screen teaches (issue 11 item 4): a first start — no dataset named, none from
+// last time — opens the teaching set with a private model already trained over the dashed
+// non-private one and recorded in the ledger; Redraw noise is one key away. Private
+// mechanisms start from a λ at which the noise leaves a model (defaultPrivateLambda), λ goes
+// back when the mechanism does, an edited λ stays; and a λ whose noise swamps every model
+// is flagged in the live calibration before anything is trained.
+//
+// DPSTUDIO_TEST_SCREENSHOTS=DIR saves the first screen.
+
+#include <QtTest>
+
+#include <QTemporaryDir>
+
+#include "core/learn/learner.h"
+#include "tests/gui/gui_training_support.h"
+#include "ui/ledger_view.h"
+#include "ui/number_field.h"
+#include "ui/startup_options.h"
+
+using namespace dpstudio;
+using namespace dpstudio::test;
+using dpstudio::ui::MainWindow;
+
+class TestFirstScreen : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { isolateSettings(settingsDir_.path(), QStringLiteral("test_first_screen")); }
+
+  void aFirstStartShowsAPrivateModel() {
+    QVERIFY(MainWindow::lastDatasetSpec().isEmpty());
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    QVERIFY(ui::applyStartupOptions(window, {}).isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.decisionOverlay()->isComputingRegions(), kTimeoutMs);
+    saveScreenshot(&window, QStringLiteral("first-screen"));
+    QCOMPARE(window.document()->source().spec, ui::firstScreenDataset());
+    const auto result = window.training()->result();
+    QVERIFY(result);
+    QVERIFY2(result->release, "the model shown is a private release");
+    QCOMPARE(result->settings.privacy.options.kind, mech::MechanismKind::Output);
+    QCOMPARE(result->settings.learner.lambda, defaultPrivateLambda(ModelKind::LogisticRegression));
+    // The teaching set has a public bound from its generator: no row norm read off the data.
+    QVERIFY(result->settings.data.preprocess.normBound.has_value());
+    QCOMPARE(window.ledger().size(), std::size_t{1});
+    QVERIFY(window.modelPanel()->redrawButton()->isEnabled());
+    QCOMPARE(window.modelPanel()->redrawButton()->shortcut(), QKeySequence(QStringLiteral("Ctrl+R")));
+    // And the noise left a model: the private boundary is far better than chance on 3 blobs.
+    QVERIFY(result->release->testAccuracy.has_value());
+    QVERIFY2(*result->release->testAccuracy > 0.8, qPrintable(QString::number(*result->release->testAccuracy)));
+  }
+
+  void privateMechanismsStartFromTheirOwnLambda() {
+    MainWindow window;
+    openDataset(window, QStringLiteral("builtin:iris"), 150);
+    ui::ModelSettingsForm* form = window.modelPanel()->form();
+    ui::MechanismForm* mechanism = form->mechanismForm();
+    QVERIFY(mechanism->setChoice(QStringLiteral("none")));
+    QCOMPARE(form->lambdaField()->value().value(), defaultLambda(ModelKind::LogisticRegression));
+    QVERIFY(mechanism->setChoice(QStringLiteral("output")));
+    QCOMPARE(form->lambdaField()->value().value(), defaultPrivateLambda(ModelKind::LogisticRegression));
+    QVERIFY(mechanism->setChoice(QStringLiteral("objective")));
+    QCOMPARE(form->lambdaField()->value().value(), defaultPrivateLambda(ModelKind::LogisticRegression));
+    QVERIFY(mechanism->setChoice(QStringLiteral("none")));
+    QCOMPARE(form->lambdaField()->value().value(), defaultLambda(ModelKind::LogisticRegression));
+    // A λ the user typed is theirs.
+    form->lambdaField()->setText(QStringLiteral("0.003"));
+    QVERIFY(mechanism->setChoice(QStringLiteral("output")));
+    QCOMPARE(form->lambdaField()->value().value(), 0.003);
+  }
+
+  void noiseThatSwampsTheModelIsFlagged() {
+    MainWindow window;
+    openDataset(window, QStringLiteral("builtin:iris"), 150);
+    ui::ModelSettingsForm* form = window.modelPanel()->form();
+    QVERIFY(form->mechanismForm()->setChoice(QStringLiteral("output")));
+    QLabel* warning = form->mechanismForm()->calibrationWarning();
+    // λ = 0.1: E‖b‖ ≈ 2.1 per class against ‖θ*‖ ≤ 3.7: a model survives.
+    form->lambdaField()->setText(QStringLiteral("0.1"));
+    QTRY_VERIFY(!warning->isVisibleTo(&window) || !warning->text().contains(QStringLiteral("swamps")));
+    // iris at λ = 1e-4: Δ = 2/(nλ) ≈ 180 per class, E‖b‖ ≈ 900 against ‖θ*‖ ≤ √(2 log 2/λ) ≈ 118.
+    form->lambdaField()->setText(QStringLiteral("1e-4"));
+    QTRY_VERIFY(warning->isVisibleTo(&window) && warning->text().contains(QStringLiteral("noise swamps the model")));
+    QVERIFY(warning->text().contains(QStringLiteral("\u03bb above")));
+  }
+
+ private:
+  QTemporaryDir settingsDir_;
+};
+
+QTEST_MAIN(TestFirstScreen)
+#include "test_first_screen.moc"
