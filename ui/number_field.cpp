@@ -5,6 +5,8 @@
 #include <QLocale>
 #include <QStyle>
 
+#include "ui/field_marking.h"
+
 namespace dpstudio::ui {
 
 NumberField::NumberField(QWidget* parent)
@@ -66,26 +68,7 @@ void NumberField::recheck() {
   if (validityFlipped) emit validityChanged(problem_.isEmpty());
 }
 
-void NumberField::updateMarking() {
-  // A disabled field is not in use (e.g. R while its box is off): nothing to fix there.
-  const bool marked = !problem_.isEmpty() && isEnabled();
-  const QString sheet = marked ? QStringLiteral("QLineEdit { border: 1px solid #c62828; "
-                                                "border-radius: 2px; background: #fff3f3; }")
-                               : QString();
-  // Setting the same sheet twice before the field is first shown makes Qt take the marked
-  // palette for the field's own, and clearing the sheet then leaves it pink: only on a change.
-  if (styleSheet() != sheet) {
-    setStyleSheet(sheet);
-    // A sheet set before the field moved into its form and cleared after (R's field, marked
-    // while empty and then disabled) leaves the marked palette behind: the stylesheet style
-    // restores the palette it saved only for the parent it polished under. Resetting it makes
-    // the field inherit its form's palette again.
-    if (sheet.isEmpty()) setPalette(QPalette());
-  }
-  warning_->setVisible(marked);
-  warning_->setToolTip(problem_);
-  setToolTip(marked ? problem_ : help_);
-}
+void NumberField::updateMarking() { markField(this, warning_, problem_, help_); }
 
 void NumberField::changeEvent(QEvent* event) {
   QLineEdit::changeEvent(event);

@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <QStyle>
 
+#include "ui/field_marking.h"
+
 namespace dpstudio::ui {
 
 NumberListField::NumberListField(QWidget* parent) : QLineEdit(parent), warning_(new QAction(this)) {
@@ -70,15 +72,7 @@ void NumberListField::recheck() {
   updateMarking();
 }
 
-void NumberListField::updateMarking() {
-  const bool marked = !problem_.isEmpty() && isEnabled();
-  setStyleSheet(marked ? QStringLiteral("QLineEdit { border: 1px solid #c62828; "
-                                        "border-radius: 2px; background: #fff3f3; }")
-                       : QString());
-  warning_->setVisible(marked);
-  warning_->setToolTip(problem_);
-  setToolTip(marked ? problem_ : help_);
-}
+void NumberListField::updateMarking() { markField(this, warning_, problem_, help_); }
 
 void NumberListField::changeEvent(QEvent* event) {
   QLineEdit::changeEvent(event);
