@@ -368,6 +368,8 @@ DecisionOverlay::DecisionOverlay(ScatterView* view, QObject* parent) : QObject(p
 void DecisionOverlay::setAnswerSource(TrainingDocument* document) {
   answerSource_ = document;
   connect(document, &TrainingDocument::answersChanged, this, &DecisionOverlay::showAnswers);
+  // Draw N's private models go into the regions image, faintly.
+  connect(document, &TrainingDocument::spreadChanged, this, &DecisionOverlay::scheduleRegions);
 }
 
 const PredictionAnswers* DecisionOverlay::shownAnswers() const {
@@ -445,10 +447,12 @@ void DecisionOverlay::startRegions(bool fine) {
   // A private model's regions carry the non-private model's boundaries, dashed, unless the
   // legend hid the reference. A predictor's regions are a non-private model's already.
   const bool reference = result_->release && !view_->isRoleHidden(SeriesRole::ReferenceCurve);
+  std::shared_ptr<const std::vector<TrainedModel>> spread;
+  if (answerSource_ && answerSource_->result() == result_) spread = answerSource_->spread();
   auto* job = startJob<RegionImage>(
       tr("Drawing decision regions"),
-      [result = result_, modelView = modelView_, rect, pixels, fine, reference,
-       teachers](const Progress& progress) -> Result<RegionImage> {
+      [result = result_, modelView = modelView_, rect, pixels, fine, reference, teachers,
+       spread](const Progress& progress) -> Result<RegionImage> {
         if (progress.cancelled()) return Error::cancelled();
         if (teachers) {
           const auto& ensemble = std::get<predict::SubsampleAggregate>(result->prediction->predictor).teachers();
@@ -458,7 +462,7 @@ void DecisionOverlay::startRegions(bool fine) {
         }
         const TrainedModel& shown = result->shownModel();
         return computeRegionImage(*shown.model, shown.theta, modelView->geometry.projection, rect, pixels, fine,
-                                  reference ? &result->model : nullptr);
+                                  reference ? &result->model : nullptr, spread.get());
       },
       this);
   regionJob_ = job;

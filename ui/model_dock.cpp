@@ -44,6 +44,13 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
 
   connect(panel_, &ModelPanel::trainRequested, trainer, &TrainingController::train);
   connect(panel_, &ModelPanel::redrawRequested, trainer, &TrainingController::redrawNoise);
+  connect(panel_, &ModelPanel::spreadRequested, trainer, &TrainingController::drawSpread);
+  connect(trainer, &TrainingController::spreadDrawn, this, [this](int count) {
+    emit statusMessage(tr("Drew %1 private models of these settings (an experiment: not released, not in the "
+                          "ledger).").arg(count), 8000);
+  });
+  connect(trainer, &TrainingController::spreadFailed, this,
+          [this](const QString& message) { emit statusMessage(tr("Draw failed: %1").arg(message), 8000); });
   connect(panel_, &ModelPanel::answerRequested, trainer, &TrainingController::answerTestPoints);
   connect(trainer, &TrainingController::answered, this, [this](long long count, const QString& ledgerText) {
     QString text = count == 1 ? tr("Answered 1 more test point privately.")

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStyle>
 #include <QVBoxLayout>
 
@@ -97,6 +98,7 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   layout->addWidget(messageLabel_);
   answersBox_ = new PredictionAnswersBox;
   layout->addWidget(answersBox_);
+  layout->addWidget(makeSpreadRow());
   layout->addWidget(makeResultGroup());
   layout->addStretch(1);
 
@@ -125,6 +127,36 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   connect(training_, &TrainingDocument::modelChanged, this, &ModelPanel::refreshButton);
   refreshButton();
   refreshResult();
+}
+
+QWidget* ModelPanel::makeSpreadRow() {
+  spreadRow_ = new QWidget;
+  spreadRow_->setObjectName(QStringLiteral("spreadRow"));
+  auto* layout = new QVBoxLayout(spreadRow_);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* row = new QHBoxLayout;
+  spreadCount_ = new QSpinBox;
+  spreadCount_->setObjectName(QStringLiteral("spreadCount"));
+  spreadCount_->setRange(2, 200);
+  spreadCount_->setValue(20);
+  spreadCount_->setAccessibleName(tr("Private models to draw"));
+  spreadButton_ = new QPushButton(tr("Draw 20 private models"));
+  spreadButton_->setObjectName(QStringLiteral("spreadButton"));
+  spreadButton_->setToolTip(tr("Train these settings again with fresh noise, N times (the non-private model once), "
+                               "and draw every private model's boundaries faintly: how much the noise moves the "
+                               "model. An experiment on your data: not released, not in the ledger."));
+  row->addWidget(spreadCount_);
+  row->addWidget(spreadButton_, 1);
+  layout->addLayout(row);
+  auto* note = new QLabel(tr("An experiment on your data: the draws are not released and not recorded."));
+  note->setWordWrap(true);
+  note->setStyleSheet(QStringLiteral("color: palette(mid);"));
+  layout->addWidget(note);
+  connect(spreadCount_, &QSpinBox::valueChanged, this,
+          [this](int count) { spreadButton_->setText(tr("Draw %1 private models").arg(count)); });
+  connect(spreadButton_, &QPushButton::clicked, this, [this] { emit spreadRequested(spreadCount_->value()); });
+  spreadRow_->setVisible(false);
+  return spreadRow_;
 }
 
 QWidget* ModelPanel::makeRestoredBanner() {
@@ -246,6 +278,9 @@ void ModelPanel::refreshButton() {
   refreshStale(changes);
   refreshAnswersBox();
   const bool redrawable = shown && training_->result()->isPrivate();
+  // Draw N: a private model release (not a predictor's answers), as Redraw.
+  spreadRow_->setVisible(shown && training_->result()->release.has_value());
+  spreadButton_->setEnabled(!trainingRunning_ && problems.isEmpty() && changes.isEmpty());
   redrawButton_->setEnabled(redrawable && !trainingRunning_ && problems.isEmpty() && changes.isEmpty());
   redrawButton_->setToolTip(
       !redrawable ? tr("Train a private model first: Redraw noise shows how much its noise moves it.")

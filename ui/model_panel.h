@@ -26,6 +26,7 @@ class QFormLayout;
 class QFrame;
 class QLabel;
 class QPushButton;
+class QSpinBox;
 QT_END_NAMESPACE
 
 namespace dpstudio::ui {
@@ -48,6 +49,9 @@ class ModelPanel : public QWidget {
   QPushButton* trainButton() const { return trainButton_; }
   QPushButton* redrawButton() const { return redrawButton_; }
   QPushButton* sweepButton() const { return sweepButton_; }
+  // Draw N (the spread of private models) and how many.
+  QPushButton* spreadButton() const { return spreadButton_; }
+  QSpinBox* spreadCountBox() const { return spreadCount_; }
   CalibrationView* reportView() const { return reportView_; }
   QLabel* featuresLabel() const { return featuresLabel_; }
   QLabel* mechanismLabel() const { return mechanismLabel_; }
@@ -80,6 +84,8 @@ class ModelPanel : public QWidget {
   void redrawRequested();
   // Sweep: these settings over a parameter, in the privacy–utility view (main window).
   void sweepRequested();
+  // Draw N: `count` private models of the shown result's settings, drawn faintly.
+  void spreadRequested(int count);
   void answerRequested(long long count);  // the private predictor shown, next test points
   // The result shown no longer matches the form (a note saying what changed), or matches
   // again (an empty note).
@@ -104,6 +110,10 @@ class ModelPanel : public QWidget {
   QPushButton* trainButton_ = nullptr;
   QPushButton* redrawButton_ = nullptr;
   QPushButton* sweepButton_ = nullptr;
+  QWidget* spreadRow_ = nullptr;
+  QSpinBox* spreadCount_ = nullptr;
+  QPushButton* spreadButton_ = nullptr;
+  QWidget* makeSpreadRow();
   QLabel* problemLabel_ = nullptr;
   QLabel* messageLabel_ = nullptr;
   QFormLayout* resultForm_ = nullptr;

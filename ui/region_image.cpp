@@ -69,6 +69,31 @@ void drawReferenceBoundaries(QImage& image, const RegionMap& reference) {
   }
 }
 
+void drawSpreadBoundaries(QImage& image, const std::vector<RegionMap>& spread) {
+  if (spread.empty()) return;
+  if (image.format() != QImage::Format_RGB32) image = image.convertToFormat(QImage::Format_RGB32);
+  // Each draw darkens its boundary pixels by a fixed share towards the line colour, so N
+  // coinciding boundaries read as one dark line and scattered ones as a faint fan.
+  constexpr double kShare = 0.35;
+  const QColor ink(0x30, 0x30, 0x30);
+  for (const RegionMap& map : spread) {
+    if (image.width() != map.width || image.height() != map.height) continue;
+    for (int row = 0; row < map.height; ++row) {
+      auto* line = reinterpret_cast<QRgb*>(image.scanLine(row));
+      for (int column = 0; column < map.width; ++column) {
+        const int label = map.at(row, column);
+        const bool boundary = (column + 1 < map.width && map.at(row, column + 1) != label) ||
+                              (row + 1 < map.height && map.at(row + 1, column) != label);
+        if (!boundary) continue;
+        const QRgb p = line[column];
+        line[column] = qRgb(static_cast<int>(qRed(p) + kShare * (ink.red() - qRed(p))),
+                            static_cast<int>(qGreen(p) + kShare * (ink.green() - qGreen(p))),
+                            static_cast<int>(qBlue(p) + kShare * (ink.blue() - qBlue(p))));
+      }
+    }
+  }
+}
+
 ViewGrid viewGrid(const QRectF& dataRect, QSize pixels) {
   ViewGrid grid;
   grid.xMin = dataRect.left();
@@ -82,9 +107,17 @@ ViewGrid viewGrid(const QRectF& dataRect, QSize pixels) {
 
 RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
                                const ViewProjection& view, const QRectF& dataRect, QSize pixels,
-                               bool outline, const TrainedModel* reference) {
+                               bool outline, const TrainedModel* reference,
+                               const std::vector<TrainedModel>* spread) {
   const ViewGrid grid = viewGrid(dataRect, pixels);
   QImage image = renderRegionMap(computeDecisionRegions(model, theta, view, grid), outline);
+  if (spread) {
+    std::vector<RegionMap> maps;
+    maps.reserve(spread->size());
+    for (const TrainedModel& draw : *spread)
+      if (draw.model) maps.push_back(computeDecisionRegions(*draw.model, draw.theta, view, grid));
+    drawSpreadBoundaries(image, maps);
+  }
   if (reference && reference->model)
     drawReferenceBoundaries(image, computeDecisionRegions(*reference->model, reference->theta, view, grid));
   return RegionImage{std::move(image), dataRect};

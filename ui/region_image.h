@@ -11,6 +11,7 @@
 #include <QSize>
 
 #include <memory>
+#include <vector>
 
 #include "core/learn/decision_map.h"
 #include "core/learn/learner.h"
@@ -35,13 +36,20 @@ struct RegionImage {
 inline constexpr QRgb kReferenceBoundaryColor = 0xff303030;
 void drawReferenceBoundaries(QImage& image, const RegionMap& reference);
 
+// The boundary pixels of each of `spread`'s maps (private models of the same settings, each
+// with fresh noise) drawn over `image` as faint one-pixel lines: where many draws agree the
+// lines pile up dark, where the noise moves the boundary they fan out.
+void drawSpreadBoundaries(QImage& image, const std::vector<RegionMap>& spread);
+
 // The grid of pixels.width() × pixels.height() pixels over dataRect (view coordinates, y up).
 ViewGrid viewGrid(const QRectF& dataRect, QSize pixels);
 
 // Computes the regions of `model` at `theta` on `view` for dataRect, pixels.width() ×
 // pixels.height() pixels, and renders them; with `reference`, its boundaries go on top.
+// With `spread` (Draw N), those models' boundaries go on faintly, under the reference's.
 RegionImage computeRegionImage(const Model& model, const Eigen::VectorXd& theta,
                                const ViewProjection& view, const QRectF& dataRect, QSize pixels,
-                               bool outline = true, const TrainedModel* reference = nullptr);
+                               bool outline = true, const TrainedModel* reference = nullptr,
+                               const std::vector<TrainedModel>* spread = nullptr);
 
 }  // namespace dpstudio::ui

@@ -1,5 +1,7 @@
 #include "ui/training_controller.h"
 
+#include "core/experiment/model_spread.h"
+
 #include "core/privacy/ledger.h"
 #include "ui/dataset_document.h"
 #include "ui/prediction_answers.h"
@@ -128,6 +130,35 @@ void TrainingController::redrawNoise() {
   train(settings);
 }
 
+bool TrainingController::canDrawSpread() const {
+  return training_->isModelOf(datasets_->dataset()) && training_->result()->release.has_value();
+}
+
+void TrainingController::drawSpread(int count) {
+  if (!canDrawSpread()) return;
+  if (spreadJob_) spreadJob_->cancel();
+  std::shared_ptr<const TrainingResult> result = training_->result();
+  auto work = [result, count](const Progress& progress) -> Result<std::vector<TrainedModel>> {
+    const experiment::PrivacyPlan plan = result->settings.plan();
+    // The shown model is the plan's own baseline for a training mechanism (multiparty's
+    // reference is w*, another learner: core trains what it needs).
+    const bool ownBaseline = std::holds_alternative<experiment::TrainingMechanism>(plan.choice);
+    const experiment::FittedModel baseline{result->model, result->trainAccuracy, result->testAccuracy, result->seconds};
+    return experiment::drawPrivateModels(plan, *result->data, count, result->settings.privacy.seed,
+                                         ownBaseline ? &baseline : nullptr, progress);
+  };
+  auto* job = startJob<std::vector<TrainedModel>>(tr("Drawing %1 private models").arg(count), std::move(work), this);
+  spreadJob_ = job;
+  connect(job, &JobHandle::finished, this, [this, job, result, count](JobHandle::State state) {
+    job->deleteLater();
+    if (state == JobHandle::State::Failed) emit spreadFailed(job->errorText());
+    if (state != JobHandle::State::Succeeded || training_->result() != result) return;
+    training_->setSpread(std::make_shared<const std::vector<TrainedModel>>(job->takeValue()));
+    emit spreadDrawn(count);
+  });
+  emit jobStarted(job);
+}
+
 void TrainingController::renewPredictor() {
   // Only the budget and the noise are new: the trained θ* or teachers stay, and so do the
   // prepared data and the view.
@@ -209,6 +240,7 @@ void TrainingController::datasetReplaced() {
 void TrainingController::cancel() {
   if (trainJob_) trainJob_->cancel();
   if (viewJob_) viewJob_->cancel();
+  if (spreadJob_) spreadJob_->cancel();
 }
 
 }  // namespace dpstudio::ui

@@ -57,6 +57,12 @@ class TrainingController : public QObject {
   // Trains the shown private model's settings again with a new noise draw.
   void redrawNoise();
   void cancel();
+  // Draw N: whether the shown result is a private model release of the current dataset
+  // (training mechanism or multiparty), and drawing `count` more models of its settings,
+  // fresh seeded noise each, the non-private model reused (core/experiment/model_spread.h).
+  // An experiment: nothing is recorded in the ledger. The document shows them when done.
+  bool canDrawSpread() const;
+  void drawSpread(int count);
   // Answers the next `count` test points through the shown private predictor; a refusal
   // (the budget is spent, no test points left) is reported by answerRefused().
   void answerTestPoints(long long count);
@@ -78,6 +84,8 @@ class TrainingController : public QObject {
   // answer recorded, or empty); or refused to, with core's reason.
   void answered(long long count, const QString& ledgerText);
   void answerRefused(const QString& message);
+  void spreadDrawn(int count);
+  void spreadFailed(const QString& message);
 
  private:
   void datasetReplaced();
@@ -91,6 +99,7 @@ class TrainingController : public QObject {
   privacy::PrivacyLedger* ledger_;
   QPointer<JobHandle> trainJob_;
   QPointer<JobHandle> viewJob_;
+  QPointer<JobHandle> spreadJob_;
 };
 
 }  // namespace dpstudio::ui

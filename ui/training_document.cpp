@@ -137,7 +137,13 @@ void TrainingDocument::setModel(std::shared_ptr<const TrainingResult> result,
   result_ = std::move(result);
   view_ = std::move(view);
   answers_ = std::move(answers);
+  spread_.reset();
   emit modelChanged();
+}
+
+void TrainingDocument::setSpread(std::shared_ptr<const std::vector<TrainedModel>> spread) {
+  spread_ = std::move(spread);
+  emit spreadChanged();
 }
 
 void TrainingDocument::noteAnswered() { emit answersChanged(); }
@@ -152,6 +158,7 @@ void TrainingDocument::clear() {
   result_.reset();
   view_.reset();
   answers_.reset();
+  spread_.reset();
   emit modelChanged();
 }
 

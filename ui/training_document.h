@@ -177,8 +177,14 @@ class TrainingDocument : public QObject {
   void setView(std::shared_ptr<const ModelView> view);
   void clear();  // no model; emits modelChanged() if there was one
   void noteAnswered();  // emits answersChanged()
+  // Draw N: private models of the shown result's settings, fresh noise each (an experiment,
+  // not released, not in the ledger), drawn faintly in the decision view. A new model
+  // clears them. Empty: none.
+  const std::shared_ptr<const std::vector<TrainedModel>>& spread() const { return spread_; }
+  void setSpread(std::shared_ptr<const std::vector<TrainedModel>> spread);
 
  signals:
+  void spreadChanged();
   void modelChanged();
   void viewChanged();
   void answersChanged();  // the private predictor shown gave answers
@@ -187,6 +193,7 @@ class TrainingDocument : public QObject {
   std::shared_ptr<const TrainingResult> result_;
   std::shared_ptr<const ModelView> view_;
   std::shared_ptr<PredictionAnswers> answers_;
+  std::shared_ptr<const std::vector<TrainedModel>> spread_;
 };
 
 }  // namespace dpstudio::ui

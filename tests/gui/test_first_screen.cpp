@@ -52,6 +52,34 @@ class TestFirstScreen : public QObject {
     // And the noise left a model: the private boundary is far better than chance on 3 blobs.
     QVERIFY(result->release->testAccuracy.has_value());
     QVERIFY2(*result->release->testAccuracy > 0.8, qPrintable(QString::number(*result->release->testAccuracy)));
+
+    // Draw N: 12 more private models of the same settings, drawn faintly over the regions;
+    // an experiment, so the ledger keeps its one entry.
+    const QImage before = window.scatterView()->underlay();
+    QVERIFY(window.modelPanel()->spreadButton()->isVisibleTo(&window));
+    window.modelPanel()->spreadCountBox()->setValue(12);
+    QSignalSpy regions(window.decisionOverlay(), &ui::DecisionOverlay::regionsUpdated);
+    window.modelPanel()->spreadButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(window.training()->spread() != nullptr, kTimeoutMs);
+    QCOMPARE(window.training()->spread()->size(), std::size_t{12});
+    QTRY_VERIFY_WITH_TIMEOUT(regions.count() >= 1 && !window.decisionOverlay()->isComputingRegions(), kTimeoutMs);
+    QCOMPARE(window.ledger().size(), std::size_t{1});
+    // The draws differ (fresh noise) and none is the release shown.
+    const auto& spread = *window.training()->spread();
+    QVERIFY(!spread[0].theta.isApprox(spread[1].theta));
+    QVERIFY(!spread[0].theta.isApprox(result->release->model.theta));
+    // Their boundaries darken pixels the release's regions alone left light.
+    const QImage after = window.scatterView()->underlay();
+    QCOMPARE(after.size(), before.size());
+    long long darker = 0;
+    for (int y = 0; y < after.height(); ++y)
+      for (int x = 0; x < after.width(); ++x)
+        if (qGray(after.pixel(x, y)) + 10 < qGray(before.pixel(x, y))) ++darker;
+    QVERIFY2(darker > 100, qPrintable(QString::number(darker)));
+    saveScreenshot(&window, QStringLiteral("draw-n"));
+    // A new model clears them.
+    pressAndWaitForModel(window, window.modelPanel()->redrawButton());
+    QVERIFY(!window.training()->spread());
   }
 
   void privateMechanismsStartFromTheirOwnLambda() {
