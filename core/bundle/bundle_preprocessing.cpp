@@ -18,9 +18,7 @@ void addArray(std::map<std::string, NpyArray>& arrays, QJsonObject& info, const 
   info[QString::fromStdString(name)] = QJsonObject{{"private", isPrivate}, {"meaning", meaning}};
 }
 
-Error bad(const std::string& message, const std::string& field) {
-  return Error{ErrorKind::BadBundle, message, {}, 0, field};
-}
+Error bad(const std::string& message, const std::string& field) { return manifestError(message, field); }
 
 // The array `name`, of shape rows × cols (cols 0: a 1-D array of `rows` values).
 Result<Eigen::MatrixXd> shapedArray(const std::map<std::string, NpyArray>& arrays, const std::string& name,

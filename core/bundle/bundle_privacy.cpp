@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "core/bundle/manifest_fields.h"
+
 namespace dpstudio::bundle {
 namespace {
 
@@ -42,10 +44,6 @@ QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyC
   for (const std::string& step : context.preprocessingNotPrivate)
     notPrivate.append(QString::fromStdString("preprocessing: " + step));
   if (!context.nonPrivateParameters.empty()) notPrivate.append(QString::fromStdString(context.nonPrivateParameters));
-  // Read off the private rows rather than declared (classes, dimension): a leak no
-  // mechanism accounts for, listed so that a reader can judge it.
-  for (const std::string& what : context.structureFromData)
-    notPrivate.append(QString::fromStdString("structure read off the private rows rather than declared: " + what));
 
   // The non-private parameters of a stateful predictor are expected: its answers are private.
   const bool isPrivate = guarantee && report.warning.empty() && report.converged() &&
@@ -73,6 +71,9 @@ QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyC
       {"formulas", formulas},
       {"statement", QString::fromStdString(report.statement)},
       {"not_private", notPrivate},
+      // Read off the private rows rather than declared (classes, dimension, a stratified
+      // split): no mechanism accounts for it; listed so that a reader can judge it.
+      {"structure_from_data", stringArray(context.structureFromData)},
   };
   if (!report.warning.empty()) out["warning"] = QString::fromStdString(report.warning);
   if (report.termination) out["converged"] = report.converged();

@@ -5,7 +5,8 @@
 // noise. Keys: private, mechanism, calibration, noise, noise_source, epsilon, delta,
 // adjacency, accountant, release_granularity, derived (key → value), formulas (key →
 // formula), statement, warning, converged (when a minimizer is released), not_private (why
-// the bundle is not, or not wholly, private; empty when it is).
+// the bundle is not, or not wholly, private; empty when it is), structure_from_data (what
+// was read off the private rows rather than declared: classes, dimension, stratified split).
 
 #include <QJsonObject>
 

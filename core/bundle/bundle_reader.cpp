@@ -11,9 +11,7 @@
 namespace dpstudio::bundle {
 namespace {
 
-Error bad(const std::string& message, const std::string& field) {
-  return Error{ErrorKind::BadBundle, message, {}, 0, field};
-}
+Error bad(const std::string& message, const std::string& field) { return manifestError(message, field); }
 
 // The stored calibration must be the one the stored options give: a file cannot lower the
 // noise of the answers by editing beta or sigma.

@@ -6,8 +6,7 @@ namespace dpstudio::bundle {
 namespace {
 
 Error bad(const std::string& where, const char* key, const std::string& message) {
-  const std::string field = where.empty() ? std::string(key) : where + "." + key;
-  return Error{ErrorKind::BadBundle, "manifest field " + field + " " + message, {}, 0, field};
+  return manifestError(message, where.empty() ? std::string(key) : where + "." + key);
 }
 
 }  // namespace

@@ -15,6 +15,14 @@
 
 namespace dpstudio::bundle {
 
+// A problem with a manifest field is reported against manifest.json, naming the field; one
+// with an array against its .npy member.
+inline Error manifestError(const std::string& message, const std::string& field) {
+  if (field.size() > 4 && field.compare(field.size() - 4, 4, ".npy") == 0)
+    return Error{ErrorKind::BadBundle, message, {}, 0, field};
+  return Error{ErrorKind::BadBundle, "field " + field + ": " + message, {}, 0, "manifest.json"};
+}
+
 QJsonArray stringArray(const std::vector<std::string>& items);
 std::vector<std::string> stringList(const QJsonValue& value);  // non-strings are skipped
 

@@ -76,6 +76,10 @@ QString guarantee(const QJsonObject& m) {
 QStringList limits(const QJsonObject& m) {
   QStringList items;
   for (const QJsonValue& reason : m["privacy"].toObject()["not_private"].toArray()) items << reason.toString();
+  const QJsonArray structure = m["privacy"].toObject()["structure_from_data"].toArray();
+  if (!structure.isEmpty())
+    items << "Read off the private rows rather than declared, and not covered by the guarantee: " + joined(structure) +
+                 ".";
   items << "The guarantee covers one training example. A person with several examples in the data is protected "
            "by a weaker guarantee (about k times epsilon for k examples).";
   items << "What the bundle states openly is not protected: the class names, the number of input features, the "

@@ -233,7 +233,7 @@ class TestBundleRoundTrip : public QObject {
       QVERIFY2(!keys.contains(forbidden), qPrintable("the manifest holds '" + forbidden + "'"));
     const QString card = contents.modelCard.toLower();
     // (The card may say that `predict` reports the accuracy on the user's own labelled data.)
-    for (const char* measured : {"train accuracy", "training accuracy", "test accuracy", "objective"})
+    for (const char* measured : {"train accuracy", "training accuracy", "test accuracy", "objective value"})
       QVERIFY2(!card.contains(measured), measured);
     QVERIFY(!card.contains("noise norm") && !card.contains("noise drawn"));
     // Arrays: the parameters, the data-independent draws and PCA only; never rows.
