@@ -138,7 +138,7 @@ Result<std::vector<ZipMember>> readZip(const QString& path, const ZipLimits& lim
     return badFile("not a zip archive, or a truncated one (no readable central directory)", path);
   const QList<QuaZipFileInfo64> infos = zip.getFileInfoList64();
   if (zip.getZipError() != UNZ_OK)
-    return badFile("the zip archive's directory cannot be read", path);
+    return badFile("not a zip archive, or a truncated one (its directory cannot be read)", path);
   if (infos.size() > limits.maxMembers)
     return badFile("holds " + std::to_string(infos.size()) + " members, more than the " +
                        std::to_string(limits.maxMembers) + " a bundle may have",
