@@ -11,9 +11,11 @@ packages=(
   libeigen3-dev liblbfgspp-dev libboost-math-dev libboost-random-dev
   libquazip1-qt6-dev zlib1g-dev libtbb-dev
   fonts-dejavu-core
+  python3-numpy
 )
+# python3-numpy: the test that runs docs/bundle-format.md's NumPy snippet on a bundle.
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-sklearn python3-numpy)
+  packages+=(python3-sklearn)
 fi
 
 missing=()

@@ -93,5 +93,7 @@ int runAccountant(const QStringList& args);
 int runAudit(const QStringList& args);
 int runSweep(const QStringList& args);       // cmd_sweep.cpp
 int runSweepMerge(const QStringList& args);  // cmd_sweep.cpp
+int runPredict(const QStringList& args);     // cmd_predict.cpp
+int runInspect(const QStringList& args);     // cmd_inspect.cpp
 
 }  // namespace dpstudio::cli

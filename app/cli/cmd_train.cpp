@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "app/cli/bundle_output.h"
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/plan_options.h"
@@ -87,6 +88,7 @@ int runTrain(const QStringList& args) {
   addNoiseOptions(command.parser());
   addTuningOption(command.parser());
   addPrivatePredictionOptions(command.parser());
+  addBundleOutputOption(command.parser());
   command.parser().addOptions({
       {"tolerance", "Relative gradient tolerance of the optimizer (default 1e-8).", "TOL"},
       {"max-iterations", "Iteration limit of the optimizer (default 3000).", "N"},
@@ -120,6 +122,8 @@ int runTrain(const QStringList& args) {
   auto run = experiment::runPlan(plan.value(), prepared.value(), *noise.value(), control);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!run) return command.fail(run.error());
+  auto bundlePath = writeRunBundle(command, plan.value(), run.value(), prepared.value(), noise.value()->provenance());
+  if (!bundlePath) return command.fail(bundlePath.error());
   const bool isPrivate = plan.value().isPrivate();
   const TrainedModel& model = isPrivate ? run.value().release->model : run.value().baseline.model;
   mech::MechanismReport report;
@@ -187,6 +191,7 @@ int runTrain(const QStringList& args) {
       for (double candidate : mechanism->tuneLambdas) lambdas.append(candidate);
       out["tune_lambdas"] = lambdas;
     }
+    reportBundle(bundlePath.value(), &out);
     command.printJson(out);
     return kOk;
   }
@@ -219,6 +224,7 @@ int runTrain(const QStringList& args) {
   printText("privacy         " + QString::fromStdString(report.statement));
   if (!train.provenance.notPrivate.empty() && isPrivate)
     printText("privacy         but the preprocessing was fitted on the data: the result is NOT private");
+  reportBundle(bundlePath.value(), nullptr);
   return kOk;
 }
 

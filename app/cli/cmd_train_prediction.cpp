@@ -12,6 +12,7 @@
 
 #include <chrono>
 
+#include "app/cli/bundle_output.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
 #include "app/cli/plan_options.h"
@@ -54,7 +55,8 @@ QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& 
 using Answered = experiment::AnsweredSample;
 
 int printPrediction(const Command& command, const mech::MechanismReport& report, const PreparedData& data,
-                    const predict::PredictionOptions& o, const Answered& a, double seconds) {
+                    const predict::PredictionOptions& o, const Answered& a, double seconds,
+                    const std::optional<QString>& bundlePath) {
   const double accuracy = a.answered > 0 ? static_cast<double>(a.correct) / static_cast<double>(a.answered) : 0.0;
   const bool all = a.answered == data.test.rows();
   const std::string note = "test accuracy over " +
@@ -82,6 +84,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
     out["budget_remaining"] = static_cast<qint64>(a.remaining);
     out["nonprivate_test_accuracy"] = a.nonPrivateAccuracy;
     if (o.kind == predict::PredictionKind::Subsample) out["teachers"] = static_cast<qint64>(o.teachers);
+    reportBundle(bundlePath, &out);
     command.printJson(out);
     return kOk;
   }
@@ -100,6 +103,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   printText(QString("budget          %1 of %2 answers left").arg(a.remaining).arg(o.budget));
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(report.statement));
+  reportBundle(bundlePath, nullptr);
   return kOk;
 }
 
@@ -116,7 +120,10 @@ int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, c
   mech::MechanismReport report = predictor.report();
   report.noiseSource = noise.provenance().describe();
   const auto& options = std::get<experiment::PrivatePrediction>(plan.choice).options;
-  return printPrediction(command, report, data, options, answered.value(), secondsSince(start));
+  // Exported after the test answers: they are spent, and the bundle's count says so.
+  auto bundlePath = writeRunBundle(command, plan, run.value(), data, noise.provenance());
+  if (!bundlePath) return command.fail(bundlePath.error());
+  return printPrediction(command, report, data, options, answered.value(), secondsSince(start), bundlePath.value());
 }
 
 // What a multiparty release costs: as published, the ε that can be proven, not the claim.
@@ -130,6 +137,8 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
   auto run = experiment::runPlan(plan, data, noise);
   if (!run) return command.fail(run.error());
   const double seconds = secondsSince(start);
+  auto bundlePath = writeRunBundle(command, plan, run.value(), data, noise.provenance());
+  if (!bundlePath) return command.fail(bundlePath.error());
   const multiparty::MultipartyOptions& options = std::get<experiment::Multiparty>(plan.choice).options;
   const experiment::ModelRelease& release = *run.value().release;
   const experiment::MultipartyDiagnostics& d = *run.value().multiparty;
@@ -174,6 +183,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
       releases.append(QJsonObject{
           {"what", "all-data DP baseline"}, {"epsilon", epsilonSpent(d.allDataPrivate->report)}, {"delta", 0.0}});
     out["releases"] = releases;
+    reportBundle(bundlePath.value(), &out);
     command.printJson(out);
     return kOk;
   }
@@ -204,6 +214,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
                   .arg(first, 0, 'g', 6)
                   .arg(first + second, 0, 'g', 6));
   }
+  reportBundle(bundlePath.value(), nullptr);
   return kOk;
 }
 

@@ -20,7 +20,9 @@ const char* kUsage =
     "Commands:\n"
     "  datasets   list the built-in datasets and generators\n"
     "  info DATA  shape, classes, class counts, max row norm, detected format\n"
-    "  train      train a model, privately or not (--train DATA --model M --mechanism X)\n"
+    "  train      train a model, privately or not (--train DATA --model M --mechanism X [--out FILE.dpmodel])\n"
+    "  predict    predict with a model bundle (--model FILE.dpmodel --data DATA [--out preds.csv])\n"
+    "  inspect FILE.dpmodel  check a model bundle, print its manifest and privacy statement\n"
     "  calibrate  the noise parameters a mechanism would use, without data\n"
     "  accountant epsilon of DP-SGD runs (--q Q --sigma S --steps T ... --delta D)\n"
     "  audit      empirical privacy audit: a lower bound on epsilon (--mechanism X --trials N)\n"
@@ -59,6 +61,8 @@ int main(int argc, char** argv) {
       {"audit", dpstudio::cli::runAudit},
       {"sweep", dpstudio::cli::runSweep},
       {"sweep-merge", dpstudio::cli::runSweepMerge},
+      {"predict", dpstudio::cli::runPredict},
+      {"inspect", dpstudio::cli::runInspect},
   };
   const auto it = commands.find(args[1]);
   if (it == commands.end()) {

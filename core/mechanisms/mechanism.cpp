@@ -275,6 +275,15 @@ Result<MechanismReport> calibrate(const MechanismOptions& options, const Problem
   return invalid("unknown mechanism", "mechanism");
 }
 
+bool isDiagnosticValue(const std::string& key) {
+  return key == "rows_clipped" || key == "mean_step_noise_norm" || key == "distance_to_all_data";
+}
+
+void withholdDrawnNoise(MechanismReport& report) {
+  report.noiseNorms.clear();
+  std::erase_if(report.derived, [](const DerivedValue& d) { return d.key == "mean_step_noise_norm"; });
+}
+
 Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
                                     privacy::NoiseSource& noise, const TrainControl& control) {
   if (auto status = options.validate(); !status) return status.error();
@@ -299,7 +308,10 @@ Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Datas
     }
     return invalid("unknown mechanism", "mechanism");
   }();
-  if (trained) detail::noteClippedRows(trained.value().report, bounded.value().count);
+  if (trained) {
+    detail::noteClippedRows(trained.value().report, bounded.value().count);
+    if (noise.kind() == privacy::NoiseKind::Release) withholdDrawnNoise(trained.value().report);
+  }
   return trained;
 }
 

@@ -108,6 +108,17 @@ struct ProblemShape {
   Index classes = 0;   // C
 };
 
+// Derived values that are measured on the private rows or on the drawn noise rather than
+// calibrated ("rows_clipped", "mean_step_noise_norm", "distance_to_all_data"): experiment
+// diagnostics, never part of a release (a bundle leaves them out).
+bool isDiagnosticValue(const std::string& key);
+
+// Release mode: removes what the report says about the noise actually drawn (its norms and
+// DP-SGD's mean step norm). Beside the released θ* + b, ‖b‖ locates the exact minimizer θ*
+// on a sphere around the release, which no guarantee covers (issue 12): a release-mode
+// report must not carry it anywhere. The calibration (β, σ, E‖b‖) stays.
+void withholdDrawnNoise(MechanismReport& report);
+
 // The noise parameters a run would use, without data (CLI `calibrate`, the GUI's live text).
 Result<MechanismReport> calibrate(const MechanismOptions& options, const ProblemShape& shape);
 

@@ -103,6 +103,7 @@ Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const
   out.allData = std::move(allData).value();
   out.distance = (out.average - out.allData).norm();
   out.report = std::move(release.value().report);
+  if (noise.kind() == privacy::NoiseKind::Release) mech::withholdDrawnNoise(out.report);
   mech::detail::noteClippedRows(out.report, bounded.value().count);
   out.bound = *out.report.value("theorem_4_2_bound");
   out.report.set("distance_to_all_data", out.distance,
@@ -121,6 +122,7 @@ Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const
   auto baseline = aggregate({LocalModel{out.allData, train.rows()}}, pooled, curator, noise);
   if (!baseline) return baseline.error();
   MultipartyResult::AllDataRelease drawn{std::move(baseline.value().released), std::move(baseline.value().report)};
+  if (noise.kind() == privacy::NoiseKind::Release) mech::withholdDrawnNoise(drawn.report);
   drawn.report.mechanism = "multiparty all-data baseline";
   drawn.report.statement = "baseline, a second release: " + drawn.report.statement +
                            " — the all-data model needs the data pooled in one place; with the aggregate, the "

@@ -13,6 +13,8 @@ std::string Error::toString() const {
   }
   // Data errors name the column; parameter errors already name their parameter.
   if (!field.empty() && kind == ErrorKind::BadData) out += "column '" + field + "': ";
+  // Bundle errors name the member of the archive (bundle_archive.h).
+  if (!field.empty() && kind == ErrorKind::BadBundle) out += field + ": ";
   out += message;
   return out;
 }

@@ -1,0 +1,129 @@
+// `predict --model FILE.dpmodel --data DATA [--out preds.csv] [--json]`: the bundle's
+// preprocessing and model applied to DATA's rows (SPEC "CLI", issue 12).
+//
+// A stateful private predictor (prediction sensitivity, subsample-and-aggregate) answers
+// every row or none: more rows than its budget has left is refused as a whole (exit 4),
+// nothing drawn, nothing written. Otherwise the bundle is rewritten atomically with the new
+// count BEFORE any answer is printed or written, so that answers are never released without
+// the budget recording them; if the rewrite fails, nothing is shown.
+
+#include <QSaveFile>
+#include <QTextStream>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/mechanism_options.h"
+#include "core/bundle/bundle_reader.h"
+#include "core/sources/source.h"
+
+namespace dpstudio::cli {
+namespace {
+
+// DATA's labels in the bundle's classes (by name), so that accuracy compares like with like.
+Result<Dataset> dataInBundleClasses(const Dataset& data, const bundle::LoadedBundle& loaded) {
+  Dataset reference;
+  reference.X.resize(0, loaded.inputDim());
+  reference.classNames = loaded.classNames;
+  return alignToTraining(data, reference);
+}
+
+Status writePredictions(const QString& path, const Dataset& data, const bundle::BundlePredictions& predictions,
+                        const std::vector<std::string>& classNames) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+    return Error{ErrorKind::Internal, "cannot write predictions: " + file.errorString().toStdString(),
+                 path.toStdString(), 0, {}};
+  QTextStream out(&file);
+  out << "row,predicted,label\n";
+  for (Index i = 0; i < predictions.labels.size(); ++i)
+    out << (i + 1) << ',' << QString::fromStdString(classNames[static_cast<std::size_t>(predictions.labels[i])]) << ','
+        << QString::fromStdString(data.classNames[static_cast<std::size_t>(data.y[i])]) << '\n';
+  out.flush();
+  if (!file.commit())
+    return Error{ErrorKind::Internal, "cannot write predictions: " + file.errorString().toStdString(),
+                 path.toStdString(), 0, {}};
+  return Ok{};
+}
+
+}  // namespace
+
+int runPredict(const QStringList& args) {
+  Command command("predict",
+                  "Predict with a model bundle (.dpmodel): applies its preprocessing to DATA's rows and prints the "
+                  "labels, the accuracy against DATA's labels and, for a private predictor, the budget left (each "
+                  "row spends one answer, recorded in the bundle).",
+                  "");
+  command.addDataOptions();
+  addNoiseOptions(command.parser());
+  command.parser().addOptions({
+      {"model", "The model bundle.", "FILE"},
+      {"data", "The rows to predict: a file or builtin:NAME.", "DATA"},
+      {"out", "Write the predictions as CSV (row, predicted, label) to this file.", "FILE"},
+  });
+  int exitCode = kOk;
+  if (!command.parse(args, &exitCode)) return exitCode;
+  if (!command.parser().positionalArguments().isEmpty())
+    return command.usageError("predict takes no positional arguments (use --model FILE --data DATA)");
+  if (!command.parser().isSet("model")) return command.usageError("predict needs --model FILE");
+  if (!command.parser().isSet("data")) return command.usageError("predict needs --data DATA");
+  auto noiseSpec = noiseChoice(command);
+  if (!noiseSpec) return command.fail(noiseSpec.error());
+  auto loadOptions = command.loadOptions();
+  if (!loadOptions) return command.fail(loadOptions.error());
+
+  const QString modelPath = command.parser().value("model");
+  auto loaded = bundle::readBundle(modelPath);
+  if (!loaded) return command.fail(loaded.error());
+  bundle::LoadedBundle& model = loaded.value();
+
+  LoadOptions options = loadOptions.value();
+  if (options.libsvmFeatures == 0) options.libsvmFeatures = model.inputDim();
+  auto opened = openDataset(command.parser().value("data").toStdString(), options);
+  if (!opened) return command.fail(opened.error());
+  auto data = dataInBundleClasses(opened.value(), model);
+  if (!data) return command.fail(data.error());
+  command.warn(data.value().provenance.warnings);
+
+  auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
+  if (!noise) return command.fail(noise.error());
+  auto predictions = bundle::predict(model, data.value().X, *noise.value());
+  if (!predictions) return command.fail(predictions.error());
+  if (model.stateful())
+    if (auto written = bundle::writeBundle(bundle::currentContents(model), modelPath); !written)
+      return command.fail(written.error());
+  const bundle::BundlePredictions& p = predictions.value();
+  if (command.parser().isSet("out"))
+    if (auto written = writePredictions(command.parser().value("out"), data.value(), p, model.classNames); !written)
+      return command.fail(written.error());
+
+  const Index rows = p.labels.size();
+  const double accuracy =
+      rows > 0 ? static_cast<double>((p.labels.array() == data.value().y.array()).count()) / static_cast<double>(rows)
+               : 0.0;
+  const auto remaining = model.budgetRemaining();
+  if (command.json()) {
+    QJsonArray labels;
+    for (Index i = 0; i < rows; ++i)
+      labels.append(QString::fromStdString(model.classNames[static_cast<std::size_t>(p.labels[i])]));
+    QJsonObject out{{"rows", static_cast<qint64>(rows)},
+                    {"accuracy", rows > 0 ? QJsonValue(accuracy) : QJsonValue::Null},
+                    {"kind", model.kind()},
+                    {"predictions", labels}};
+    if (remaining) {
+      out["budget_remaining"] = static_cast<qint64>(*remaining);
+      out["answers_spent"] = static_cast<qint64>(p.answersSpent);
+    }
+    command.printJson(out);
+    return kOk;
+  }
+  if (!command.parser().isSet("out"))
+    for (Index i = 0; i < rows; ++i)
+      printText(QString("%1 %2").arg(i + 1).arg(QString::fromStdString(model.classNames[static_cast<std::size_t>(p.labels[i])])));
+  printText(QString("rows            %1").arg(rows));
+  if (rows > 0) printText(QString("accuracy        %1").arg(accuracy, 0, 'f', 4));
+  if (remaining)
+    printText(QString("budget          %1 answers spent, %2 of %3 left (recorded in %4)")
+                  .arg(p.answersSpent).arg(*remaining).arg(*model.budget()).arg(modelPath));
+  return kOk;
+}
+
+}  // namespace dpstudio::cli

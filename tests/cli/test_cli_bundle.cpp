@@ -1,0 +1,224 @@
+// `train --out`, `predict` and `inspect` (issue 12): exit codes, JSON keys, the stateful
+// budget spent and recorded or refused as a whole, bad bundles exiting 5, and no drawn noise
+// norm in any release-mode output.
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "tests/cli/cli_runner.h"
+
+using dpstudio::test::CliRun;
+using dpstudio::test::runCli;
+
+namespace {
+
+QString describe(const CliRun& run) {
+  return QString("exit %1\nstdout: %2\nstderr: %3").arg(run.exitCode).arg(run.out.left(2000), run.err);
+}
+
+QByteArray bytesOf(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The first `rows` rows of iris as a CSV file (class name last).
+QString irisHead(const QTemporaryDir& dir, int rows) {
+  const QString path = dir.filePath(QString("iris%1.csv").arg(rows));
+  QFile f(path);
+  f.open(QIODevice::WriteOnly | QIODevice::Text);
+  f.write("a,b,c,d,label\n");
+  const char* samples[] = {"5.1,3.5,1.4,0.2,setosa", "7.0,3.2,4.7,1.4,versicolor", "6.3,3.3,6.0,2.5,virginica"};
+  for (int i = 0; i < rows; ++i) f.write(QByteArray(samples[i % 3]) + "\n");
+  return path;
+}
+
+}  // namespace
+
+class TestCliBundle : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString model_;
+
+ private slots:
+  void initTestCase() {
+    model_ = dir_.filePath("softmax.dpmodel");
+    const auto run = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism", "output",
+                             "--unit-rows", "--epsilon", "5", "--noise", "release", "--out", model_, "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(run.json()["bundle"].toString(), model_);
+    QVERIFY(QFile::exists(model_));
+  }
+
+  void predictPrintsRowsAndAccuracy() {
+    const auto run = runCli({"predict", "--model", model_, "--data", "builtin:iris", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject json = run.json();
+    QCOMPARE(json["rows"].toInt(), 150);
+    QVERIFY(json["accuracy"].toDouble() >= 0 && json["accuracy"].toDouble() <= 1);
+    QCOMPARE(json["predictions"].toArray().size(), 150);
+    QVERIFY(!json.contains("budget_remaining"));  // a released model has no budget
+
+    const QString preds = dir_.filePath("preds.csv");
+    const auto text = runCli({"predict", "--model", model_, "--data", "builtin:iris", "--out", preds});
+    QVERIFY2(text.exitCode == 0, qPrintable(describe(text)));
+    QVERIFY(text.out.contains("rows            150"));
+    QVERIFY(text.out.contains("accuracy"));
+    const QStringList lines = QString::fromUtf8(bytesOf(preds)).trimmed().split('\n');
+    QCOMPARE(lines.size(), 151);
+    QCOMPARE(lines.front(), QString("row,predicted,label"));
+    QVERIFY(lines[1].startsWith("1,"));
+  }
+
+  // predict's accuracy on all of iris is train's on its two parts together: the bundle
+  // applies the same preprocessing and model.
+  void predictAgreesWithTrain() {
+    const QString bundle = dir_.filePath("nonprivate.dpmodel");
+    const auto trained = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism", "none",
+                                 "--unit-rows", "--out", bundle, "--json"});
+    QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
+    const QJsonObject t = trained.json();
+    const double correct = t["train_accuracy"].toDouble() * t["train_rows"].toInt() +
+                           t["test_accuracy"].toDouble() * t["test_rows"].toInt();
+    const auto predicted = runCli({"predict", "--model", bundle, "--data", "builtin:iris", "--json"});
+    QCOMPARE(predicted.exitCode, 0);
+    QCOMPARE(qRound(predicted.json()["accuracy"].toDouble() * 150), qRound(correct));
+    QVERIFY(correct > 140);
+  }
+
+  void predictRefusesDataOfAnotherShape() {
+    const auto run = runCli({"predict", "--model", model_, "--data", "builtin:wine", "--json"});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY(run.json()["error"].toObject()["message"].toString().contains("features"));
+  }
+
+  void inspectPrintsManifestAndPrivacy() {
+    const auto json = runCli({"inspect", model_, "--json"});
+    QVERIFY2(json.exitCode == 0, qPrintable(describe(json)));
+    const QJsonObject manifest = json.json()["manifest"].toObject();
+    QCOMPARE(manifest["format"].toString(), QString("dpstudio-model"));
+    QCOMPARE(manifest["kind"].toString(), QString("model"));
+    const QJsonObject privacy = json.json()["privacy"].toObject();
+    QCOMPARE(privacy["mechanism"].toString(), QString("output"));
+    QCOMPARE(privacy["epsilon"].toDouble(), 5.0);
+    QCOMPARE(privacy["noise_source"].toString(), QString("release"));
+    const auto text = runCli({"inspect", model_});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(text.out.contains("guarantee       epsilon 5, delta 0 under substitution of one training example"));
+    QVERIFY(text.out.contains("weights.npy (4, 3)"));
+  }
+
+  // Issue 12: a release-mode run prints no drawn noise norm, and its bundle holds none.
+  void releaseModeOutputHasNoNoiseNorm() {
+    const QString bundle = dir_.filePath("release.dpmodel");
+    const auto run = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism", "loss",
+                             "--unit-rows", "--noise", "release", "--out", bundle, "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY(!run.out.contains("\"noise_norm\""));
+    QVERIFY(!run.out.contains("\"noise_norms\""));
+    const auto text = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism", "loss",
+                              "--unit-rows", "--noise", "release"});
+    QVERIFY(!text.out.contains("noise drawn"));
+    const auto inspected = runCli({"inspect", bundle, "--json"});
+    QVERIFY(!inspected.out.contains("\"noise_norm\"") && !inspected.out.contains("train_accuracy"));
+    // Experiment mode keeps the diagnostic, marked as such.
+    const auto experiment = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism", "loss",
+                                    "--unit-rows", "--json"});
+    QVERIFY(experiment.json()["report"].toObject().contains("noise_norm"));
+  }
+
+  // A private predictor: each row spends an answer, recorded in the bundle; more rows than
+  // remain is refused as a whole (exit 4), nothing spent, nothing written.
+  void statefulBudgetIsSpentAndRecorded() {
+    const QString bundle = dir_.filePath("predictor.dpmodel");
+    const auto trained = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism",
+                                 "prediction", "--budget", "50", "--unit-rows", "--out", bundle, "--json"});
+    QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
+    const int remaining = trained.json()["budget_remaining"].toInt();
+    QCOMPARE(remaining, 50 - trained.json()["answered"].toInt());
+    QCOMPARE(runCli({"inspect", bundle, "--json"}).json()["budget_remaining"].toInt(), remaining);
+
+    const auto five = runCli({"predict", "--model", bundle, "--data", irisHead(dir_, 5), "--json"});
+    QVERIFY2(five.exitCode == 0, qPrintable(describe(five)));
+    QCOMPARE(five.json()["rows"].toInt(), 5);
+    QCOMPARE(five.json()["budget_remaining"].toInt(), remaining - 5);
+    QCOMPARE(runCli({"inspect", bundle, "--json"}).json()["budget_remaining"].toInt(), remaining - 5);
+
+    const QByteArray before = bytesOf(bundle);
+    const QString preds = dir_.filePath("refused.csv");
+    const auto tooMany = runCli({"predict", "--model", bundle, "--data", irisHead(dir_, remaining - 4), "--out", preds,
+                                 "--json"});
+    QCOMPARE(tooMany.exitCode, 4);
+    QVERIFY(tooMany.json()["error"].toObject()["message"].toString().contains("budget"));
+    QCOMPARE(bytesOf(bundle), before);  // nothing spent
+    QVERIFY(!QFile::exists(preds));     // nothing written
+
+    const auto rest = runCli({"predict", "--model", bundle, "--data", irisHead(dir_, remaining - 5), "--json"});
+    QCOMPARE(rest.exitCode, 0);
+    QCOMPARE(rest.json()["budget_remaining"].toInt(), 0);
+    QCOMPARE(runCli({"predict", "--model", bundle, "--data", irisHead(dir_, 3)}).exitCode, 4);
+  }
+
+  void subsampleAndMultipartyExport() {
+    const QString teachers = dir_.filePath("teachers.dpmodel");
+    auto run = runCli({"train", "--train", "builtin:iris", "--model", "logreg", "--mechanism", "subsample",
+                       "--teachers", "5", "--budget", "60", "--out", teachers});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY(run.out.contains("bundle          written to " + teachers));
+    QCOMPARE(runCli({"inspect", teachers, "--json"}).json()["manifest"].toObject()["kind"].toString(),
+             QString("subsample-aggregate"));
+    const QString parties = dir_.filePath("parties.dpmodel");
+    run = runCli({"train", "--train", "builtin:blobs:classes=2,dim=3,per_class=100", "--model", "logreg",
+                  "--mechanism", "multiparty", "--parties", "3", "--unit-rows", "--out", parties});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject privacy = runCli({"inspect", parties, "--json"}).json()["privacy"].toObject();
+    QCOMPARE(privacy["mechanism"].toString(), QString("multiparty"));
+    QVERIFY(!privacy["derived"].toObject().contains("distance_to_all_data"));
+  }
+
+  void badBundlesExitFive_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("not a zip") << QByteArray("hello, world") << "not a zip archive";
+    QTest::newRow("empty file") << QByteArray() << "not a zip archive";
+  }
+  void badBundlesExitFive() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, message);
+    const QString path = dir_.filePath("bad.dpmodel");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    f.close();
+    for (const QStringList& args : {QStringList{"inspect", path, "--json"},
+                                    QStringList{"predict", "--model", path, "--data", "builtin:iris", "--json"}}) {
+      const auto run = runCli(args);
+      QCOMPARE(run.exitCode, 5);
+      QCOMPARE(run.json()["error"].toObject()["code"].toInt(), 5);
+      QVERIFY2(run.json()["error"].toObject()["message"].toString().contains(message), qPrintable(run.out));
+    }
+    // A truncated real bundle, in text mode: the message names the file.
+    QFile good(model_);
+    QVERIFY(good.open(QIODevice::ReadOnly));
+    const QByteArray cut = good.readAll().left(200);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(cut);
+    f.close();
+    const auto text = runCli({"inspect", path});
+    QCOMPARE(text.exitCode, 5);
+    QVERIFY(text.err.contains(path + ": not a zip archive, or a truncated one"));
+    QCOMPARE(runCli({"inspect", dir_.filePath("missing.dpmodel")}).exitCode, 5);
+  }
+
+  void usageErrors() {
+    QCOMPARE(runCli({"predict", "--data", "builtin:iris"}).exitCode, 2);
+    QCOMPARE(runCli({"predict", "--model", model_}).exitCode, 2);
+    QCOMPARE(runCli({"inspect"}).exitCode, 2);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCliBundle)
+#include "test_cli_bundle.moc"
