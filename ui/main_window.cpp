@@ -25,6 +25,7 @@
 
 #include "core/sources/source.h"
 #include "ui/audit_view.h"
+#include "ui/bundle/model_export.h"
 #include "ui/dataset_controller.h"
 #include "ui/dataset_document.h"
 #include "ui/dataset_files.h"
@@ -174,6 +175,19 @@ void MainWindow::createActions() {
   exportAction_->setToolTip(tr("Save the scatter view as a PNG or SVG image"));
   connect(exportAction_, &QAction::triggered, this, &MainWindow::showExportDialog);
 
+  exportModelAction_ = new QAction(tr("Export &Model\u2026"), this);
+  exportModelAction_->setObjectName(QStringLiteral("exportModelAction"));
+  exportModelAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
+  exportModelAction_->setToolTip(tr("Save the model shown as a .dpmodel bundle: its parameters, preprocessing, "
+                                    "privacy statement and model card (NumPy reads it as an .npz)"));
+  exportModelAction_->setEnabled(false);
+  connect(exportModelAction_, &QAction::triggered, this, &MainWindow::showExportModelDialog);
+  importModelAction_ = new QAction(tr("Open Mo&del\u2026"), this);
+  importModelAction_->setObjectName(QStringLiteral("importModelAction"));
+  importModelAction_->setToolTip(tr("Check a .dpmodel bundle, read its model card, and answer the current dataset's "
+                                    "rows through it"));
+  connect(importModelAction_, &QAction::triggered, this, &MainWindow::showImportModelDialog);
+
   quitAction_ = new QAction(tr("&Quit"), this);
   quitAction_->setShortcut(QKeySequence::Quit);
   quitAction_->setMenuRole(QAction::QuitRole);
@@ -287,6 +301,8 @@ void MainWindow::connectTraining() {
     if (training_->hasModel() || overlay_->isShowingModelOf(document_->dataset())) showDocument();
   };
   connect(training_, &TrainingDocument::modelChanged, this, showModel);
+  connect(training_, &TrainingDocument::modelChanged, this,
+          [this] { exportModelAction_->setEnabled(training_->isModelOf(document_->dataset())); });
   connect(training_, &TrainingDocument::viewChanged, this, showModel);
 }
 
@@ -309,6 +325,8 @@ void MainWindow::createMenus() {
   connect(recentFiles_, &RecentFiles::fileRequested, this, &MainWindow::openFile);
   file->addSeparator();
   file->addAction(exportAction_);
+  file->addAction(exportModelAction_);
+  file->addAction(importModelAction_);
   file->addSeparator();
   file->addAction(quitAction_);
 
@@ -441,6 +459,45 @@ void MainWindow::showExportDialog() {
     statusBar()->showMessage(tr("Exported the view to %1").arg(QDir::toNativeSeparators(path)), 5000);
   else
     QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+QString MainWindow::exportModelTo(const QString& path) {
+  if (!training_->isModelOf(document_->dataset())) return tr("no model of this dataset to export");
+  if (auto status = exportModel(*training_->result(), path); !status)
+    return QString::fromStdString(status.error().toString());
+  return {};
+}
+
+void MainWindow::showExportModelDialog() {
+  if (!training_->isModelOf(document_->dataset())) return;
+  QSettings settings;
+  const QString suggested = QDir(settings.value(kExportDirKey, QDir::homePath()).toString())
+                                .filePath(document_->displayName() + QStringLiteral(".dpmodel"));
+  QString path = QFileDialog::getSaveFileName(this, tr("Export Model"), suggested, tr("Model bundle (*.dpmodel)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".dpmodel");
+  settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  const QString error = exportModelTo(path);
+  if (error.isEmpty())
+    statusBar()->showMessage(tr("Exported the model to %1").arg(QDir::toNativeSeparators(path)), 5000);
+  else
+    QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::showImportModelDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"),
+                                                    settings.value(kOpenDirKey, QDir::homePath()).toString(),
+                                                    tr("Model bundle (*.dpmodel);;All files (*)"));
+  if (path.isEmpty()) return;
+  auto loaded = bundle::readBundle(path);
+  if (!loaded) {
+    QMessageBox::warning(this, tr("Not a usable model bundle"), QString::fromStdString(loaded.error().toString()));
+    return;
+  }
+  auto* dialog = new ModelImportDialog(std::move(loaded).value(), path, document_, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->open();
 }
 
 void MainWindow::showDocument() {

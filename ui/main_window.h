@@ -101,6 +101,11 @@ class MainWindow : public QMainWindow {
   void showOpenTestDialog();
   void openTestFile(const QString& path);
   void showExportDialog();
+  // File → Export Model… / Import Model…: .dpmodel bundles (ui/bundle/model_export.h).
+  void showExportModelDialog();
+  void showImportModelDialog();
+  // Writes the shown model to `path` (no dialog); the error, or empty.
+  QString exportModelTo(const QString& path);
 
  signals:
   void loadFailed(const QString& message);
@@ -156,6 +161,8 @@ class MainWindow : public QMainWindow {
 
   QAction* openAction_ = nullptr;
   QAction* exportAction_ = nullptr;
+  QAction* exportModelAction_ = nullptr;
+  QAction* importModelAction_ = nullptr;
   QAction* importAction_ = nullptr;
   QAction* quitAction_ = nullptr;
   QAction* resetZoomAction_ = nullptr;

@@ -12,19 +12,11 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
-#include "core/bundle/bundle_reader.h"
+#include "core/bundle/bundle_answering.h"
 #include "core/sources/source.h"
 
 namespace dpstudio::cli {
 namespace {
-
-// DATA's labels in the bundle's classes (by name), so that accuracy compares like with like.
-Result<Dataset> dataInBundleClasses(const Dataset& data, const bundle::LoadedBundle& loaded) {
-  Dataset reference;
-  reference.X.resize(0, loaded.inputDim());
-  reference.classNames = loaded.classNames;
-  return alignToTraining(data, reference);
-}
 
 Status writePredictions(const QString& path, const Dataset& data, const bundle::BundlePredictions& predictions,
                         const std::vector<std::string>& classNames) {
@@ -79,26 +71,19 @@ int runPredict(const QStringList& args) {
   if (options.libsvmFeatures == 0) options.libsvmFeatures = model.inputDim();
   auto opened = openDataset(command.parser().value("data").toStdString(), options);
   if (!opened) return command.fail(opened.error());
-  auto data = dataInBundleClasses(opened.value(), model);
-  if (!data) return command.fail(data.error());
-  command.warn(data.value().provenance.warnings);
-
+  command.warn(opened.value().provenance.warnings);
   auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
   if (!noise) return command.fail(noise.error());
-  auto predictions = bundle::predict(model, data.value().X, *noise.value());
-  if (!predictions) return command.fail(predictions.error());
-  if (model.stateful())
-    if (auto written = bundle::writeBundle(bundle::currentContents(model), modelPath); !written)
-      return command.fail(written.error());
-  const bundle::BundlePredictions& p = predictions.value();
+  // Stateful predictors: the bundle records the answers before anything is shown.
+  auto answered = bundle::answerDataset(model, modelPath, opened.value(), *noise.value());
+  if (!answered) return command.fail(answered.error());
+  const bundle::BundlePredictions& p = answered.value().predictions;
+  const Dataset& data = answered.value().data;
   if (command.parser().isSet("out"))
-    if (auto written = writePredictions(command.parser().value("out"), data.value(), p, model.classNames); !written)
+    if (auto written = writePredictions(command.parser().value("out"), data, p, model.classNames); !written)
       return command.fail(written.error());
-
   const Index rows = p.labels.size();
-  const double accuracy =
-      rows > 0 ? static_cast<double>((p.labels.array() == data.value().y.array()).count()) / static_cast<double>(rows)
-               : 0.0;
+  const double accuracy = answered.value().accuracy;
   const auto remaining = model.budgetRemaining();
   if (command.json()) {
     QJsonArray labels;

@@ -1,0 +1,57 @@
+#pragma once
+// File → Export Model… and File → Import Model…: the GUI's side of .dpmodel bundles
+// (core/bundle). Export writes the shown result — a private release, a private predictor
+// with the answers it has given, or a non-private model (marked so in the bundle) — through
+// the same core function as `dpstudio-cli train --out`. Import reads and checks a bundle,
+// shows its model card, and answers the current dataset's rows through it (predict.h's
+// rules: a stateful predictor spends its budget and the bundle is rewritten atomically
+// with the new count, after asking).
+
+#include <QDialog>
+#include <QString>
+
+#include "core/bundle/bundle_reader.h"
+#include "core/util/result.h"
+#include "ui/training_document.h"
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+QT_END_NAMESPACE
+
+namespace dpstudio::ui {
+
+class DatasetDocument;
+
+// The bundle of `result` (core's bundleFromPlanRun over the run it holds).
+Result<bundle::BundleContents> bundleOfResult(const TrainingResult& result);
+// Writes it to `path` atomically; errors name the path and member.
+Status exportModel(const TrainingResult& result, const QString& path);
+
+class ModelImportDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  ModelImportDialog(bundle::LoadedBundle loaded, QString path, DatasetDocument* datasets, QWidget* parent = nullptr);
+
+  QPushButton* evaluateButton() const { return evaluate_; }
+  QLabel* resultLabel() const { return result_; }
+  QTextBrowser* cardView() const { return card_; }
+  // Without dialogs (tests), spending a predictor's budget is not asked about.
+  void setConfirmSpending(bool confirm) { confirmSpending_ = confirm; }
+
+ public slots:
+  void evaluate();
+
+ private:
+  bundle::LoadedBundle loaded_;
+  QString path_;
+  DatasetDocument* datasets_;
+  QTextBrowser* card_;
+  QPushButton* evaluate_;
+  QLabel* result_;
+  bool confirmSpending_ = true;
+};
+
+}  // namespace dpstudio::ui
