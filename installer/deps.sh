@@ -11,6 +11,7 @@ packages=(
   libeigen3-dev liblbfgspp-dev libboost-math-dev libboost-random-dev
   libquazip1-qt6-dev zlib1g-dev libtbb-dev
   fonts-dejavu-core
+  dpkg-dev desktop-file-utils appstream
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-sklearn python3-numpy)
