@@ -13,6 +13,10 @@
 #
 # Also runs on its own, to check a value: cmake -DCPACK_DPSTUDIO_MARCH=x86-64-v3 -P this-file
 
+if(CPACK_SOURCE_INSTALLED_DIRECTORIES)
+  return()  # the source tarball (CPackSourceConfig.cmake): it holds no compiled code
+endif()
+
 set(dpstudio_marches "${CPACK_DPSTUDIO_MARCH}")
 string(REGEX MATCHALL "-march=[^ ]+" dpstudio_flag_marches "${CPACK_DPSTUDIO_CXX_FLAGS}")
 foreach(flag IN LISTS dpstudio_flag_marches)
