@@ -59,8 +59,11 @@ for size in 16 32 48 64 128 256; do
     || fail "$png is not ${size}x${size}"
 done
 desktop-file-validate "$usr/share/applications/$app_id.desktop" || fail "the .desktop entry does not validate"
-appstreamcli validate --no-net "$usr/share/metainfo/$app_id.metainfo.xml" >"$work/appstream.log" 2>&1 \
+# validate-tree: the metainfo, and that it fits the installed tree (its .desktop launchable).
+appstreamcli validate-tree --no-net "$work/root" >"$work/appstream.log" 2>&1 \
   || { cat "$work/appstream.log" >&2; fail "the AppStream metainfo does not validate"; }
+grep -q "<release version=\"$version\"" "$usr/share/metainfo/$app_id.metainfo.xml" \
+  || fail "the metainfo's <releases> does not name this version, $version"
 
 # The CLI runs from where it was unpacked, finding every library on the default path: no
 # RPATH (into the build tree, or $ORIGIN as Qt's project setup adds).
