@@ -42,7 +42,7 @@ for soname in $(readelf -d "$usr/bin/dpstudio" "$usr/bin/dpstudio-cli" | sed -n 
   has_depend "$package" \
     || fail "Depends does not name $package, which holds the linked $soname"
 done
-for package in qt6-qpa-plugins libqt6svg6 libqt6charts6 libqt6core6; do
+for package in qt6-qpa-plugins libqt6svg6; do  # platform plugins; the SVG icon engine
   has_depend "$package" || fail "Depends does not name $package"
 done
 
