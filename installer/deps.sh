@@ -12,6 +12,7 @@ packages=(
   libquazip1-qt6-dev zlib1g-dev libtbb-dev
   fonts-dejavu-core
   python3-numpy
+  dpkg-dev desktop-file-utils appstream
 )
 # python3-numpy: the test that runs docs/bundle-format.md's NumPy snippet on a bundle.
 if [[ "${1:-}" == "--bench" ]]; then

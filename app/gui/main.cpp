@@ -1,10 +1,12 @@
-// dpstudio — the GUI. Usage: dpstudio [--dataset SPEC] [--view features|random|pca]
+// dpstudio — the GUI. Usage: dpstudio [--dataset SPEC | FILE] [--view features|random|pca]
 //                                     [--mechanism none|output|objective|loss|dplmgc|dpsgd|
 //                                                  prediction|subsample|multiparty]
 //                                     [--train-model logreg|huber|softmax|lmgc]
 //                                     [--rff-dim D [--rff-gamma G] [--rff-seed S]]
 // SPEC is a data file or "builtin:NAME"; without it the last dataset opens, and on the very
 // first start the teaching screen (ui/startup_options.h): a private model on builtin:blobs.
+// FILE is --dataset's value given plainly: the .desktop entry's "Exec=dpstudio %f" passes
+// the CSV file that was opened with dpstudio from a file manager.
 // --train-model trains that model (other settings as in the Model dock) once the dataset
 // has opened, so that the decision view can be seen, and screenshotted, without clicking;
 // --mechanism chooses the privacy mechanism in the dock first (its other parameters as saved);
@@ -72,10 +74,15 @@ int main(int argc, char* argv[]) {
                                          QStringLiteral("Seed of --rff-dim's draws (default as saved, else 1)."),
                                          QStringLiteral("S"));
   parser.addOptions({rffDimOption, rffGammaOption, rffSeedOption});
+  parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A data file to open, as --dataset FILE."),
+                               QStringLiteral("[FILE]"));
   parser.process(app);
 
   dpstudio::ui::StartupOptions options;
   options.dataset = parser.value(datasetOption);
+  const QStringList files = parser.positionalArguments();
+  if (files.size() > 1 || (files.size() == 1 && parser.isSet(datasetOption))) parser.showHelp(2);
+  if (files.size() == 1) options.dataset = files.front();
   if (parser.isSet(viewOption)) {
     const QString kind = parser.value(viewOption).toLower();
     if (kind == QLatin1String("features")) options.view = dpstudio::ViewKind::Features;
