@@ -70,7 +70,9 @@ class TestLmgcBuiltin : public QObject {
     // digits: Ψ_c of rank 8–17 of 64; on a random plane a few sections are far longer than
     // the data (FarBeyondData) and are not drawn.
     QTest::newRow("digits") << QStringLiteral("digits") << 5;
-    QTest::newRow("blobs") << QStringLiteral("blobs") << 3;
+    // blobs: with the generator's public bound (R = 8, the GUI's default since issue 11) the
+    // minimizer is reached more exactly, and its d + 1 = 3 null directions leave one class flat.
+    QTest::newRow("blobs") << QStringLiteral("blobs") << 2;
     QTest::newRow("moons") << QStringLiteral("moons") << 1;
     // xor: the minimizer is two crossed strips (Ψ_0 − Ψ_1 ∝ the indefinite x₁x₂ form): one Ψ
     // has rank 1, the other is nearly so, its ellipse ~100× longer than wide. None drawn.
