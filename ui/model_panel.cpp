@@ -481,7 +481,7 @@ void ModelPanel::showPrediction(const TrainingResult& r) {
     mechanism = tr("%1, %2 calibration; %3 noise on the scores of each answer, from %4")
                     .arg(privacyDisplayName(r.settings.privacy), QString::fromStdString(report.calibration),
                          noiseDisplayName(report.noise), source);
-    const bool any = answers && answers->answered() > 0;
+    const bool any = answers && !answers->noiseNorms().empty();
     noiseLabel_->setText(tr("per answer: mean \u2016b\u2016 = %1 over %2 answers (E\u2016b\u2016 = %3)")
                              .arg(any ? formatDerivedValue(answers->meanNoiseNorm()) : tr("\u2014"))
                              .arg(answers ? answers->answered() : 0)

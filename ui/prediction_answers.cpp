@@ -49,7 +49,7 @@ Status PredictionAnswers::answerNext(long long count, privacy::PrivacyLedger* le
     if (!answers) return answers.error();
     for (const auto& a : answers.value()) {
       labels.push_back(a.label);
-      noiseNorms.push_back(a.noiseNorm);
+      if (a.noiseNorm) noiseNorms.push_back(*a.noiseNorm);  // experiment noise only
     }
   } else {
     auto answers = std::get<predict::SubsampleAggregate>(predictor).answerRows(X, *noise_, ledger);

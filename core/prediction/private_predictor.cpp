@@ -143,7 +143,7 @@ Result<PredictionAnswer> PrivatePredictor::draw(const Eigen::Ref<const Eigen::Ve
     return rounded.error();
   answer.label = labelOfScores(answer.scores);
   answer.number = number;
-  answer.noiseNorm = b.value().norm;
+  if (noise.kind() == privacy::NoiseKind::Experiment) answer.noiseNorm = b.value().norm;
   return answer;
 }
 

@@ -19,6 +19,7 @@
 // everything else is immutable after construction.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,9 @@ struct PredictionAnswer {
   Eigen::VectorXd scores;  // released: the noisy scores (m coordinates; release mode: rounded)
   Index label = 0;         // released: argmax of the noisy scores (binary: 1 iff score > 0)
   long long number = 0;    // 1-based position of this answer in the budget
-  double noiseNorm = 0;    // ‖b‖: a diagnostic for experiments, NOT part of the release
+  // ‖b‖: a diagnostic for experiments, NOT part of the release. None with release noise:
+  // beside the released scores it would locate the noise-free ones (issue 12 item 3).
+  std::optional<double> noiseNorm;
 };
 
 class PrivatePredictor {

@@ -51,6 +51,20 @@ class TestPredictionBudget : public QObject {
     QCOMPARE(predictor.used(), 5LL);
   }
 
+  // Issue 12 item 3: beside released scores, ‖b‖ would locate the noise-free ones. It is a
+  // diagnostic of experiment noise only; with release noise no answer carries it.
+  void releaseAnswersCarryNoNoiseNorm() {
+    auto predictor = test::orDie(predict::PrivatePredictor::train(
+        test::sensitivityOptions(ModelKind::Softmax, 1.0, 4), data_.train));
+    privacy::ExperimentNoise experiment(7);
+    const auto diagnostic = test::orDie(predictor.answer(data_.test.X.row(0).transpose(), experiment));
+    QVERIFY(diagnostic.noiseNorm.has_value());
+    QVERIFY(*diagnostic.noiseNorm > 0);
+    auto release = test::orDie(privacy::makeNoiseSource(privacy::NoiseKind::Release, 0));
+    const auto released = test::orDie(predictor.answer(data_.test.X.row(1).transpose(), *release));
+    QVERIFY(!released.noiseNorm.has_value());
+  }
+
   // A refused answer draws no noise: the stream continues where the last answer left it.
   void refusedAnswerDrawsNoNoise() {
     auto predictor = test::orDie(predict::PrivatePredictor::train(
