@@ -197,9 +197,10 @@ Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy
   return privacy::drawL2Laplace(source, *report.value("beta"), dimension);
 }
 
-TrainControl dataIndependentStart(const TrainControl& control, Index parameters) {
+TrainControl perturbedProblemStart(const TrainControl& control, Index parameters,
+                                   const Eigen::VectorXd* experimentStart) {
   TrainControl start = control;
-  start.warmStart = Eigen::VectorXd::Zero(parameters);
+  start.warmStart = experimentStart ? *experimentStart : Eigen::VectorXd::Zero(parameters);
   return start;
 }
 
@@ -275,8 +276,11 @@ Result<MechanismReport> calibrate(const MechanismOptions& options, const Problem
   return invalid("unknown mechanism", "mechanism");
 }
 
-Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
-                                    privacy::NoiseSource& noise, const TrainControl& control) {
+namespace {
+
+Result<PrivateModel> trainPrivatelyImpl(const MechanismOptions& options, const Dataset& train,
+                                        privacy::NoiseSource& noise, const TrainControl& control,
+                                        const Eigen::VectorXd* experimentStart) {
   if (auto status = options.validate(); !status) return status.error();
   if (options.kind == MechanismKind::None) {
     auto trained = trainModel(options.learner, train.X, train.y, train.classes(), control);
@@ -291,15 +295,40 @@ Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Datas
   auto trained = [&]() -> Result<PrivateModel> {
     switch (options.kind) {
       case MechanismKind::Output: return detail::trainOutput(options, rows, noise, control);
-      case MechanismKind::Objective: return detail::trainObjective(options, rows, noise, control);
-      case MechanismKind::Loss: return detail::trainLoss(options, rows, noise, control);
-      case MechanismKind::DpLmgc: return detail::trainDpLmgc(options, rows, noise, control);
+      case MechanismKind::Objective: return detail::trainObjective(options, rows, noise, control, experimentStart);
+      case MechanismKind::Loss: return detail::trainLoss(options, rows, noise, control, experimentStart);
+      case MechanismKind::DpLmgc: return detail::trainDpLmgc(options, rows, noise, control, experimentStart);
       case MechanismKind::DpSgd: return detail::trainDpSgd(options, rows, noise, control);
       case MechanismKind::None: break;
     }
     return invalid("unknown mechanism", "mechanism");
   }();
   if (trained) detail::noteClippedRows(trained.value().report, bounded.value().count);
+  return trained;
+}
+
+}  // namespace
+
+Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
+                                    privacy::NoiseSource& noise, const TrainControl& control) {
+  return trainPrivatelyImpl(options, train, noise, control, nullptr);
+}
+
+Result<PrivateModel> trainPrivatelyFromSolution(const MechanismOptions& options, const Dataset& train,
+                                                privacy::NoiseSource& noise, const TrainControl& control,
+                                                const Eigen::VectorXd& nonPrivate) {
+  if (noise.kind() == privacy::NoiseKind::Release)
+    return invalid("a release starts its perturbed problem from zero: no warm start with release noise",
+                   "warm-start");
+  const bool perturbed = options.kind == MechanismKind::Objective || options.kind == MechanismKind::Loss ||
+                         options.kind == MechanismKind::DpLmgc;
+  if (!perturbed) return trainPrivatelyImpl(options, train, noise, control, nullptr);
+  auto model = makeModel(options.learner, train.features(), train.classes());
+  if (!model) return model.error();
+  if (nonPrivate.size() != model.value()->parameterCount())
+    return invalid("the warm start has the wrong number of parameters", "warm-start");
+  auto trained = trainPrivatelyImpl(options, train, noise, control, &nonPrivate);
+  if (trained) trained.value().report.warmStarted = true;
   return trained;
 }
 

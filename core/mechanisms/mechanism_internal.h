@@ -63,8 +63,10 @@ std::string setLossPerturbationNoise(MechanismReport& report, const MechanismOpt
 // optimizer starts leaks through whatever it has not yet forgotten: they start from zero
 // (data-independent, feasible for LMGC) and ignore control.warmStart, which is typically
 // fitted on the same data (LMGC's own default start is a non-private class-mean and
-// covariance fit). Returns the control to use.
-TrainControl dataIndependentStart(const TrainControl& control, Index parameters);
+// covariance fit). `experimentStart`, set by trainPrivatelyFromSolution only (a sweep
+// trial), replaces zero. Returns the control to use.
+TrainControl perturbedProblemStart(const TrainControl& control, Index parameters,
+                                   const Eigen::VectorXd* experimentStart);
 
 // The privacy proofs of B, C and D are for the exact minimizer: records the optimizer's
 // termination in report.termination (the worst so far, for one-vs-rest) and, when it is
@@ -78,13 +80,16 @@ Result<PrivateModel> trainOutput(const MechanismOptions& options, const Dataset&
                                  privacy::NoiseSource& noise, const TrainControl& control);
 Result<MechanismReport> calibrateObjective(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainObjective(const MechanismOptions& options, const Dataset& train,
-                                    privacy::NoiseSource& noise, const TrainControl& control);
+                                    privacy::NoiseSource& noise, const TrainControl& control,
+                                    const Eigen::VectorXd* experimentStart);
 Result<MechanismReport> calibrateLoss(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainLoss(const MechanismOptions& options, const Dataset& train,
-                               privacy::NoiseSource& noise, const TrainControl& control);
+                               privacy::NoiseSource& noise, const TrainControl& control,
+                               const Eigen::VectorXd* experimentStart);
 Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainDpLmgc(const MechanismOptions& options, const Dataset& train,
-                                 privacy::NoiseSource& noise, const TrainControl& control);
+                                 privacy::NoiseSource& noise, const TrainControl& control,
+                                 const Eigen::VectorXd* experimentStart);
 Result<MechanismReport> calibrateDpSgd(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainDpSgd(const MechanismOptions& options, const Dataset& train,
                                 privacy::NoiseSource& noise, const TrainControl& control);
