@@ -71,8 +71,11 @@ Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, 
   const double n = static_cast<double>(train.rows());
   const double rho = *report.value("rho");
   ObjectiveTerms terms{LossScale::Sum, n * o.learner.lambda + rho, draw.value().noise};
+  std::optional<Eigen::VectorXd> start;
+  if (experimentStart) start = shiftedSolution(*experimentStart, n * o.learner.lambda, terms);
   auto trained = minimizeObjective(made.value(), train.X, train.y, terms,
-                                   perturbedProblemStart(control, made.value()->parameterCount(), experimentStart));
+                                   perturbedProblemStart(control, made.value()->parameterCount(),
+                                                         start ? &*start : nullptr));
   if (!trained) return trained.error();
   PrivateModel out{std::move(trained).value(), std::move(report)};
   out.report.gradientNorm = out.trained.summary.gradientNorm;

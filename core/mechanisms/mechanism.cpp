@@ -204,6 +204,13 @@ TrainControl perturbedProblemStart(const TrainControl& control, Index parameters
   return start;
 }
 
+Eigen::VectorXd shiftedSolution(const Eigen::VectorXd& solution, double baselineQuadratic,
+                                const ObjectiveTerms& terms) {
+  Eigen::VectorXd start = baselineQuadratic * solution;
+  if (terms.linear.size() > 0) start -= terms.linear;
+  return start / terms.quadratic;
+}
+
 void noteConvergence(MechanismReport& report, const OptimizeSummary& summary) {
   if (!report.termination || static_cast<int>(summary.termination) > static_cast<int>(*report.termination))
     report.termination = summary.termination;

@@ -133,7 +133,10 @@ Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Datas
 // Experiments only (a sweep trial; issue 10 §2 "Reuse"): as trainPrivately, but objective
 // and loss perturbation and DP-LMGC start their perturbed problem from `nonPrivate`, the
 // non-private minimizer of options.learner on the same rows (sized as the model's
-// parameters), instead of zero; the report says warmStarted. Output perturbation uses
+// parameters), instead of zero; the report says warmStarted. Objective and loss
+// perturbation move it first by the added terms' exact effect with the loss gradient held
+// at θ*, (q₀θ* − c)/q (mechanism_internal.h): on MNIST the noise dominates at small ε and
+// θ* alone saves nothing. Output perturbation uses
 // control.warmStart as always; DP-SGD and the non-private baseline ignore `nonPrivate`.
 //
 // What makes the result the release's: the stopping rule is a property of the point alone,

@@ -68,6 +68,14 @@ std::string setLossPerturbationNoise(MechanismReport& report, const MechanismOpt
 TrainControl perturbedProblemStart(const TrainControl& control, Index parameters,
                                    const Eigen::VectorXd* experimentStart);
 
+// A sweep trial's start for an unconstrained perturbed problem J' = J₀ + ((q − q₀)/2)‖θ‖² + cᵀθ
+// (q₀ the quadratic of the non-private J₀ on the same scale, terms = (q, c)): the non-private
+// minimizer θ* moved to where ∇J' would vanish if the loss's gradient stayed at its value at
+// θ*, (q₀θ* − c)/q. Exact along every direction the rows do not span (MNIST's constant
+// border pixels), where the noise dominates at small ε; the optimizer corrects the rest.
+Eigen::VectorXd shiftedSolution(const Eigen::VectorXd& solution, double baselineQuadratic,
+                                const ObjectiveTerms& terms);
+
 // The privacy proofs of B, C and D are for the exact minimizer: records the optimizer's
 // termination in report.termination (the worst so far, for one-vs-rest) and, when it is
 // anything but Converged (iteration limit, failed line search, numerical error), says so

@@ -77,16 +77,16 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
   const double beta = *report.value("beta");
   const double Delta = *report.value("Delta");
 
-  // One binary release: argmin (1/n)Σℓ + ((Λ + Δ)/2)‖f‖² + (1/n)bᵀf; `start` is class c's
-  // part of experimentStart (or all of it for a binary model).
+  // One binary release: argmin (1/n)Σℓ + ((Λ + Δ)/2)‖f‖² + (1/n)bᵀf; a sweep trial starts
+  // from class c's part of experimentStart (all of it for a binary model), shifted.
   auto release = [&](const std::shared_ptr<const Model>& binary, const Eigen::VectorXi& labels,
                      Index c) -> Result<TrainedModel> {
-    std::optional<Eigen::VectorXd> start;
-    if (experimentStart) start = experimentStart->segment(c * d, d);
     auto draw = privacy::drawL2Laplace(noise, beta, d);
     if (!draw) return draw.error();
     report.noiseNorms.push_back(draw.value().norm);
     ObjectiveTerms terms{LossScale::Mean, o.learner.lambda + Delta, draw.value().noise / n};
+    std::optional<Eigen::VectorXd> start;
+    if (experimentStart) start = shiftedSolution(experimentStart->segment(c * d, d), o.learner.lambda, terms);
     auto trained = minimizeObjective(binary, train.X, labels, terms, perturbedProblemStart(control, d, start ? &*start : nullptr));
     if (trained) {
       report.gradientNorm = std::max(report.gradientNorm, trained.value().summary.gradientNorm);
