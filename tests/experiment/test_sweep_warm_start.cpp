@@ -129,19 +129,6 @@ class TestSweepWarmStart : public QObject {
     QCOMPARE(checked, 2 * 2 * 3);
   }
 
-  // Output perturbation's start is the baseline polished once to its τ: one polish per
-  // (data, learner) however many trials, and no perturbed-problem warm start counted.
-  void outputTrialsShareOnePolishedMinimizer() {
-    SweepSpec spec;
-    spec.series = {test::series("output", test::outputPlan(ModelKind::Softmax))};
-    spec.axis = SweepAxis::Epsilon;
-    spec.values = {0.5, 5};
-    spec.repeats = 5;
-    const SweepResult result = test::orDie(runSweep(spec, blobs_));
-    QCOMPARE(result.work.exactMinimizers, 1LL);
-    QCOMPARE(result.work.warmStarts, 0LL);
-  }
-
   // The release path: runPlan (train, the GUI) starts loss perturbation from zero even with
   // a baseline at hand, bit for bit the cold result; and the warm entry point refuses
   // release noise.
