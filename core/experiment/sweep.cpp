@@ -261,9 +261,10 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
     TrainControl own = control;
     own.warmStart = fitted.value()->model.theta;
     if (needs.exact) {
-      // Output perturbation's τ depends on n, λ and K only, so every trial of a (data, learner)
-      // polishes the same baseline to the same τ: once here, and each trial then verifies the
-      // gradient at that start (one evaluation) before it draws its noise.
+      // Output perturbation's τ depends on n, λ and the model's K only, all fixed by the key
+      // (data variant, learner), not on ε or the calibration: every trial of the key polishes
+      // the same baseline to the same τ, so once here (the same start whichever trial gets
+      // there first), and each trial then checks the gradient at that start and draws its noise.
       auto exact = exacts_.get(*needs.exact, [&]() -> Result<Eigen::VectorXd> {
         auto calibrated = mech::calibrate(t->options, {train.rows(), train.features(), train.classes()});
         if (!calibrated) return calibrated.error();
