@@ -1,7 +1,6 @@
 #include "core/mechanisms/mechanism.h"
 
 #include <cmath>
-#include <limits>
 
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/privacy/release_granularity.h"
@@ -136,33 +135,6 @@ Status requireUnitBall(const Dataset& train) {
     // back as R would give a run labelled (ε, 0)-DP with the bound itself unaccounted for.
     return Error{ErrorKind::InvalidPrivacy, std::string(kNormBoundHint), train.provenance.source, 0, "norm-bound"};
   return Ok{};
-}
-
-Index clipRowsToUnitBall(Eigen::MatrixXd& X) {
-  Index clipped = 0;
-  for (Index i = 0; i < X.rows(); ++i) {
-    const double norm = X.row(i).norm();
-    if (norm > 1.0) {
-      X.row(i) /= norm;
-      ++clipped;
-    }
-  }
-  if (clipped == 0) return 0;
-  // x/‖x‖ has a norm within an ulp or two of 1, on either side, depending on how the norm is
-  // summed: shrink by an ulp until the row-by-row and the rowwise norms (Dataset::maxRowNorm)
-  // both say ≤ 1.
-  constexpr double kShrink = 1.0 - std::numeric_limits<double>::epsilon();
-  for (int pass = 0; pass < 64; ++pass) {
-    const Eigen::VectorXd norms = X.rowwise().norm();
-    bool again = false;
-    for (Index i = 0; i < X.rows(); ++i)
-      if (norms[i] > 1.0 || X.row(i).norm() > 1.0 || X.row(i).squaredNorm() > 1.0) {
-        X.row(i) *= kShrink;
-        again = true;
-      }
-    if (!again) break;
-  }
-  return clipped;
 }
 
 Result<UnitBallRows> unitBallRows(const Dataset& train) {

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the mechanism implementations (not part of the public interface).
 
+#include "core/data/preprocess.h"
 #include "core/mechanisms/mechanism.h"
 #include "core/privacy/noise.h"
 
@@ -18,9 +19,9 @@ inline constexpr const char* kNormBoundHint =
 // ‖x_i‖ ≤ 1 for every row (with a rounding allowance of 1e-9), else kNormBoundHint.
 Status requireUnitBall(const Dataset& train);
 
-// Scales every row with ‖x‖ > 1 to ‖x‖ ≤ 1 exactly (as every norm Eigen computes for it
-// says); returns how many rows it scaled.
-Index clipRowsToUnitBall(Eigen::MatrixXd& X);
+// Scales every row with ‖x‖ > 1 to ‖x‖ ≤ 1 exactly (core/data/preprocess.h, whose row
+// scalings end with it).
+using dpstudio::clipRowsToUnitBall;
 
 // The rows a mechanism trains on. Rows beyond the rounding allowance are refused
 // (requireUnitBall: the user declares a public norm bound); rows within it — 1 < ‖x‖ ≤
