@@ -39,14 +39,7 @@ int main(int argc, char** argv) {
     for (std::string item; std::getline(list, item, ',');) epsilons.push_back(std::atof(item.c_str()));
   }
   const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
-  const std::string base(dir);
-  DataRequest mnist;
-  mnist.trainSpec = base + "/train-images-idx3-ubyte.gz";
-  mnist.trainOptions.labelsPath = base + "/train-labels-idx1-ubyte.gz";
-  mnist.testSpec = base + "/t10k-images-idx3-ubyte.gz";
-  mnist.testOptions.labelsPath = base + "/t10k-labels-idx1-ubyte.gz";
-  mnist.preprocess.unitRows = true;
-  auto prepared = prepareData(mnist);
+  auto prepared = prepareData(mnistRequest(dir));
   if (!prepared) {
     std::fprintf(stderr, "%s\n", prepared.error().toString().c_str());
     return 1;

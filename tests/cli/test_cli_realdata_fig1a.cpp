@@ -1,6 +1,6 @@
 // Paper 003 Figure 1a on full MNIST (label "realdata"; needs DPSTUDIO_DATA_DIR): the
-// paper003-fig1a preset at 3 repetitions (about 2½ minutes on an idle 2-core machine, from
-// its CPU time; 9 minutes at 5 repetitions on one shared by three builds).
+// paper003-fig1a preset at 3 repetitions (104 s on the 2-core development machine at load
+// average 4).
 // Accuracy rises with ε for every mechanism, and at ε = 10 the mechanisms come in the order
 // paper 003 §4 reports for δ = 0: subsample-and-aggregate "outperforms the other methods for
 // most values of ε", model sensitivity (output perturbation) "underperforms the other two
