@@ -16,10 +16,11 @@
 //     predictor with its own (ε, δ, B) calibration and a fresh budget;
 //   · subsample-and-aggregate's T teachers: once per (data variant, learner, T);
 //   · multiparty's local models: once per (data variant, learner, split); each trial draws
-//     the aggregate's noise.
+//     the aggregate's noise;
 //   · objective and loss perturbation and DP-LMGC: each trial still solves its own
 //     perturbed problem (its noise is in the objective), but from the baseline's minimizer
-//     instead of zero (mech::trainPrivatelyFromSolution). A sweep is an experiment, not a
+//     instead of zero (mech::trainPrivatelyFromSolution; objective and loss perturbation
+//     first move it by the added terms' exact effect). A sweep is an experiment, not a
 //     release, so a data-fitted start is allowed here and nowhere else (train, the GUI and
 //     plan runs start from zero). The curve still measures what a release would give: the
 //     stopping rule ‖∇J(θ)‖ ≤ max(a, r·‖θ‖) depends on the point reached, never on the
