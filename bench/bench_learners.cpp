@@ -79,13 +79,8 @@ int main(int argc, char** argv) {
   DataRequest a9a;
   a9a.trainSpec = base + "/a9a";
   a9a.testSpec = base + "/a9a.t";
-  DataRequest mnist;
-  mnist.trainSpec = base + "/train-images-idx3-ubyte.gz";
-  mnist.trainOptions.labelsPath = base + "/train-labels-idx1-ubyte.gz";
-  mnist.testSpec = base + "/t10k-images-idx3-ubyte.gz";
-  mnist.testOptions.labelsPath = base + "/t10k-labels-idx1-ubyte.gz";
+  DataRequest mnist = mnistRequest(base);
   mnist.preprocess.publicRanges = {{0.0, 255.0}};
-  mnist.preprocess.unitRows = true;
 
   if (which == "a9a" || which == "all") run({"a9a", a9a, ModelKind::LogisticRegression, -1, gradA9a}, repeats);
   if (which == "mnist" || which == "all") run({"mnist", mnist, ModelKind::Softmax, 1e-5, gradMnist}, repeats);

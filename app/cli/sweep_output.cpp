@@ -65,7 +65,9 @@ int writeSweepOutput(const Command& command, const SweepOutput& output, const QS
                                        {"predictors", output.work.predictors},
                                        {"teacher_sets", output.work.teacherSets},
                                        {"party_sets", output.work.partySets},
-                                       {"data_variants", output.work.dataVariants}};
+                                       {"data_variants", output.work.dataVariants},
+                                       {"exact_minimizers", output.work.exactMinimizers},
+                                       {"warm_starts", output.work.warmStarts}};
     if (!outPath.isEmpty()) out["out"] = outPath;
     if (!plotPath.isEmpty()) out["plot"] = plotPath;
     command.printJson(out);

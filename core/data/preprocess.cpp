@@ -1,7 +1,10 @@
 #include "core/data/preprocess.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
+#include <vector>
 
 #include "core/data/pca.h"
 #include "core/random/rng.h"
@@ -49,6 +52,7 @@ void scaleRowsToUnitNorm(Eigen::MatrixXd& X) {
   const Eigen::VectorXd norms = X.rowwise().norm();
   for (Index i = 0; i < X.rows(); ++i)
     if (norms[i] > 0) X.row(i) /= norms[i];
+  clipRowsToUnitBall(X);
 }
 
 void applyNormBound(Eigen::MatrixXd& X, double bound) {
@@ -57,6 +61,40 @@ void applyNormBound(Eigen::MatrixXd& X, double bound) {
     const double scale = norms[i] > bound ? 1.0 / norms[i] : 1.0 / bound;
     X.row(i) *= scale;
   }
+  clipRowsToUnitBall(X);
+}
+
+Index clipRowsToUnitBall(Eigen::MatrixXd& X) {
+  // Only rows within rounding of 1 can disagree between summation orders; the rowwise norms
+  // (column-major, vectorized) find them, and the per-row checks run on those alone.
+  const Eigen::VectorXd first = X.rowwise().norm();
+  std::vector<Index> near;
+  Index clipped = 0;
+  for (Index i = 0; i < X.rows(); ++i) {
+    if (!(first[i] > 1.0 - 1e-9)) continue;
+    near.push_back(i);
+    const double norm = std::max(first[i], std::sqrt(X.row(i).squaredNorm()));
+    if (norm > 1.0) {
+      X.row(i) /= norm;
+      ++clipped;
+    }
+  }
+  // x/‖x‖ has a norm within an ulp or two of 1, on either side, depending on how the norm is
+  // summed: shrink by an ulp until the rowwise (Dataset::maxRowNorm), row-by-row and squared
+  // norms all say ≤ 1. A row's norm() is sqrt(squaredNorm()), which exceeds 1 only when the
+  // squared norm does: one strided pass over the row checks both.
+  constexpr double kShrink = 1.0 - std::numeric_limits<double>::epsilon();
+  for (int pass = 0; pass < 64 && !near.empty(); ++pass) {
+    const Eigen::VectorXd norms = X.rowwise().norm();
+    bool again = false;
+    for (Index i : near)
+      if (norms[i] > 1.0 || X.row(i).squaredNorm() > 1.0) {
+        X.row(i) *= kShrink;
+        again = true;
+      }
+    if (!again) break;
+  }
+  return clipped;
 }
 
 Eigen::MatrixXd appendIntercept(const Eigen::MatrixXd& X) {

@@ -19,6 +19,7 @@
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
 #include "core/experiment/answering.h"
+#include "core/mechanisms/exact_minimizer.h"
 #include "core/mechanisms/tuning.h"
 #include "core/prediction/multiparty.h"
 
@@ -84,6 +85,13 @@ std::string number(double value) {
   return out.str();
 }
 
+// The mechanisms whose trials start from the non-private minimizer of their learner.
+bool startsFromBaseline(mech::MechanismKind kind) {
+  using mech::MechanismKind;
+  return kind == MechanismKind::Output || kind == MechanismKind::Objective || kind == MechanismKind::Loss ||
+         kind == MechanismKind::DpLmgc;
+}
+
 std::string learnerKey(const LearnerSpec& learner, const SolverSettings& solver) {
   return modelKindName(learner.kind) + "/" + number(learner.lambda) + "/" + number(learner.huber) + "/" +
          number(solver.tolerance) + "/" + std::to_string(solver.maxIterations);
@@ -93,6 +101,7 @@ std::string learnerKey(const LearnerSpec& learner, const SolverSettings& solver)
 struct TrialNeeds {
   std::string variant;
   std::optional<std::string> baseline;
+  std::optional<std::string> exact;  // output perturbation's start: the baseline polished to τ
   std::optional<std::string> predictor;
   std::optional<std::string> teachers;
   std::optional<std::string> parties;
@@ -129,10 +138,12 @@ class SweepRunner {
   DataVariant base_;
   SharedWork<DataVariant> variants_;
   SharedWork<FittedModel> baselines_;
+  SharedWork<Eigen::VectorXd> exacts_;
   SharedWork<predict::PrivatePredictor> predictors_;
   SharedWork<std::shared_ptr<const predict::TeacherEnsemble>> teachers_;
   SharedWork<std::vector<multiparty::LocalModel>> parties_;
   SweepWork work_;
+  std::atomic<long long> warmStarts_{0};
 };
 
 TrialNeeds SweepRunner::needsOf(const TrialId& id) const {
@@ -145,7 +156,13 @@ TrialNeeds SweepRunner::needsOf(const TrialId& id) const {
   if (std::holds_alternative<NonPrivate>(plan.choice)) {
     needs.baseline = learner;
   } else if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
-    if (t->options.kind == mech::MechanismKind::Output && t->tuneLambdas.empty()) needs.baseline = learner;
+    // Output perturbation starts at the baseline; so do the perturbed problems (B, C, D) of a
+    // sweep trial (sweep.h, "Reuse"). Tuning trains other λ on other rows: no shared start.
+    if (t->tuneLambdas.empty() && startsFromBaseline(t->options.kind)) needs.baseline = learner;
+    // LMGC's output perturbation minimizes another objective (λ₂‖Φ‖², not the baseline's):
+    // the baseline is only a start there.
+    if (needs.baseline && t->options.kind == mech::MechanismKind::Output && plan.learner().kind != ModelKind::Lmgc)
+      needs.exact = learner + "|exact";
   } else if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
     if (p->options.kind == predict::PredictionKind::Sensitivity) needs.predictor = learner;
     else needs.teachers = learner + "|T" + std::to_string(p->options.teachers) + "|s" +
@@ -232,15 +249,36 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
     return fitted.value()->testAccuracy.value_or(0);
   }
   if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
-    TrainControl own = control;
-    if (needs.baseline) {
-      auto fitted = baseline();
-      if (!fitted) return fitted.error();
-      own.warmStart = fitted.value()->model.theta;
+    if (!needs.baseline) {
+      auto trained = t->tuneLambdas.empty() ? mech::trainPrivately(t->options, train, noise, control)
+                                            : mech::tunePrivately({t->options, t->tuneLambdas}, train, noise, control);
+      if (!trained) return trained.error();
+      const TrainedModel& model = trained.value().trained;
+      return accuracyOn(model, model.theta, test).value_or(0);
     }
-    auto trained = t->tuneLambdas.empty() ? mech::trainPrivately(t->options, train, noise, own)
-                                          : mech::tunePrivately({t->options, t->tuneLambdas}, train, noise, own);
+    auto fitted = baseline();
+    if (!fitted) return fitted.error();
+    TrainControl own = control;
+    own.warmStart = fitted.value()->model.theta;
+    if (needs.exact) {
+      // Output perturbation's τ depends on n, λ and the model's K only, all fixed by the key
+      // (data variant, learner), not on ε or the calibration: every trial of the key polishes
+      // the same baseline to the same τ, so once here (the same start whichever trial gets
+      // there first), and each trial then checks the gradient at that start and draws its noise.
+      auto exact = exacts_.get(*needs.exact, [&]() -> Result<Eigen::VectorXd> {
+        auto calibrated = mech::calibrate(t->options, {train.rows(), train.features(), train.classes()});
+        if (!calibrated) return calibrated.error();
+        TrainControl polish = mech::exactMinimizerControl(own, *calibrated.value().value("gradient_tolerance"));
+        auto trained = trainModel(plan.learner(), train.X, train.y, train.classes(), polish);
+        if (!trained) return trained.error();
+        return std::move(trained.value().theta);
+      }, work_.exactMinimizers);
+      if (!exact) return exact.error();
+      own.warmStart = *exact.value();
+    }
+    auto trained = mech::trainPrivatelyFromSolution(t->options, train, noise, own, fitted.value()->model.theta);
     if (!trained) return trained.error();
+    if (trained.value().report.warmStarted) ++warmStarts_;
     const TrainedModel& model = trained.value().trained;
     return accuracyOn(model, model.theta, test).value_or(0);
   }
@@ -331,6 +369,7 @@ Result<SweepResult> SweepRunner::run() {
     TrialNeeds n = needsOf(id);
     variants_.want(n.variant);
     if (n.baseline) baselines_.want(*n.baseline);
+    if (n.exact) exacts_.want(*n.exact);
     if (n.predictor) predictors_.want(*n.predictor);
     if (n.teachers) teachers_.want(*n.teachers);
     if (n.parties) parties_.want(*n.parties);
@@ -352,6 +391,7 @@ Result<SweepResult> SweepRunner::run() {
     auto record = tbb::this_task_arena::isolate([&] { return runTrial(mine[i], n); });
     variants_.release(n.variant);
     if (n.baseline) baselines_.release(*n.baseline);
+    if (n.exact) exacts_.release(*n.exact);
     if (n.predictor) predictors_.release(*n.predictor);
     if (n.teachers) teachers_.release(*n.teachers);
     if (n.parties) parties_.release(*n.parties);
@@ -385,6 +425,7 @@ Result<SweepResult> SweepRunner::run() {
   result.cancelled = static_cast<long long>(result.trials.size()) < result.totalTrials;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.work = work_;
+  result.work.warmStarts = warmStarts_.load();
   return result;
 }
 

@@ -9,14 +9,26 @@
 // differs between repetitions of:
 //   · the non-private minimizer (the reference line; output perturbation's warm start,
 //     which still releases the minimizer to the tolerance fixed in advance): once per
-//     (data variant, learner);
+//     (data variant, learner); polished once more to output perturbation's τ (which depends
+//     on n, λ and K, not on ε), so that each output trial only checks the gradient there
+//     and draws its noise;
 //   · prediction sensitivity's θ*: once per (data variant, learner); each trial restores a
 //     predictor with its own (ε, δ, B) calibration and a fresh budget;
 //   · subsample-and-aggregate's T teachers: once per (data variant, learner, T);
 //   · multiparty's local models: once per (data variant, learner, split); each trial draws
-//     the aggregate's noise.
-// Objective and loss perturbation, DP-LMGC and DP-SGD solve their perturbed problem from a
-// cold start in every trial, as a release would.
+//     the aggregate's noise;
+//   · objective and loss perturbation and DP-LMGC: each trial still solves its own
+//     perturbed problem (its noise is in the objective), but from the baseline's minimizer
+//     instead of zero (mech::trainPrivatelyFromSolution; objective and loss perturbation
+//     first move it by the added terms' exact effect). A sweep is an experiment, not a
+//     release, so a data-fitted start is allowed here and nowhere else (train, the GUI and
+//     plan runs start from zero). The curve still measures what a release would give: the
+//     stopping rule ‖∇J(θ)‖ ≤ max(a, r·‖θ‖) depends on the point reached, never on the
+//     start, with a and r fixed in advance, so warm and cold runs stop in the same set, and
+//     by strong convexity within ‖∇J‖/μ of the same minimizer (mechanism.h says more).
+//     SweepWork::warmStarts counts them.
+// DP-SGD's iterate is its release, and private λ tuning trains other problems on other
+// rows: both start as a release would in every trial.
 //
 // Each private series is judged against the non-private model of its learner, which the
 // sweep adds as series "nonprivate" (one per distinct learner) unless the spec has it.
@@ -45,10 +57,12 @@ struct TrialRecord {
 // Counts of the shared work actually done, to show that reuse is real.
 struct SweepWork {
   long long baselines = 0;   // non-private minimizers trained
+  long long exactMinimizers = 0;  // baselines polished to output perturbation's τ
   long long predictors = 0;  // prediction-sensitivity θ* trained
   long long teacherSets = 0; // teacher ensembles trained
   long long partySets = 0;   // sets of multiparty local models trained
   long long dataVariants = 0;
+  long long warmStarts = 0;  // trials whose perturbed problem (B, C, D) started at the baseline
 };
 
 struct SweepResult {

@@ -63,7 +63,8 @@ Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const Problem
 }
 
 Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
-                                 const TrainControl& control) {
+                                 const TrainControl& control,
+                                 const Eigen::VectorXd* experimentStart) {
   auto calibrated = calibrateDpLmgc(o, {train.rows(), train.features(), train.classes()});
   if (!calibrated) return calibrated.error();
   MechanismReport report = std::move(calibrated).value();
@@ -90,7 +91,7 @@ Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train
   ObjectiveTerms terms{LossScale::Sum, quadratic,
                        lmgc->traceRegularizer(o.learner.lambda) + lmgc->packParameters(noiseMatrices)};
   auto trained = minimizeObjective(made.value(), train.X, train.y, terms,
-                                   dataIndependentStart(control, made.value()->parameterCount()));
+                                   perturbedProblemStart(control, made.value()->parameterCount(), experimentStart));
   if (!trained) return trained.error();
   PrivateModel out{std::move(trained).value(), std::move(report)};
   out.report.gradientNorm = out.trained.summary.gradientNorm;

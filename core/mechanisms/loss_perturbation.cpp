@@ -58,7 +58,8 @@ Result<MechanismReport> calibrateLoss(const MechanismOptions& o, const ProblemSh
 }
 
 Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
-                               const TrainControl& control) {
+                               const TrainControl& control,
+                               const Eigen::VectorXd* experimentStart) {
   auto calibrated = calibrateLoss(o, {train.rows(), train.features(), train.classes()});
   if (!calibrated) return calibrated.error();
   MechanismReport report = std::move(calibrated).value();
@@ -70,8 +71,11 @@ Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, 
   const double n = static_cast<double>(train.rows());
   const double rho = *report.value("rho");
   ObjectiveTerms terms{LossScale::Sum, n * o.learner.lambda + rho, draw.value().noise};
+  std::optional<Eigen::VectorXd> start;
+  if (experimentStart) start = shiftedSolution(*experimentStart, n * o.learner.lambda, terms);
   auto trained = minimizeObjective(made.value(), train.X, train.y, terms,
-                                   dataIndependentStart(control, made.value()->parameterCount()));
+                                   perturbedProblemStart(control, made.value()->parameterCount(),
+                                                         start ? &*start : nullptr));
   if (!trained) return trained.error();
   PrivateModel out{std::move(trained).value(), std::move(report)};
   out.report.gradientNorm = out.trained.summary.gradientNorm;

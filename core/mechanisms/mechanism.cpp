@@ -1,7 +1,6 @@
 #include "core/mechanisms/mechanism.h"
 
 #include <cmath>
-#include <limits>
 
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/privacy/release_granularity.h"
@@ -138,33 +137,6 @@ Status requireUnitBall(const Dataset& train) {
   return Ok{};
 }
 
-Index clipRowsToUnitBall(Eigen::MatrixXd& X) {
-  Index clipped = 0;
-  for (Index i = 0; i < X.rows(); ++i) {
-    const double norm = X.row(i).norm();
-    if (norm > 1.0) {
-      X.row(i) /= norm;
-      ++clipped;
-    }
-  }
-  if (clipped == 0) return 0;
-  // x/‖x‖ has a norm within an ulp or two of 1, on either side, depending on how the norm is
-  // summed: shrink by an ulp until the row-by-row and the rowwise norms (Dataset::maxRowNorm)
-  // both say ≤ 1.
-  constexpr double kShrink = 1.0 - std::numeric_limits<double>::epsilon();
-  for (int pass = 0; pass < 64; ++pass) {
-    const Eigen::VectorXd norms = X.rowwise().norm();
-    bool again = false;
-    for (Index i = 0; i < X.rows(); ++i)
-      if (norms[i] > 1.0 || X.row(i).norm() > 1.0 || X.row(i).squaredNorm() > 1.0) {
-        X.row(i) *= kShrink;
-        again = true;
-      }
-    if (!again) break;
-  }
-  return clipped;
-}
-
 Result<UnitBallRows> unitBallRows(const Dataset& train) {
   if (auto status = requireUnitBall(train); !status) return status.error();
   UnitBallRows out;
@@ -197,10 +169,18 @@ Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy
   return privacy::drawL2Laplace(source, *report.value("beta"), dimension);
 }
 
-TrainControl dataIndependentStart(const TrainControl& control, Index parameters) {
+TrainControl perturbedProblemStart(const TrainControl& control, Index parameters,
+                                   const Eigen::VectorXd* experimentStart) {
   TrainControl start = control;
-  start.warmStart = Eigen::VectorXd::Zero(parameters);
+  start.warmStart = experimentStart ? *experimentStart : Eigen::VectorXd::Zero(parameters);
   return start;
+}
+
+Eigen::VectorXd shiftedSolution(const Eigen::VectorXd& solution, double baselineQuadratic,
+                                const ObjectiveTerms& terms) {
+  Eigen::VectorXd start = baselineQuadratic * solution;
+  if (terms.linear.size() > 0) start -= terms.linear;
+  return start / terms.quadratic;
 }
 
 void noteConvergence(MechanismReport& report, const OptimizeSummary& summary) {
@@ -284,8 +264,11 @@ void withholdDrawnNoise(MechanismReport& report) {
   std::erase_if(report.derived, [](const DerivedValue& d) { return d.key == "mean_step_noise_norm"; });
 }
 
-Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
-                                    privacy::NoiseSource& noise, const TrainControl& control) {
+namespace {
+
+Result<PrivateModel> trainPrivatelyImpl(const MechanismOptions& options, const Dataset& train,
+                                        privacy::NoiseSource& noise, const TrainControl& control,
+                                        const Eigen::VectorXd* experimentStart) {
   if (auto status = options.validate(); !status) return status.error();
   if (options.kind == MechanismKind::None) {
     auto trained = trainModel(options.learner, train.X, train.y, train.classes(), control);
@@ -300,9 +283,9 @@ Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Datas
   auto trained = [&]() -> Result<PrivateModel> {
     switch (options.kind) {
       case MechanismKind::Output: return detail::trainOutput(options, rows, noise, control);
-      case MechanismKind::Objective: return detail::trainObjective(options, rows, noise, control);
-      case MechanismKind::Loss: return detail::trainLoss(options, rows, noise, control);
-      case MechanismKind::DpLmgc: return detail::trainDpLmgc(options, rows, noise, control);
+      case MechanismKind::Objective: return detail::trainObjective(options, rows, noise, control, experimentStart);
+      case MechanismKind::Loss: return detail::trainLoss(options, rows, noise, control, experimentStart);
+      case MechanismKind::DpLmgc: return detail::trainDpLmgc(options, rows, noise, control, experimentStart);
       case MechanismKind::DpSgd: return detail::trainDpSgd(options, rows, noise, control);
       case MechanismKind::None: break;
     }
@@ -312,6 +295,31 @@ Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Datas
     detail::noteClippedRows(trained.value().report, bounded.value().count);
     if (noise.kind() == privacy::NoiseKind::Release) withholdDrawnNoise(trained.value().report);
   }
+  return trained;
+}
+
+}  // namespace
+
+Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
+                                    privacy::NoiseSource& noise, const TrainControl& control) {
+  return trainPrivatelyImpl(options, train, noise, control, nullptr);
+}
+
+Result<PrivateModel> trainPrivatelyFromSolution(const MechanismOptions& options, const Dataset& train,
+                                                privacy::NoiseSource& noise, const TrainControl& control,
+                                                const Eigen::VectorXd& nonPrivate) {
+  if (noise.kind() == privacy::NoiseKind::Release)
+    return invalid("a release starts its perturbed problem from zero: no warm start with release noise",
+                   "warm-start");
+  const bool perturbed = options.kind == MechanismKind::Objective || options.kind == MechanismKind::Loss ||
+                         options.kind == MechanismKind::DpLmgc;
+  if (!perturbed) return trainPrivatelyImpl(options, train, noise, control, nullptr);
+  auto model = makeModel(options.learner, train.features(), train.classes());
+  if (!model) return model.error();
+  if (nonPrivate.size() != model.value()->parameterCount())
+    return invalid("the warm start has the wrong number of parameters", "warm-start");
+  auto trained = trainPrivatelyImpl(options, train, noise, control, &nonPrivate);
+  if (trained) trained.value().report.warmStarted = true;
   return trained;
 }
 

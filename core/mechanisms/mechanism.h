@@ -94,6 +94,10 @@ struct MechanismReport {
   // cover: `warning` says so too, and the JSON carries "converged": false.
   std::optional<Termination> termination;
   double releaseGranularity = 0;     // release mode: the rounding grid; 0 = none
+  // Set by trainPrivatelyFromSolution only: the perturbed problem (B, C, D) started from
+  // the given non-private minimizer, not from zero. Never set by a release path; not part
+  // of the report's JSON (a sweep's instrumentation, SweepWork::warmStarts).
+  bool warmStarted = false;
   std::string statement;             // one sentence: the guarantee (or its absence)
   std::string warning;               // as published: why the guarantee does not hold
 
@@ -129,11 +133,35 @@ struct PrivateModel {
 
 // Trains with the mechanism on rows with ‖x‖ ≤ 1, drawing noise from `noise`.
 // control.warmStart is used by output perturbation only (it releases a minimizer within the
-// gradient tolerance its calibration fixed in advance, exact_minimizer.h); objective and loss perturbation, DP-LMGC and DP-SGD start from zero,
-// because their released approximate minimizer (or iterate) would carry a data-fitted
-// start along. Their report says when the optimizer stopped short of its tolerance for any
+// gradient tolerance its calibration fixed in advance, exact_minimizer.h); objective and
+// loss perturbation, DP-LMGC and DP-SGD start from zero, because their released approximate
+// minimizer (or iterate) would carry a data-fitted start along (a sweep's exception:
+// trainPrivatelyFromSolution below). Their report says when the optimizer stopped short of its tolerance for any
 // reason (report.termination, report.warning).
 Result<PrivateModel> trainPrivately(const MechanismOptions& options, const Dataset& train,
                                     privacy::NoiseSource& noise, const TrainControl& control = {});
+
+// Experiments only (a sweep trial; issue 10 §2 "Reuse"): as trainPrivately, but objective
+// and loss perturbation and DP-LMGC start their perturbed problem from `nonPrivate`, the
+// non-private minimizer of options.learner on the same rows (sized as the model's
+// parameters), instead of zero; the report says warmStarted. Objective and loss
+// perturbation move it first by the added terms' exact effect with the loss gradient held
+// at θ*, (q₀θ* − c)/q (mechanism_internal.h): on MNIST the noise dominates at small ε and
+// θ* alone saves nothing. Output perturbation uses
+// control.warmStart as always; DP-SGD and the non-private baseline ignore `nonPrivate`.
+//
+// What makes the result the release's: the stopping rule is a property of the point alone,
+// ‖∇J(θ)‖ ≤ max(a, r·‖θ‖) with a and r fixed before the run (L-BFGS, its gradient polish
+// and projected gradient alike; no test compares with the starting gradient), so a warm and
+// a cold run stop in the same set; J is μ-strongly convex, so both are within ‖∇J‖/μ of the
+// one exact minimizer, and within the sum of those of each other (test_sweep_warm_start).
+// Only a run that stops short of the tolerance (iteration limit) can differ more, and its
+// report then says it did not converge.
+//
+// Refuses a release noise source: a release must not start from a data-fitted point, whose
+// trace an approximate minimizer would carry along.
+Result<PrivateModel> trainPrivatelyFromSolution(const MechanismOptions& options, const Dataset& train,
+                                                privacy::NoiseSource& noise, const TrainControl& control,
+                                                const Eigen::VectorXd& nonPrivate);
 
 }  // namespace dpstudio::mech

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the mechanism implementations (not part of the public interface).
 
+#include "core/data/preprocess.h"
 #include "core/mechanisms/mechanism.h"
 #include "core/privacy/noise.h"
 
@@ -18,9 +19,9 @@ inline constexpr const char* kNormBoundHint =
 // ‖x_i‖ ≤ 1 for every row (with a rounding allowance of 1e-9), else kNormBoundHint.
 Status requireUnitBall(const Dataset& train);
 
-// Scales every row with ‖x‖ > 1 to ‖x‖ ≤ 1 exactly (as every norm Eigen computes for it
-// says); returns how many rows it scaled.
-Index clipRowsToUnitBall(Eigen::MatrixXd& X);
+// Scales every row with ‖x‖ > 1 to ‖x‖ ≤ 1 exactly (core/data/preprocess.h, whose row
+// scalings end with it).
+using dpstudio::clipRowsToUnitBall;
 
 // The rows a mechanism trains on. Rows beyond the rounding allowance are refused
 // (requireUnitBall: the user declares a public norm bound); rows within it — 1 < ‖x‖ ≤
@@ -63,8 +64,18 @@ std::string setLossPerturbationNoise(MechanismReport& report, const MechanismOpt
 // optimizer starts leaks through whatever it has not yet forgotten: they start from zero
 // (data-independent, feasible for LMGC) and ignore control.warmStart, which is typically
 // fitted on the same data (LMGC's own default start is a non-private class-mean and
-// covariance fit). Returns the control to use.
-TrainControl dataIndependentStart(const TrainControl& control, Index parameters);
+// covariance fit). `experimentStart`, set by trainPrivatelyFromSolution only (a sweep
+// trial), replaces zero. Returns the control to use.
+TrainControl perturbedProblemStart(const TrainControl& control, Index parameters,
+                                   const Eigen::VectorXd* experimentStart);
+
+// A sweep trial's start for an unconstrained perturbed problem J' = J₀ + ((q − q₀)/2)‖θ‖² + cᵀθ
+// (q₀ the quadratic of the non-private J₀ on the same scale, terms = (q, c)): the non-private
+// minimizer θ* moved to where ∇J' would vanish if the loss's gradient stayed at its value at
+// θ*, (q₀θ* − c)/q. Exact along every direction the rows do not span (MNIST's constant
+// border pixels), where the noise dominates at small ε; the optimizer corrects the rest.
+Eigen::VectorXd shiftedSolution(const Eigen::VectorXd& solution, double baselineQuadratic,
+                                const ObjectiveTerms& terms);
 
 // The privacy proofs of B, C and D are for the exact minimizer: records the optimizer's
 // termination in report.termination (the worst so far, for one-vs-rest) and, when it is
@@ -78,13 +89,16 @@ Result<PrivateModel> trainOutput(const MechanismOptions& options, const Dataset&
                                  privacy::NoiseSource& noise, const TrainControl& control);
 Result<MechanismReport> calibrateObjective(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainObjective(const MechanismOptions& options, const Dataset& train,
-                                    privacy::NoiseSource& noise, const TrainControl& control);
+                                    privacy::NoiseSource& noise, const TrainControl& control,
+                                    const Eigen::VectorXd* experimentStart);
 Result<MechanismReport> calibrateLoss(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainLoss(const MechanismOptions& options, const Dataset& train,
-                               privacy::NoiseSource& noise, const TrainControl& control);
+                               privacy::NoiseSource& noise, const TrainControl& control,
+                               const Eigen::VectorXd* experimentStart);
 Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainDpLmgc(const MechanismOptions& options, const Dataset& train,
-                                 privacy::NoiseSource& noise, const TrainControl& control);
+                                 privacy::NoiseSource& noise, const TrainControl& control,
+                                 const Eigen::VectorXd* experimentStart);
 Result<MechanismReport> calibrateDpSgd(const MechanismOptions& options, const ProblemShape& shape);
 Result<PrivateModel> trainDpSgd(const MechanismOptions& options, const Dataset& train,
                                 privacy::NoiseSource& noise, const TrainControl& control);

@@ -63,7 +63,8 @@ Result<MechanismReport> calibrateObjective(const MechanismOptions& o, const Prob
 }
 
 Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& train,
-                                    privacy::NoiseSource& noise, const TrainControl& control) {
+                                    privacy::NoiseSource& noise, const TrainControl& control,
+                                    const Eigen::VectorXd* experimentStart) {
   const ProblemShape shape{train.rows(), train.features(), train.classes()};
   auto calibrated = calibrateObjective(o, shape);
   if (!calibrated) return calibrated.error();
@@ -76,13 +77,17 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
   const double beta = *report.value("beta");
   const double Delta = *report.value("Delta");
 
-  // One binary release: argmin (1/n)Σℓ + ((Λ + Δ)/2)‖f‖² + (1/n)bᵀf.
-  auto release = [&](const std::shared_ptr<const Model>& binary, const Eigen::VectorXi& labels) -> Result<TrainedModel> {
+  // One binary release: argmin (1/n)Σℓ + ((Λ + Δ)/2)‖f‖² + (1/n)bᵀf; a sweep trial starts
+  // from class c's part of experimentStart (all of it for a binary model), shifted.
+  auto release = [&](const std::shared_ptr<const Model>& binary, const Eigen::VectorXi& labels,
+                     Index c) -> Result<TrainedModel> {
     auto draw = privacy::drawL2Laplace(noise, beta, d);
     if (!draw) return draw.error();
     report.noiseNorms.push_back(draw.value().norm);
     ObjectiveTerms terms{LossScale::Mean, o.learner.lambda + Delta, draw.value().noise / n};
-    auto trained = minimizeObjective(binary, train.X, labels, terms, dataIndependentStart(control, d));
+    std::optional<Eigen::VectorXd> start;
+    if (experimentStart) start = shiftedSolution(experimentStart->segment(c * d, d), o.learner.lambda, terms);
+    auto trained = minimizeObjective(binary, train.X, labels, terms, perturbedProblemStart(control, d, start ? &*start : nullptr));
     if (trained) {
       report.gradientNorm = std::max(report.gradientNorm, trained.value().summary.gradientNorm);
       noteConvergence(report, trained.value().summary);
@@ -96,7 +101,7 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
     out.trained.model = model;
     out.trained.theta = Eigen::VectorXd::Zero(model->parameterCount());
     for (Index c = 0; c < train.classes(); ++c) {
-      auto part = release(binary, OneVsRestModel::binaryLabels(train.y, static_cast<int>(c)));
+      auto part = release(binary, OneVsRestModel::binaryLabels(train.y, static_cast<int>(c)), c);
       if (!part) return part.error();
       out.trained.theta.segment(c * d, d) = part.value().theta;
       out.trained.classSummaries.push_back(part.value().summary);
@@ -107,7 +112,7 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
         total.termination = part.value().summary.termination;
     }
   } else {
-    auto trained = release(model, train.y);
+    auto trained = release(model, train.y, 0);
     if (!trained) return trained.error();
     out.trained = std::move(trained).value();
   }

@@ -35,6 +35,16 @@ Result<Dataset> alignToTraining(const Dataset& test, const Dataset& train) {
   return out;
 }
 
+DataRequest mnistRequest(const std::string& dir) {
+  DataRequest request;
+  request.trainSpec = dir + "/train-images-idx3-ubyte.gz";
+  request.trainOptions.labelsPath = dir + "/train-labels-idx1-ubyte.gz";
+  request.testSpec = dir + "/t10k-images-idx3-ubyte.gz";
+  request.testOptions.labelsPath = dir + "/t10k-labels-idx1-ubyte.gz";
+  request.preprocess.unitRows = true;
+  return request;
+}
+
 Result<PreparedData> prepareData(const DataRequest& request, const Progress& progress) {
   const bool separateTest = !request.testSpec.empty();
   const double loadShare = separateTest ? 0.5 : 1.0;

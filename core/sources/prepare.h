@@ -42,6 +42,11 @@ struct PreparedData {
   Index clippedTestValues = 0;
 };
 
+// MNIST as paper 003 §4 uses it, from the four IDX files (optionally gzipped, as
+// distributed) in `dir`: 60 000 training and 10 000 test images, every row scaled to unit
+// norm (a per-example transform: no privacy cost).
+DataRequest mnistRequest(const std::string& dir);
+
 // Keeps no rows before a feature map (PreparedData::trainBeforeMap stays empty).
 Result<PreparedData> prepareData(const DataRequest& request, const Progress& progress = {});
 

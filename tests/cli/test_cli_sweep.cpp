@@ -65,6 +65,12 @@ class TestCliSweep : public QObject {
     }
     QCOMPARE(json["references"].toArray().size(), 1);
     QVERIFY(json["seconds"].toDouble() > 0);
+    // The shared work: one baseline, polished once to output perturbation's τ; no perturbed
+    // problem to warm-start here (output perturbation releases the minimizer itself).
+    const QJsonObject work = json["shared_work"].toObject();
+    QCOMPARE(work["baselines"].toInt(), 1);
+    QCOMPARE(work["exact_minimizers"].toInt(), 1);
+    QCOMPARE(work["warm_starts"].toInt(), 0);
     const auto m = means(json);
     QVERIFY2(m["output@10"] > m["output@0.1"], "output perturbation does better at epsilon 10 than at 0.1");
     // Two lines of header, one row per trial.

@@ -71,6 +71,31 @@ class TestDataPreprocess : public QObject {
     QCOMPARE(QString::fromStdString(split.error().field), QString("test-fraction"));
   }
 
+  // Regression (issue 10): x/‖x‖ landed an ulp above 1 for some rows, and every mechanism
+  // then copied and re-clipped the whole training set (60 000 MNIST rows in every sweep
+  // trial). The row scalings now leave every norm the mechanisms compute at ≤ 1.
+  void unitRowsAreInsideTheUnitBallAsEveryNormSays() {
+    const Eigen::MatrixXd raw = Eigen::MatrixXd::Random(4000, 60);
+    Eigen::MatrixXd divided = raw;  // the division alone, as before
+    const Eigen::VectorXd norms = divided.rowwise().norm();
+    for (Index i = 0; i < divided.rows(); ++i) divided.row(i) /= norms[i];
+    Index above = 0;
+    for (Index i = 0; i < divided.rows(); ++i)
+      if (divided.row(i).norm() > 1.0 || divided.row(i).squaredNorm() > 1.0) ++above;
+    QVERIFY(above > 0 || divided.rowwise().norm().maxCoeff() > 1.0);  // the case is real
+
+    for (bool bound : {false, true}) {
+      Eigen::MatrixXd X = bound ? Eigen::MatrixXd(3 * raw) : raw;
+      if (bound) applyNormBound(X, 1.0);
+      else scaleRowsToUnitNorm(X);
+      QVERIFY(X.rowwise().norm().maxCoeff() <= 1.0);
+      for (Index i = 0; i < X.rows(); ++i) {
+        QVERIFY(X.row(i).norm() <= 1.0 && X.row(i).squaredNorm() <= 1.0);
+        QVERIFY(X.row(i).norm() > 1.0 - 1e-15);  // scaled to 1, not shrunk further
+      }
+    }
+  }
+
   void normBoundClipsThenDivides() {
     Eigen::MatrixXd X(3, 2);
     X << 3, 4,      // norm 5 > R: clipped to R, then / R → norm 1

@@ -1,6 +1,8 @@
 // The sweep engine (core/experiment/sweep.h): determinism across thread counts and shards,
-// cancellation that keeps consistent finished trials, reuse of the non-private work, the
-// aggregation math, validation that names the field, and accuracy that grows with ε.
+// cancellation that keeps consistent finished trials, reuse of the non-private work (the
+// baseline, output perturbation's polish to τ), the aggregation math, validation that names
+// the field, and accuracy that grows with ε. The warm start of perturbed problems:
+// test_sweep_warm_start.
 
 #include <QtTest>
 
@@ -123,6 +125,8 @@ class TestSweep : public QObject {
     const SweepResult result = test::orDie(runSweep(spec, blobs_));
     QCOMPARE(result.trials.size(), std::size_t(2 * 20 * 2));  // + the reference
     QCOMPARE(result.work.baselines, 1LL);  // one λ: output perturbation and the reference share it
+    QCOMPARE(result.work.exactMinimizers, 1LL);  // polished to τ once, not per trial
+    QCOMPARE(result.work.warmStarts, 0LL);       // no perturbed problem here
 
     spec.axis = SweepAxis::Lambda;
     spec.values = {1e-3, 1e-2, 1e-1};

@@ -30,14 +30,7 @@ constexpr long long kBudget = 100;
 constexpr int kRepetitions = 10;
 
 PreparedData mnist() {
-  const std::string dir = test::realDataDir().toStdString();
-  DataRequest request;
-  request.trainSpec = dir + "/train-images-idx3-ubyte.gz";
-  request.trainOptions.labelsPath = dir + "/train-labels-idx1-ubyte.gz";
-  request.testSpec = dir + "/t10k-images-idx3-ubyte.gz";
-  request.testOptions.labelsPath = dir + "/t10k-labels-idx1-ubyte.gz";
-  request.preprocess.unitRows = true;
-  return test::orDie(prepareData(request));
+  return test::orDie(prepareData(mnistRequest(test::realDataDir().toStdString())));
 }
 
 PreparedData a9a() {
