@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, command 1: install what is missing, build a release build, and launch the
-# GUI on a built-in dataset. Extra arguments go to dpstudio (e.g. --dataset builtin:wine).
+# GUI (the first time: a private model on a built-in dataset). Extra arguments go to dpstudio
+# (e.g. --dataset builtin:wine).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 "$here/deps.sh"
@@ -10,7 +11,6 @@ if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
   echo "dpstudio: run it under a display, e.g.  xvfb-run -a $here/start.sh" >&2
   exit 1
 fi
-if [[ $# -eq 0 ]]; then
-  set -- --dataset builtin:iris
-fi
+# Without arguments the GUI opens the last dataset, or on a first start its teaching screen: a
+# private model already trained on a built-in 2-D set (ui/startup_options.h).
 exec "$here/../build/release/app/gui/dpstudio" "$@"
