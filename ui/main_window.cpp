@@ -303,6 +303,16 @@ void MainWindow::connectTraining() {
   connect(training_, &TrainingDocument::modelChanged, this, showModel);
   connect(training_, &TrainingDocument::modelChanged, this,
           [this] { exportModelAction_->setEnabled(training_->isModelOf(document_->dataset())); });
+  // Draw N's spread says what it is where it is drawn; a new model (which drops it) clears it.
+  const auto showSpreadNote = [this] {
+    const auto& spread = training_->spread();
+    scatter_->setInfoNote(spread ? tr("faint lines: %1 more private draws \u2014 an experiment: not released, not "
+                                      "in the ledger")
+                                       .arg(spread->size())
+                                 : QString());
+  };
+  connect(training_, &TrainingDocument::spreadChanged, this, showSpreadNote);
+  connect(training_, &TrainingDocument::modelChanged, this, showSpreadNote);
   connect(training_, &TrainingDocument::viewChanged, this, showModel);
 }
 

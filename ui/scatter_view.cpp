@@ -347,8 +347,17 @@ void ScatterView::setTitleNote(const QString& note) {
   applyTitle();
 }
 
+void ScatterView::setInfoNote(const QString& note) {
+  if (note == infoNote_) return;
+  infoNote_ = note;
+  applyTitle();
+}
+
 void ScatterView::applyTitle() {
   QString html = titleHtml_;
+  if (!infoNote_.isEmpty())
+    html += QStringLiteral("<br><span style=\"font-weight:normal; font-size:small; color:#555555\">%1</span>")
+                .arg(infoNote_.toHtmlEscaped());
   if (!titleNote_.isEmpty()) {
     // A line of its own under the title's first line, above any notes, where it is seen.
     const QString note =
@@ -361,7 +370,9 @@ void ScatterView::applyTitle() {
 }
 
 QString ScatterView::titleText() const {
-  return titleNote_.isEmpty() ? plainTitle_ : plainTitle_ + QStringLiteral(" \u26a0 ") + titleNote_;
+  QString text = titleNote_.isEmpty() ? plainTitle_ : plainTitle_ + QStringLiteral(" \u26a0 ") + titleNote_;
+  if (!infoNote_.isEmpty()) text += QStringLiteral(" \u00b7 ") + infoNote_;
+  return text;
 }
 
 void ScatterView::resetChartZoom() {

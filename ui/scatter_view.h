@@ -77,6 +77,8 @@ class ScatterView : public QChartView {
   // A warning after the title, kept across new content until replaced (e.g. "stale:
   // settings changed since"); empty to remove.
   void setTitleNote(const QString& note);
+  // A grey line at the end of the title: what else is drawn (Draw N's spread). Empty: none.
+  void setInfoNote(const QString& note);
   // The title as plain text, with its note.
   QString titleText() const;
 
@@ -114,6 +116,7 @@ class ScatterView : public QChartView {
   QString plainTitle_;
   QString titleHtml_;
   QString titleNote_;
+  QString infoNote_;
   bool lightMarkers_ = false;  // large datasets: markers drawn as images (scatter_markers.h)
   QPointF homeX_{0.0, 1.0};    // axis ranges that show everything (min, max)
   QPointF homeY_{0.0, 1.0};

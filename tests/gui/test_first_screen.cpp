@@ -15,6 +15,7 @@
 #include "tests/gui/gui_training_support.h"
 #include "ui/ledger_view.h"
 #include "ui/number_field.h"
+#include "ui/region_image.h"
 #include "ui/startup_options.h"
 
 using namespace dpstudio;
@@ -55,7 +56,6 @@ class TestFirstScreen : public QObject {
 
     // Draw N: 12 more private models of the same settings, drawn faintly over the regions;
     // an experiment, so the ledger keeps its one entry.
-    const QImage before = window.scatterView()->underlay();
     QVERIFY(window.modelPanel()->spreadButton()->isVisibleTo(&window));
     window.modelPanel()->spreadCountBox()->setValue(12);
     QSignalSpy regions(window.decisionOverlay(), &ui::DecisionOverlay::regionsUpdated);
@@ -64,22 +64,35 @@ class TestFirstScreen : public QObject {
     QCOMPARE(window.training()->spread()->size(), std::size_t{12});
     QTRY_VERIFY_WITH_TIMEOUT(regions.count() >= 1 && !window.decisionOverlay()->isComputingRegions(), kTimeoutMs);
     QCOMPARE(window.ledger().size(), std::size_t{1});
+    QVERIFY2(window.scatterView()->titleText().contains(QStringLiteral("12 more private draws")) &&
+                 window.scatterView()->titleText().contains(QStringLiteral("not released, not in the ledger")),
+             qPrintable(window.scatterView()->titleText()));
     // The draws differ (fresh noise) and none is the release shown.
     const auto& spread = *window.training()->spread();
     QVERIFY(!spread[0].theta.isApprox(spread[1].theta));
     QVERIFY(!spread[0].theta.isApprox(result->release->model.theta));
-    // Their boundaries darken pixels the release's regions alone left light.
+    // Their boundaries darken pixels the release's regions alone left light: the image the
+    // view shows is the release's regions with the spread drawn over them.
     const QImage after = window.scatterView()->underlay();
-    QCOMPARE(after.size(), before.size());
+    const QRectF rect = window.scatterView()->visibleDataRect();
+    const auto& projection = window.training()->view()->geometry.projection;
+    const TrainedModel& release = result->release->model;
+    const QImage plain =
+        ui::computeRegionImage(*release.model, release.theta, projection, rect, after.size(), true, &result->model).image;
+    const QImage withSpread = ui::computeRegionImage(*release.model, release.theta, projection, rect, after.size(), true,
+                                                     &result->model, &spread)
+                                  .image;
+    QCOMPARE(after.convertToFormat(QImage::Format_RGB32), withSpread.convertToFormat(QImage::Format_RGB32));
     long long darker = 0;
-    for (int y = 0; y < after.height(); ++y)
-      for (int x = 0; x < after.width(); ++x)
-        if (qGray(after.pixel(x, y)) + 10 < qGray(before.pixel(x, y))) ++darker;
+    for (int y = 0; y < plain.height(); ++y)
+      for (int x = 0; x < plain.width(); ++x)
+        if (qGray(withSpread.pixel(x, y)) + 10 < qGray(plain.pixel(x, y))) ++darker;
     QVERIFY2(darker > 100, qPrintable(QString::number(darker)));
     saveScreenshot(&window, QStringLiteral("draw-n"));
     // A new model clears them.
     pressAndWaitForModel(window, window.modelPanel()->redrawButton());
     QVERIFY(!window.training()->spread());
+    QVERIFY(!window.scatterView()->titleText().contains(QStringLiteral("more private draws")));
   }
 
   void privateMechanismsStartFromTheirOwnLambda() {
