@@ -127,11 +127,14 @@ MainWindow::~MainWindow() {
 
 void MainWindow::createSweepView() {
   sweepView_ = new SweepView(document_);
-  sweepView_->setSettingsSource([this]() -> Result<TrainingSettings> {
+  sweepView_->setSettingsSource([this]() -> Result<SweepView::Base> {
     const ModelSettingsForm* form = modelPanel_->form();
     if (!form->isValid())
       return Error{ErrorKind::InvalidPrivacy, form->problems().join(QStringLiteral("; ")).toStdString(), {}, 0, {}};
-    return form->settings();
+    QString why;
+    const auto shape = form->trainingShape(&why);
+    if (!shape) return Error{ErrorKind::InvalidPrivacy, why.toStdString(), {}, 0, {}};
+    return SweepView::Base{form->settings(), *shape};
   });
   tabs_->addTab(sweepView_, tr("Privacy\u2013utility"));
   connect(modelPanel_->form(), &ModelSettingsForm::changed, sweepView_, &SweepView::refreshBase);

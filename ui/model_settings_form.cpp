@@ -324,10 +324,16 @@ void ModelSettingsForm::updateShape() {
     return;
   }
   QString why;
+  const auto shape = trainingShape(&why);
+  mechanism_->setProblemShape(shape, why);
+}
+
+std::optional<mech::ProblemShape> ModelSettingsForm::trainingShape(QString* why) const {
+  QString ignored;
+  if (!dataset_) return std::nullopt;
   SplitAndPreprocess split = settings().data;
   if (separateTest_) split.testFraction = 0.0;
-  const auto shape = problemShape(*dataset_, split, &why);
-  mechanism_->setProblemShape(shape, why);
+  return problemShape(*dataset_, split, why ? why : &ignored);
 }
 
 void ModelSettingsForm::updateModelRows() {

@@ -54,6 +54,9 @@ class ModelSettingsForm : public QWidget {
 
   TrainingSettings settings() const;
   QStringList problems() const;  // one line per invalid field, naming it
+  // n of the training part after the split, d after the preprocessing, C — what the live
+  // calibration and a sweep's value checks use; nullopt (with *why) when it cannot be known.
+  std::optional<mech::ProblemShape> trainingShape(QString* why = nullptr) const;
   bool isValid() const { return problems().isEmpty(); }
 
   // A dataset was opened: prefill R from its public bound, if it has one.

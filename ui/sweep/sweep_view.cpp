@@ -31,23 +31,6 @@ namespace {
 
 const QString kExportDirKey = QStringLiteral("dialogs/sweepExportDirectory");
 
-// The training part's shape as the Model dock would prepare it: what the form checks values
-// against (n, D, C, T, K) before any work.
-mech::ProblemShape trainingShape(const DatasetDocument& datasets, const TrainingSettings& settings) {
-  const Dataset& data = *datasets.dataset();
-  Index rows = data.rows();
-  if (!datasets.testDataset()) {
-    if (settings.data.testRows) rows -= *settings.data.testRows;
-    else rows -= static_cast<Index>(std::ceil(settings.data.testFraction * static_cast<double>(rows)));
-  }
-  Index features = data.features();
-  const PreprocessSpec& p = settings.data.preprocess;
-  if (p.projectionDim) features = *p.projectionDim;
-  if (p.pcaDim) features = *p.pcaDim;
-  if (p.randomFeatures) features = p.randomFeatures->dim;
-  return {std::max<Index>(rows, 0), features, data.classes()};
-}
-
 }  // namespace
 
 SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
@@ -141,9 +124,9 @@ void SweepView::refreshBase() {
     refreshButtons();
     return;
   }
-  auto settings = source_();
-  if (!settings) form_->setBaseProblem(QString::fromStdString(settings.error().message));
-  else form_->setBase(settings.value(), trainingShape(*datasets_, settings.value()));
+  auto base = source_();
+  if (!base) form_->setBaseProblem(QString::fromStdString(base.error().message));
+  else form_->setBase(base.value().settings, base.value().shape);
   refreshButtons();
 }
 
@@ -161,12 +144,12 @@ void SweepView::refreshButtons() {
 void SweepView::startSweep() {
   refreshBase();
   if (!form_->isValid() || session_->isRunning() || !source_) return;
-  auto settings = source_();
-  if (!settings) return;
+  auto base = source_();
+  if (!base) return;
   SweepInput input;
   input.dataset = datasets_->dataset();
   input.test = datasets_->testDataset();
-  input.preparation = settings.value().data;
+  input.preparation = base.value().settings.data;
   input.preparation.keepRowsBeforeMap = false;  // a sweep draws no 2-D view
   input.spec = form_->sweepSpec(datasetIdentity(datasets_->source().spec.toStdString()));
   problem_->clear();

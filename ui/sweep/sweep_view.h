@@ -36,8 +36,13 @@ class SweepView : public QWidget {
   Q_OBJECT
 
  public:
-  // The Model dock's settings, or its problems (one line each).
-  using SettingsSource = std::function<Result<TrainingSettings>()>;
+  // The Model dock's settings and the training part's shape they give (n after the split,
+  // d after the preprocessing, C), or the dock's problems.
+  struct Base {
+    TrainingSettings settings;
+    mech::ProblemShape shape;
+  };
+  using SettingsSource = std::function<Result<Base>()>;
 
   SweepView(DatasetDocument* datasets, QWidget* parent = nullptr);
 
