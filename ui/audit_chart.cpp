@@ -119,7 +119,7 @@ void AuditChart::showResult(const audit::AuditResult& result) {
   const audit::RatePoint& heldOut = result.certificate.heldOut;
   certified_->replace(QList<QPointF>{QPointF(heldOut.fprUpper, heldOut.fnrUpper)});
   chart()->setTitle(tr("%1 (%2): \u03b5_lower = %3 against claimed \u03b5 = %4")
-                        .arg(QString::fromStdString(result.mechanism), QString::fromStdString(result.calibration))
+                        .arg(QString::fromStdString(result.mechanism), QString::fromStdString(mech::calibrationWord(result.calibration)))
                         .arg(result.epsilonLower, 0, 'f', 3)
                         .arg(result.epsilon, 0, 'g', 4));
   description_ = tr("Audit trade-off curve: %1; %2").arg(QString::fromStdString(result.statistic),

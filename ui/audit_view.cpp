@@ -329,7 +329,7 @@ void AuditView::showResult(const audit::AuditResult& r, std::uint64_t seed) {
                                                 "border-radius: 3px; }"));
   }
   mechanismLabel_->setText(tr("%1, %2 calibration")
-                               .arg(QString::fromStdString(r.mechanism), QString::fromStdString(r.calibration)));
+                               .arg(QString::fromStdString(r.mechanism), QString::fromStdString(mech::calibrationWord(r.calibration))));
   claimLabel_->setText(tr("(\u03b5, \u03b4) = (%1, %2)").arg(claimed, QString::number(r.delta, 'g', 6)));
   epsilonLowerLabel_->setText(tr("%1 (95%, Clopper\u2013Pearson; without the held-out split %2)")
                                   .arg(lower, QString::number(r.curve.epsilonUncorrected, 'f', 3)));

@@ -95,11 +95,15 @@ QString formatDerivedValue(double value) {
   return (negative ? QStringLiteral("\u2212") : QString()) + grouped(integer) + rest;
 }
 
-QString noiseDisplayName(const std::string& noise) {
-  if (noise == "l2-laplace") return QObject::tr("\u2113\u2082-Laplace");
-  if (noise == "gaussian") return QObject::tr("Gaussian");
-  if (noise == "none") return QObject::tr("none");
-  return QString::fromStdString(noise);
+QString noiseDisplayName(mech::NoiseLaw noise) {
+  switch (noise) {
+    case mech::NoiseLaw::L2Laplace: return QObject::tr("\u2113\u2082-Laplace");
+    case mech::NoiseLaw::Gaussian: return QObject::tr("Gaussian");
+    case mech::NoiseLaw::LaplacePerCoordinate: return QObject::tr("Laplace per coordinate");
+    case mech::NoiseLaw::ExponentialMechanism: return QObject::tr("exponential mechanism");
+    case mech::NoiseLaw::None: break;
+  }
+  return QObject::tr("none");
 }
 
 CalibrationView::CalibrationView(QWidget* parent) : QWidget(parent) {
@@ -128,11 +132,12 @@ void CalibrationView::setReport(const mech::MechanismReport& report) {
                                .arg(noiseDisplayName(report.noise))
                          : tr("%1 noise").arg(noiseDisplayName(report.noise)));
   headline_->setToolTip(QString::fromStdString(report.statement));
+  const std::vector<mech::DerivedValue> rows = report.rows();
   std::vector<const mech::DerivedValue*> ordered;
   for (const std::string& key : primaryKeys())
-    for (const mech::DerivedValue& d : report.derived)
+    for (const mech::DerivedValue& d : rows)
       if (d.key == key) ordered.push_back(&d);
-  for (const mech::DerivedValue& d : report.derived)
+  for (const mech::DerivedValue& d : rows)
     if (std::find(primaryKeys().begin(), primaryKeys().end(), d.key) == primaryKeys().end()) ordered.push_back(&d);
 
   for (const mech::DerivedValue* d : ordered) {

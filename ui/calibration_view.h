@@ -28,7 +28,7 @@ QString derivedSymbol(const std::string& key);
 // scientific notation for the very small and very large.
 QString formatDerivedValue(double value);
 // The noise family for people: "ℓ2-Laplace", "Gaussian", … (core's name otherwise).
-QString noiseDisplayName(const std::string& noise);
+QString noiseDisplayName(mech::NoiseLaw noise);
 
 class CalibrationView : public QWidget {
   Q_OBJECT

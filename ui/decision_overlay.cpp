@@ -292,7 +292,7 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
     QString budget = budgetText(report);
     // The privacy unit of a predictor is its budget of answers.
     if (prediction) budget += QObject::tr(" for B = %1 answers").arg(result.prediction->budget());
-    if (report.calibration == "published") {
+    if (report.calibration == mech::Calibration::Published) {
       status = QObject::tr("%1 as published (%2): NOT private as stated").arg(mechanism, budget);
       statusHtml = QObject::tr("%1 <span style=\"color:#b00020\">\u26a0 as published (%2): NOT private as "
                                "stated</span>")

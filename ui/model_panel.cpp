@@ -366,7 +366,7 @@ void ModelPanel::refreshResult() {
                                  "about individual rows."));
   } else {
     const mech::MechanismReport& report = r.release->report;
-    const bool published = report.calibration == "published";
+    const bool published = report.calibration == mech::Calibration::Published;
     privacyLabel_->setStyleSheet(published ? kWarningStyle : kPrivateStyle);
     privacyLabel_->setText((published ? tr("\u26a0 ") : QString()) + QString::fromStdString(report.statement));
     privacyLabel_->setToolTip(tr("The privacy statement of the released (private) model. The non-private model "
@@ -385,7 +385,7 @@ void ModelPanel::refreshResult() {
     const mech::MechanismReport& report = release.report;
     QString mechanism = tr("%1, %2 calibration; %3 noise from %4")
                             .arg(privacyDisplayName(r.settings.privacy),
-                                 QString::fromStdString(report.calibration), noiseDisplayName(report.noise),
+                                 QString::fromStdString(report.calibrationWord()), noiseDisplayName(report.noise),
                                  QString::fromStdString(release.noise.describe()));
     if (const auto chosen = report.value("chosen_lambda"))
       mechanism += tr("\n\u03bb chosen privately: %1 (the \u03bb above is the non-private model's)")
@@ -456,7 +456,7 @@ void ModelPanel::showPrediction(const TrainingResult& r) {
   const PredictionRelease& prediction = *r.prediction;
   const mech::MechanismReport& report = prediction.report();
   const PredictionAnswers* answers = training_->answers().get();
-  const bool published = report.calibration == "published";
+  const bool published = report.calibration == mech::Calibration::Published;
   privacyLabel_->setStyleSheet(published ? kWarningStyle : kPrivateStyle);
   privacyLabel_->setText((published ? tr("\u26a0 ") : QString()) + QString::fromStdString(report.statement));
   privacyLabel_->setToolTip(tr("The guarantee covers the budget's B answers together. Training the predictor "
@@ -471,7 +471,7 @@ void ModelPanel::showPrediction(const TrainingResult& r) {
   if (prediction.isSubsample()) {
     const auto& teachers = std::get<predict::SubsampleAggregate>(prediction.predictor).teachers();
     mechanism = tr("%1, %2 calibration; T = %3 teachers of %4 rows; votes sampled with noise from %5")
-                    .arg(privacyDisplayName(r.settings.privacy), QString::fromStdString(report.calibration))
+                    .arg(privacyDisplayName(r.settings.privacy), QString::fromStdString(report.calibrationWord()))
                     .arg(teachers.teachers())
                     .arg(teachers.partRows)
                     .arg(source);
@@ -479,7 +479,7 @@ void ModelPanel::showPrediction(const TrainingResult& r) {
     noiseLabel_->setToolTip(QString());
   } else {
     mechanism = tr("%1, %2 calibration; %3 noise on the scores of each answer, from %4")
-                    .arg(privacyDisplayName(r.settings.privacy), QString::fromStdString(report.calibration),
+                    .arg(privacyDisplayName(r.settings.privacy), QString::fromStdString(report.calibrationWord()),
                          noiseDisplayName(report.noise), source);
     const bool any = answers && !answers->noiseNorms().empty();
     noiseLabel_->setText(tr("per answer: mean \u2016b\u2016 = %1 over %2 answers (E\u2016b\u2016 = %3)")

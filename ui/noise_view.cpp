@@ -25,7 +25,7 @@ QString number(double value) { return QString::number(value, 'g', 3); }
 QString drawContext(const TrainingResult& result, const mech::MechanismReport& report) {
   QString privacy = privacyDisplayName(result.settings.privacy) + QStringLiteral(", \u03b5 = ") + number(report.epsilon);
   if (report.delta > 0) privacy += QStringLiteral(", \u03b4 = ") + number(report.delta);
-  if (report.calibration == "published") privacy += QObject::tr(" (as published)");
+  if (report.calibration == mech::Calibration::Published) privacy += QObject::tr(" (as published)");
   if (result.prediction) return QObject::tr("%1: one draw per answer").arg(privacy);
   if (report.value("releases")) return QObject::tr("%1: one draw per class").arg(privacy);  // one-vs-rest
   return QObject::tr("%1: one draw per release").arg(privacy);

@@ -86,15 +86,14 @@ privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result) {
                                                  modelDisplayName(settings.learner.kind));
   if (!settings.privacy.tuneLambdas.empty()) mechanism += QObject::tr(", \u03bb tuned privately");
   entry.mechanism = mechanism.toStdString();
-  entry.epsilon = report.epsilon;
-  // Multiparty as published: the ε that can be proven for the paper's noise (as core's
-  // predictors record epsilon_actual), not the claim.
-  if (const auto provable = report.value("epsilon_provable")) entry.epsilon = *provable;
-  entry.delta = report.delta;
+  // As published: the ε that can be proven (multiparty) or that holds (the predictors), not
+  // the claim; δ only where the noise law has one.
+  entry.epsilon = report.chargedEpsilon();
+  entry.delta = report.chargedDelta();
   entry.dataset = datasetIdentity(result.source->provenance.source);
   QStringList note;
-  note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibration));
-  note << QObject::tr("noise %1").arg(QString::fromStdString(report.noise));
+  note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibrationWord()));
+  note << QObject::tr("noise %1").arg(QString::fromStdString(report.noiseWord()));
   note << QString::fromStdString(release.noise.describe());
   // Not ‖b‖: the ledger is the record a user shares about releases, and beside a released
   // model the noise norm says how far the exact one is.
@@ -105,9 +104,9 @@ privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result) {
   }
   if (const auto lambda = report.value("chosen_lambda")) note << QObject::tr("chosen \u03bb = %1").arg(number(*lambda));
   else note << QObject::tr("\u03bb = %1").arg(number(settings.learner.lambda));
-  if (const auto provable = report.value("epsilon_provable"))
-    note << QObject::tr("\u03b5 recorded: the provable %1, not the claimed %2").arg(number(*provable), number(report.epsilon));
-  if (!report.warning.empty() && report.calibration == "published")
+  if (const auto& holds = report.epsilonThatHolds())
+    note << QObject::tr("\u03b5 recorded: the provable %1, not the claimed %2").arg(number(holds->value), number(report.epsilon));
+  if (!report.warning.empty() && report.calibration == mech::Calibration::Published)
     note << QObject::tr("as published: NOT differentially private as stated");
   entry.note = note.join(QStringLiteral("; ")).toStdString();
   return entry;
@@ -122,16 +121,16 @@ std::vector<privacy::LedgerEntry> ledgerEntriesFor(const TrainingResult& result)
   baseline.mechanism = QObject::tr("Multiparty all-data DP baseline (%1)")
                            .arg(modelDisplayName(result.settings.learner.kind))
                            .toStdString();
-  baseline.epsilon = report.value("epsilon_provable").value_or(report.epsilon);
-  baseline.delta = report.delta;
+  baseline.epsilon = report.chargedEpsilon();
+  baseline.delta = report.chargedDelta();
   baseline.dataset = datasetIdentity(result.source->provenance.source);
   QStringList note;
   note << QObject::tr("a second release of the multiparty run (one party holding every training row)");
-  note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibration));
-  note << QObject::tr("noise %1").arg(QString::fromStdString(report.noise));
+  note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibrationWord()));
+  note << QObject::tr("noise %1").arg(QString::fromStdString(report.noiseWord()));
   note << QString::fromStdString(result.release->noise.describe());
-  if (const auto provable = report.value("epsilon_provable"))
-    note << QObject::tr("\u03b5 recorded: the provable %1, not the claimed %2").arg(number(*provable), number(report.epsilon));
+  if (const auto& holds = report.epsilonThatHolds())
+    note << QObject::tr("\u03b5 recorded: the provable %1, not the claimed %2").arg(number(holds->value), number(report.epsilon));
   baseline.note = note.join(QStringLiteral("; ")).toStdString();
   entries.push_back(std::move(baseline));
   return entries;

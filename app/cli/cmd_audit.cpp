@@ -30,7 +30,7 @@ Result<audit::AuditOptions> auditOptions(const Command& command) {
 
 void printResult(const audit::AuditResult& r) {
   printText(QString("mechanism       %1 (%2 calibration)")
-                .arg(QString::fromStdString(r.mechanism), QString::fromStdString(r.calibration)));
+                .arg(QString::fromStdString(r.mechanism), QString::fromStdString(mech::calibrationWord(r.calibration))));
   printText("problem         " + QString::fromStdString(r.problem));
   printText("statistic       " + QString::fromStdString(r.statistic));
   printText(QString("trials          %1 on D and %1 on D' (half select the test, half certify it)").arg(r.trials));

@@ -54,9 +54,9 @@ int runCalibrate(const QStringList& args) {
   const auto& r = report.value();
   printText(QString("mechanism  %1 on %2 (%3 calibration), noise %4, noise dimension %5")
                 .arg(QString::fromStdString(r.mechanism), QString::fromStdString(r.model),
-                     QString::fromStdString(r.calibration), QString::fromStdString(r.noise))
+                     QString::fromStdString(r.calibrationWord()), QString::fromStdString(r.noiseWord()))
                 .arg(r.noiseDimension));
-  for (const auto& v : r.derived)
+  for (const auto& v : r.rows())
     printText(QString("  %1 = %2   [%3]").arg(QString::fromStdString(v.key), -20).arg(v.value, 0, 'g', 10)
                   .arg(QString::fromStdString(v.formula)));
   if (!r.warning.empty()) printText("WARNING  " + QString::fromStdString(r.warning));

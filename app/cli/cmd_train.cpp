@@ -156,7 +156,7 @@ int runTrain(const QStringList& args) {
     QJsonObject out{
         {"model", QString::fromStdString(report.model)},
         {"mechanism", QString::fromStdString(report.mechanism)},
-        {"calibration", QString::fromStdString(report.calibration)},
+        {"calibration", QString::fromStdString(report.calibrationWord())},
         {"epsilon", hasGuarantee ? QJsonValue(report.epsilon) : QJsonValue::Null},
         {"delta", hasGuarantee ? QJsonValue(report.delta) : QJsonValue::Null},
         {"private", hasGuarantee},

@@ -35,7 +35,7 @@ QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& 
   return QJsonObject{
       {"model", QString::fromStdString(report.model)},
       {"mechanism", QString::fromStdString(report.mechanism)},
-      {"calibration", QString::fromStdString(report.calibration)},
+      {"calibration", QString::fromStdString(report.calibrationWord())},
       {"epsilon", report.epsilon},
       {"delta", report.delta},
       {"train_rows", static_cast<qint64>(data.train.rows())},
@@ -127,9 +127,7 @@ int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, c
 }
 
 // What a multiparty release costs: as published, the ε that can be proven, not the claim.
-double epsilonSpent(const mech::MechanismReport& report) {
-  return report.value("epsilon_provable").value_or(report.epsilon);
-}
+double epsilonSpent(const mech::MechanismReport& report) { return report.chargedEpsilon(); }
 
 int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, const PreparedData& data,
                   privacy::NoiseSource& noise) {
@@ -162,7 +160,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
     QJsonArray sizes;
     for (Index size : d.partySizes) sizes.append(static_cast<qint64>(size));
     out["parties"] = sizes;
-    out["smallest_party"] = *release.report.value("smallest_party");
+    out["smallest_party"] = release.report.calibrated("smallest_party");
     out["distance_to_all_data"] = d.distance;
     out["theorem_4_2_bound"] = d.bound;
     QJsonObject baselines{

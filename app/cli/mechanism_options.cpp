@@ -114,10 +114,10 @@ Result<NoiseChoice> noiseChoice(const Command& command) {
 
 void printMechanismReport(const mech::MechanismReport& report, const QString& noiseSymbol) {
   printText(QString("mechanism       %1 (%2 calibration), noise %3")
-                .arg(QString::fromStdString(report.mechanism), QString::fromStdString(report.calibration),
-                     QString::fromStdString(report.noise)));
+                .arg(QString::fromStdString(report.mechanism), QString::fromStdString(report.calibrationWord()),
+                     QString::fromStdString(report.noiseWord())));
   if (!report.noiseSource.empty()) printText("noise source    " + QString::fromStdString(report.noiseSource));
-  for (const auto& d : report.derived)
+  for (const auto& d : report.rows())
     printText(QString("  %1 = %2   [%3]").arg(QString::fromStdString(d.key), -20).arg(d.value, 0, 'g', 8)
                   .arg(QString::fromStdString(d.formula)));
   for (double norm : report.noiseNorms)

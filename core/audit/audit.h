@@ -68,7 +68,7 @@ struct AuditProblem {
 
 struct AuditResult {
   std::string mechanism;
-  std::string calibration;
+  std::optional<mech::Calibration> calibration;  // unset: not a privacy mechanism
   double epsilon = 0;           // claimed
   double delta = 0;             // claimed (0 for pure-ε mechanisms)
   double epsilonLower = 0;      // certified lower bound (95%), ≥ 0

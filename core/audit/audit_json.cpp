@@ -21,7 +21,7 @@ QJsonObject auditResultJson(const AuditResult& r, std::uint64_t seed) {
   decision["selected_epsilon"] = r.certificate.selectedEpsilon;
   QJsonObject out{
       {"mechanism", QString::fromStdString(r.mechanism)},
-      {"calibration", QString::fromStdString(r.calibration)},
+      {"calibration", QString::fromStdString(mech::calibrationWord(r.calibration))},
       {"epsilon", r.epsilon},
       {"delta", r.delta},
       {"epsilon_lower", r.epsilonLower},

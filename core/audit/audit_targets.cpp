@@ -17,10 +17,6 @@ TrainControl runControl(std::optional<Eigen::VectorXd> warmStart) {
   return control;
 }
 
-double claimedDelta(const mech::MechanismReport& report, bool alwaysDelta) {
-  return (alwaysDelta || report.noise == "gaussian") ? report.delta : 0.0;
-}
-
 }  // namespace
 
 Result<Eigen::VectorXd> movement(const Eigen::VectorXd& from, const Eigen::VectorXd& to, const std::string& what) {
@@ -63,7 +59,7 @@ Result<PreparedAudit> prepareTraining(const AuditOptions& options, const AuditPr
   prepared.statistic = "released parameters projected on the unit direction from the noise-free model on D to "
                        "the one on D'";
   prepared.epsilon = report.value().epsilon;
-  prepared.delta = claimedDelta(report.value(), o.kind == mech::MechanismKind::DpSgd);
+  prepared.delta = report.value().chargedDelta();
   prepared.calibration = report.value().calibration;
   prepared.warning = report.value().warning;
   return prepared;
@@ -98,7 +94,7 @@ Result<PreparedAudit> preparePrediction(const AuditOptions& options, const Audit
                          " answers to the query, summed and projected on the direction the canary moves them";
     const mech::MechanismReport& report = onD.value().report();
     prepared.epsilon = report.epsilon;
-    prepared.delta = claimedDelta(report, false);
+    prepared.delta = report.chargedDelta();
     prepared.calibration = report.calibration;
     prepared.warning = report.warning;
     return prepared;
@@ -132,7 +128,7 @@ Result<PreparedAudit> preparePrediction(const AuditOptions& options, const Audit
                        std::to_string(votesDprime(0, target)) + ")";
   const mech::MechanismReport& report = onD.value().report();
   prepared.epsilon = report.epsilon;
-  prepared.delta = report.delta;
+  prepared.delta = report.chargedDelta();
   prepared.calibration = report.calibration;
   prepared.warning = report.warning;
   return prepared;

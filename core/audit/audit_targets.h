@@ -21,7 +21,7 @@ struct PreparedAudit {
   std::string statistic;  // what the scalar is
   double epsilon = 0;     // the claim audited
   double delta = 0;
-  std::string calibration;
+  std::optional<mech::Calibration> calibration;
   std::string warning;    // the mechanism's own "as published" warning
 };
 

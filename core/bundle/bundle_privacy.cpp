@@ -49,7 +49,7 @@ QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyC
   const bool isPrivate = guarantee && report.warning.empty() && report.converged() &&
                          context.noise == privacy::NoiseKind::Release && context.preprocessingPrivate;
   QJsonObject derived, formulas;
-  for (const mech::DerivedValue& d : report.derived) {
+  for (const mech::DerivedValue& d : report.rows()) {
     if (mech::isDiagnosticValue(d.key)) continue;
     derived[QString::fromStdString(d.key)] = d.value;
     formulas[QString::fromStdString(d.key)] = QString::fromStdString(d.formula);
@@ -57,8 +57,8 @@ QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyC
   QJsonObject out{
       {"private", isPrivate},
       {"mechanism", QString::fromStdString(context.mechanismKey)},
-      {"calibration", QString::fromStdString(report.calibration)},
-      {"noise", QString::fromStdString(report.noise)},
+      {"calibration", QString::fromStdString(report.calibrationWord())},
+      {"noise", QString::fromStdString(report.noiseWord())},
       {"noise_source", mechanism ? QString::fromStdString(privacy::NoiseProvenance{context.noise, 0, std::nullopt}.kindName())
                                  : QString("none")},
       {"epsilon", guarantee ? QJsonValue(report.epsilon) : QJsonValue::Null},

@@ -268,7 +268,7 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
       auto exact = exacts_.get(*needs.exact, [&]() -> Result<Eigen::VectorXd> {
         auto calibrated = mech::calibrate(t->options, {train.rows(), train.features(), train.classes()});
         if (!calibrated) return calibrated.error();
-        TrainControl polish = mech::exactMinimizerControl(own, *calibrated.value().value("gradient_tolerance"));
+        TrainControl polish = mech::exactMinimizerControl(own, calibrated.value().calibrated("gradient_tolerance"));
         auto trained = trainModel(plan.learner(), train.X, train.y, train.classes(), polish);
         if (!trained) return trained.error();
         return std::move(trained.value().theta);

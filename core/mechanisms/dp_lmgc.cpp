@@ -35,10 +35,10 @@ Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const Problem
   const double C = static_cast<double>(s.classes);
   const Index k = s.features + 1;
   if (o.calibration == Calibration::Published) {
-    MechanismReport report = baseReport(o, "l2-laplace");
+    MechanismReport report = baseReport(o, NoiseLaw::L2Laplace);
     report.noiseDimension = k * k;
     const double beta = o.epsilon / 2.0;
-    report.set("beta", beta, "‖b‖_F ~ Gamma((d+1)², 2/ε), i.e. β = ε/2 (as published)");
+    report.setNoiseScale(beta, "‖b‖_F ~ Gamma((d+1)², 2/ε), i.e. β = ε/2 (as published)");
     report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, report.noiseDimension);
     report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖b‖_F = (d+1)²·2/ε");
     report.warning = kPublishedWarning;
@@ -46,7 +46,7 @@ Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const Problem
                        "this calibration does not carry a valid guarantee";
     return report;
   }
-  MechanismReport report = baseReport(o, noiseFamilyName(o.family));
+  MechanismReport report = baseReport(o, noiseLawOf(o.family));
   const double K = std::sqrt(C * (C - 1.0));
   const double h = o.learner.huber;
   const double rho = C * (C - 1.0) / (h * o.epsilon);
@@ -73,7 +73,7 @@ Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train
   const auto* lmgc = dynamic_cast<const LmgcModel*>(made.value().get());
   const Index k = train.features() + 1, C = train.classes();
 
-  auto draw = drawCalibrated(report, noise, report.noiseDimension);
+  auto draw = drawReportedNoise(report, noise);
   if (!draw) return draw.error();
   report.noiseNorms.push_back(draw.value().norm);
   std::vector<Eigen::MatrixXd> noiseMatrices;
@@ -86,7 +86,7 @@ Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train
     const Index block = symmetricBasisDimension(k);
     for (Index c = 0; c < C; ++c)
       noiseMatrices.push_back(symmetricFromCoefficients(draw.value().noise.segment(c * block, block), k));
-    quadratic = *report.value("rho");
+    quadratic = report.calibrated("rho");
   }
   ObjectiveTerms terms{LossScale::Sum, quadratic,
                        lmgc->traceRegularizer(o.learner.lambda) + lmgc->packParameters(noiseMatrices)};

@@ -59,7 +59,7 @@ std::vector<Index> poissonSample(privacy::NoiseSource& noise, Index n, double q)
 }  // namespace
 
 Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemShape& s) {
-  MechanismReport report = baseReport(o, "gaussian");
+  MechanismReport report = baseReport(o, NoiseLaw::Gaussian);
   const SgdPlan p = planFor(o, s.rows);
   auto made = makeModel(o.learner, s.features, s.classes);
   if (!made) return made.error();
@@ -69,11 +69,10 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   if (o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0) {
     // σ = 0: the same clipped steps with no noise, the non-private baseline to compare with.
     report.epsilon = std::numeric_limits<double>::infinity();
-    report.noise = "none";
+    report.noise = NoiseLaw::None;  // so there is no noise scale either: noiseScale() is 0
     report.set("q", p.q, "q = batch/n (Poisson sampling rate)");
     report.set("steps", static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
     report.set("noise_multiplier", 0.0, "σ = 0: no noise is added");
-    report.set("sigma", 0.0, "σ·ν: std of the noise added to each summed gradient");
     report.set("clip_norm", o.sgd.clipNorm, "ν");
     report.statement = "NOT private (epsilon = infinity): DP-SGD with noise multiplier 0 adds no noise, " +
                        std::to_string(p.steps) + " clipped steps; a non-private baseline";
@@ -102,7 +101,7 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   report.set("q", p.q, "q = batch/n (Poisson sampling rate)");
   report.set("steps", static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
   report.set("noise_multiplier", sigma, "σ: noise std per unit of clip norm (calibrated under substitution unless given)");
-  report.set("sigma", sigma * o.sgd.clipNorm, "σ·ν: std of the noise added to each summed gradient");
+  report.setNoiseScale(sigma * o.sgd.clipNorm, "σ·ν: std of the noise added to each summed gradient");
   report.set("clip_norm", o.sgd.clipNorm, "ν");
   report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma * o.sgd.clipNorm, report.noiseDimension);
   report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖noise‖ of one step");
@@ -122,7 +121,7 @@ Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train,
   if (!made) return made.error();
   const Model& model = *made.value();
   const SgdPlan p = planFor(o, train.rows());
-  const double stepNoise = *report.value("sigma");
+  const double stepNoise = report.noiseScale();
   const double nu = o.sgd.clipNorm;
   const double expectedBatch = p.q * static_cast<double>(train.rows());
 

@@ -27,11 +27,11 @@ std::string setLossPerturbationNoise(MechanismReport& report, const MechanismOpt
   report.set("sensitivity", 2.0 * K, "2K: how far one substitution moves the noise that explains an output");
   if (o.family == NoiseFamily::L2Laplace) {
     const double beta = o.epsilon / (4.0 * K);
-    report.set("beta", beta, "β = ε/(4K) (substitution: sensitivity 2K, density term ε/2)");
+    report.setNoiseScale(beta, "β = ε/(4K) (substitution: sensitivity 2K, density term ε/2)");
     report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, report.noiseDimension);
   } else {
     const double sigma = (2.0 * K / o.epsilon) * std::sqrt(8.0 * std::log(2.0 / o.delta) + 4.0 * o.epsilon);
-    report.set("sigma", sigma, "σ = (2K/ε)·√(8 ln(2/δ) + 4ε) (substitution: sensitivity 2K)");
+    report.setNoiseScale(sigma, "σ = (2K/ε)·√(8 ln(2/δ) + 4ε) (substitution: sensitivity 2K)");
     report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma, report.noiseDimension);
   }
   report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖B‖");
@@ -43,7 +43,7 @@ Result<MechanismReport> calibrateLoss(const MechanismOptions& o, const ProblemSh
   auto made = makeModel(o.learner, s.features, s.classes);
   if (!made) return made.error();
   const ModelConstants k = made.value()->constants();
-  MechanismReport report = baseReport(o, noiseFamilyName(o.family));
+  MechanismReport report = baseReport(o, noiseLawOf(o.family));
   report.noiseDimension = made.value()->parameterCount();
   const double rho = 2.0 * k.hessianBound * static_cast<double>(k.hessianRank) / o.epsilon;
   report.set("K", k.gradientBound, "gradient bound of the loss for ||x|| <= 1");
@@ -65,11 +65,11 @@ Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, 
   MechanismReport report = std::move(calibrated).value();
   auto made = makeModel(o.learner, train.features(), train.classes());
   if (!made) return made.error();
-  auto draw = drawCalibrated(report, noise, report.noiseDimension);
+  auto draw = drawReportedNoise(report, noise);
   if (!draw) return draw.error();
   report.noiseNorms.push_back(draw.value().norm);
   const double n = static_cast<double>(train.rows());
-  const double rho = *report.value("rho");
+  const double rho = report.calibrated("rho");
   ObjectiveTerms terms{LossScale::Sum, n * o.learner.lambda + rho, draw.value().noise};
   std::optional<Eigen::VectorXd> start;
   if (experimentStart) start = shiftedSolution(*experimentStart, n * o.learner.lambda, terms);

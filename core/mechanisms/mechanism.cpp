@@ -58,22 +58,6 @@ std::optional<NoiseFamily> parseNoiseFamily(const std::string& name) {
   return std::nullopt;
 }
 
-std::optional<double> MechanismReport::value(const std::string& key) const {
-  for (const auto& d : derived)
-    if (d.key == key) return d.value;
-  return std::nullopt;
-}
-
-void MechanismReport::set(const std::string& key, double value, const std::string& formula) {
-  for (auto& d : derived)
-    if (d.key == key) {
-      d.value = value;
-      d.formula = formula;
-      return;
-    }
-  derived.push_back({key, value, formula});
-}
-
 Status MechanismOptions::validate() const {
   if (auto status = learner.validate(); !status) return status.error();
   if (kind == MechanismKind::None) return Ok{};
@@ -152,21 +136,15 @@ void noteClippedRows(MechanismReport& report, Index count) {
              "rows with 1 < ‖x‖ ≤ 1 + 1e-9 (rounding) clipped to ‖x‖ ≤ 1 before training, so that Δ holds");
 }
 
-MechanismReport baseReport(const MechanismOptions& options, std::string noise) {
+MechanismReport baseReport(const MechanismOptions& options, NoiseLaw noise) {
   MechanismReport report;
   report.mechanism = mechanismName(options.kind);
   report.model = modelKindName(options.learner.kind);
-  report.calibration = options.kind == MechanismKind::None ? "none" : calibrationName(options.calibration);
-  report.noise = std::move(noise);
+  if (options.kind != MechanismKind::None) report.calibration = options.calibration;
+  report.noise = noise;
   report.epsilon = options.epsilon;
   report.delta = options.delta;
   return report;
-}
-
-Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy::NoiseSource& source,
-                                          Index dimension) {
-  if (report.noise == "gaussian") return privacy::drawGaussian(source, *report.value("sigma"), dimension);
-  return privacy::drawL2Laplace(source, *report.value("beta"), dimension);
 }
 
 TrainControl perturbedProblemStart(const TrainControl& control, Index parameters,
@@ -200,14 +178,16 @@ void enlargeNoiseForRelease(MechanismReport& report, const privacy::NoiseSource&
   if (source.kind() != privacy::NoiseKind::Release) return;
   const double F = privacy::kReleaseNoiseFactor;
   const auto formulaOf = [&](const std::string& key) {
-    for (const auto& d : report.derived)
+    for (const auto& d : report.rows())
       if (d.key == key) return d.formula;
     return std::string();
   };
-  if (const auto sigma = report.value("sigma"))
-    report.set("sigma", *sigma * F, formulaOf("sigma") + ", × F (release mode)");
-  else if (const auto beta = report.value("beta"))
-    report.set("beta", *beta / F, formulaOf("beta") + ", ÷ F (release mode)");
+  const std::string scaleFormula = formulaOf(noiseScaleKey(report.noise));
+  // β is an inverse scale (density ∝ e^{−β‖b‖}), σ a scale: both changes widen the noise by F.
+  if (report.noise == NoiseLaw::Gaussian)
+    report.setNoiseScale(report.noiseScale() * F, scaleFormula + ", × F (release mode)");
+  else if (report.noise == NoiseLaw::L2Laplace)
+    report.setNoiseScale(report.noiseScale() / F, scaleFormula + ", ÷ F (release mode)");
   else
     return;
   report.expectedNoiseNorm *= F;
@@ -242,7 +222,7 @@ Result<MechanismReport> calibrate(const MechanismOptions& options, const Problem
     return invalid("the problem needs n >= 1, d >= 1 and C >= 2", "n");
   switch (options.kind) {
     case MechanismKind::None: {
-      MechanismReport report = detail::baseReport(options, "none");
+      MechanismReport report = detail::baseReport(options, NoiseLaw::None);
       report.statement = "not private: trained without a privacy mechanism";
       return report;
     }
@@ -261,7 +241,7 @@ bool isDiagnosticValue(const std::string& key) {
 
 void withholdDrawnNoise(MechanismReport& report) {
   report.noiseNorms.clear();
-  std::erase_if(report.derived, [](const DerivedValue& d) { return d.key == "mean_step_noise_norm"; });
+  report.erase("mean_step_noise_norm");
 }
 
 namespace {

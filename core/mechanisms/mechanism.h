@@ -20,6 +20,7 @@
 
 #include "core/data/dataset.h"
 #include "core/learn/learner.h"
+#include "core/privacy/noise.h"
 #include "core/privacy/noise_source.h"
 
 namespace dpstudio::mech {
@@ -40,8 +41,27 @@ std::string mechanismName(MechanismKind kind);  // "none", "output", "objective"
 std::optional<MechanismKind> parseMechanism(const std::string& name);
 std::string calibrationName(Calibration calibration);  // "corrected", "published"
 std::optional<Calibration> parseCalibration(const std::string& name);
+std::string calibrationWord(const std::optional<Calibration>& calibration);  // unset: "none"
 std::string noiseFamilyName(NoiseFamily family);  // "l2-laplace", "gaussian"
 std::optional<NoiseFamily> parseNoiseFamily(const std::string& name);
+
+// The law a report's noise follows: what every draw, the ledger and the audit dispatch on
+// (never the display name). Families of training noise plus those of multiparty (as
+// published) and subsample-and-aggregate.
+enum class NoiseLaw {
+  None,                  // no noise: the non-private baseline
+  L2Laplace,             // density ∝ exp(−β‖b‖₂); scale β
+  Gaussian,              // N(0, σ²I); scale σ
+  LaplacePerCoordinate,  // independent Laplace(0, b) coordinates; scale b
+  ExponentialMechanism,  // a class drawn with probability ∝ exp(β·score); scale β, no vector
+};
+NoiseLaw noiseLawOf(NoiseFamily family);
+// "none", "l2-laplace", "gaussian", "laplace per coordinate", "exponential mechanism": the
+// JSON's and ledger's words.
+std::string noiseLawName(NoiseLaw law);
+std::optional<NoiseLaw> parseNoiseLaw(const std::string& name);
+// The JSON key of the law's scale: "beta", "sigma", "laplace_scale"; empty for None.
+std::string noiseScaleKey(NoiseLaw law);
 
 struct DpSgdSettings {
   Index batchSize = 256;       // expected batch: q = batchSize / n
@@ -75,15 +95,16 @@ struct DerivedValue {
   std::string formula;  // e.g. "β = ε/Δ"
 };
 
+// What a mechanism calibrated and used, typed: the noise drawing, the ledger and the audit
+// read these fields; the display rows and the JSON are generated from them (rows()).
 struct MechanismReport {
-  std::string mechanism;    // mechanismName()
-  std::string model;        // modelKindName()
-  std::string calibration;  // "corrected" / "published" / "none"
-  std::string noise;        // "l2-laplace", "gaussian", "laplace per coordinate", "none"
+  std::string mechanism;  // mechanismName(), or a prediction / multiparty mechanism's name
+  std::string model;      // modelKindName()
+  std::optional<Calibration> calibration;  // unset: no privacy mechanism ("none" in JSON)
+  NoiseLaw noise = NoiseLaw::None;
   std::string noiseSource;  // NoiseProvenance::describe()
-  double epsilon = 0;
-  double delta = 0;
-  std::vector<DerivedValue> derived;
+  double epsilon = 0;       // the ε the release claims
+  double delta = 0;         // the δ the release claims (0 for pure-ε laws)
   Index noiseDimension = 0;          // coordinates of one draw
   std::vector<double> noiseNorms;    // ‖b‖ of each draw actually made (OvR: one per class)
   double expectedNoiseNorm = 0;      // E‖b‖ of one draw
@@ -102,9 +123,46 @@ struct MechanismReport {
   std::string warning;               // as published: why the guarantee does not hold
 
   bool converged() const { return !termination || *termination == Termination::Converged; }
+
+  // The scale of `noise` every draw uses (β, σ — DP-SGD's σ·ν per step —, or b); 0 when
+  // the law has none. Set only with setNoiseScale, after `noise`.
+  double noiseScale() const { return noiseScale_.value; }
+  void setNoiseScale(double value, const std::string& formula);
+  // As published: the ε that really holds where it differs from the claim (its key is
+  // "epsilon_actual" for the predictors, "epsilon_provable" for multiparty).
+  const std::optional<DerivedValue>& epsilonThatHolds() const { return epsilonThatHolds_; }
+  void setEpsilonThatHolds(const std::string& key, double value, const std::string& formula);
+  // What a ledger charges for this release: the ε that holds, and δ only for a law whose
+  // guarantee has one — Gaussian noise (DP-SGD too) and the exponential mechanism under
+  // advanced composition (whose calibration leaves δ = 0 otherwise); ℓ2-Laplace is pure ε
+  // whatever δ the options carried.
+  double chargedEpsilon() const { return epsilonThatHolds_ ? epsilonThatHolds_->value : epsilon; }
+  double chargedDelta() const {
+    return noise == NoiseLaw::Gaussian || noise == NoiseLaw::ExponentialMechanism ? delta : 0.0;
+  }
+
+  // Every derived number, in display order: the noise scale, the other derived values, the
+  // ε that holds. value() looks a key up among them.
+  std::vector<DerivedValue> rows() const;
   std::optional<double> value(const std::string& key) const;
+  // A value the mechanism's own calibration set (its Δ, ρ, tolerance): aborts when missing,
+  // a programming error, instead of dereferencing an empty optional.
+  double calibrated(const std::string& key) const;
+  // Any derived value but the noise scale and the ε that holds (which have their setters).
   void set(const std::string& key, double value, const std::string& formula);
+  void erase(const std::string& key);  // a derived value set with set()
+  std::string calibrationWord() const;  // "corrected", "published" or "none"
+  std::string noiseWord() const { return noiseLawName(noise); }
+
+ private:
+  DerivedValue noiseScale_;
+  std::vector<DerivedValue> derived_;
+  std::optional<DerivedValue> epsilonThatHolds_;
 };
+
+// One draw of the report's noise: `noiseDimension` coordinates of its law at its scale.
+// Refuses (InvalidPrivacy) a law without a noise vector (none, the exponential mechanism).
+Result<privacy::NoiseDraw> drawReportedNoise(const MechanismReport& report, privacy::NoiseSource& source);
 
 struct ProblemShape {
   Index rows = 0;      // n

@@ -39,11 +39,7 @@ Result<UnitBallRows> unitBallRows(const Dataset& train);
 void noteClippedRows(MechanismReport& report, Index count);
 
 // The report fields every mechanism fills the same way.
-MechanismReport baseReport(const MechanismOptions& options, std::string noise);
-
-// Draws the noise of one release as the report says: ℓ2-Laplace with β or Gaussian with σ.
-Result<privacy::NoiseDraw> drawCalibrated(const MechanismReport& report, privacy::NoiseSource& source,
-                                          Index dimension);
+MechanismReport baseReport(const MechanismOptions& options, NoiseLaw noise);
 
 // Release mode only: enlarges the report's sigma or beta (and E‖b‖) by kReleaseNoiseFactor
 // before any draw, for noise that is added to the released vector (release_granularity.h),

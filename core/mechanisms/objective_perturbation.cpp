@@ -38,7 +38,7 @@ double curvature(const MechanismOptions& o) {
 }  // namespace
 
 Result<MechanismReport> calibrateObjective(const MechanismOptions& o, const ProblemShape& s) {
-  MechanismReport report = baseReport(o, "l2-laplace");
+  MechanismReport report = baseReport(o, NoiseLaw::L2Laplace);
   const Index releases = s.classes == 2 ? 1 : s.classes;
   const double epsilonEach = o.epsilon / static_cast<double>(releases);
   const double c = curvature(o);
@@ -52,7 +52,7 @@ Result<MechanismReport> calibrateObjective(const MechanismOptions& o, const Prob
   }
   report.set("epsilon_prime", k.epsilonPrime, "ε' = ε − log(1 + 2c/(nΛ) + c²/(n²Λ²)), or ε/2 when that is ≤ 0");
   report.set("Delta", k.Delta, "Δ = 0 if ε' > 0, else c/(n(e^{ε/4} − 1)) − Λ");
-  report.set("beta", beta, "β = ε'/2");
+  report.setNoiseScale(beta, "β = ε'/2");
   report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, s.features);
   report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖b‖ = d/β");
   report.statement = "(" + privacy::formatNumber(o.epsilon) +
@@ -74,8 +74,8 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
   const std::shared_ptr<const Model> model = made.value();
   const double n = static_cast<double>(train.rows());
   const Index d = train.features();
-  const double beta = *report.value("beta");
-  const double Delta = *report.value("Delta");
+  const double beta = report.noiseScale();
+  const double Delta = report.calibrated("Delta");
 
   // One binary release: argmin (1/n)Σℓ + ((Λ + Δ)/2)‖f‖² + (1/n)bᵀf; a sweep trial starts
   // from class c's part of experimentStart (all of it for a binary model), shifted.

@@ -56,7 +56,7 @@ double perCoordinateScale(const MechanismReport& report) {
 
 Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const ProblemShape& s) {
   const OutputPlan p = plan(o, s);
-  MechanismReport report = baseReport(o, noiseFamilyName(o.family));
+  MechanismReport report = baseReport(o, noiseLawOf(o.family));
   const double n = static_cast<double>(s.rows);
   const double releases = static_cast<double>(p.releases);
   const double epsilonEach = o.epsilon / releases, deltaEach = o.delta / releases;
@@ -78,13 +78,13 @@ Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const Problem
   std::string guarantee;
   if (o.family == NoiseFamily::L2Laplace) {
     const double beta = epsilonEach / Delta;
-    report.set("beta", beta, "β = ε/Δ");
+    report.setNoiseScale(beta, "β = ε/Δ");
     report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, p.dimension);
     guarantee = "(" + privacy::formatNumber(o.epsilon) + ", 0)-DP";
   } else {
     auto sigma = privacy::analyticGaussianSigma(epsilonEach, deltaEach, Delta);
     if (!sigma) return sigma.error();
-    report.set("sigma", sigma.value(), "analytic Gaussian σ(ε, δ, Δ) (Balle & Wang 2018)");
+    report.setNoiseScale(sigma.value(), "analytic Gaussian σ(ε, δ, Δ) (Balle & Wang 2018)");
     report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma.value(), p.dimension);
     guarantee = "(" + privacy::formatNumber(o.epsilon) + ", " + privacy::formatNumber(o.delta) + ")-DP";
   }
@@ -103,7 +103,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
   if (!calibrated) return calibrated.error();
   MechanismReport report = std::move(calibrated).value();
   enlargeNoiseForRelease(report, noise);  // release mode: the scale used, reported (release_granularity.h)
-  const double allowed = *report.value("gradient_tolerance");
+  const double allowed = report.calibrated("gradient_tolerance");
   const TrainControl exact = exactMinimizerControl(control, allowed);
   auto made = makeModel(o.learner, train.features(), train.classes());
   if (!made) return made.error();
@@ -123,7 +123,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
       auto part = minimizeObjective(binary, train.X, yc, {LossScale::Mean, o.learner.lambda, {}}, each);
       if (!part) return part.error();
       if (auto status = requireExactMinimizer(part.value().summary, allowed, kWhat); !status) return status.error();
-      auto draw = drawCalibrated(report, noise, d);
+      auto draw = drawReportedNoise(report, noise);
       if (!draw) return draw.error();
       out.trained.theta.segment(c * d, d) = part.value().theta + draw.value().noise;
       report.noiseNorms.push_back(draw.value().norm);
@@ -144,7 +144,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
     if (auto status = requireExactMinimizer(trained.value().summary, allowed, kWhat); !status) return status.error();
     out.trained = std::move(trained).value();
     report.gradientNorm = out.trained.summary.gradientNorm;
-    auto draw = drawCalibrated(report, noise, report.noiseDimension);
+    auto draw = drawReportedNoise(report, noise);
     if (!draw) return draw.error();
     report.noiseNorms.push_back(draw.value().norm);
     if (lmgc) {

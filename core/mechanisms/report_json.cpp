@@ -8,8 +8,8 @@ QJsonObject reportToJson(const MechanismReport& report) {
   QJsonObject out{
       {"mechanism", QString::fromStdString(report.mechanism)},
       {"model", QString::fromStdString(report.model)},
-      {"calibration", QString::fromStdString(report.calibration)},
-      {"noise", QString::fromStdString(report.noise)},
+      {"calibration", QString::fromStdString(report.calibrationWord())},
+      {"noise", QString::fromStdString(report.noiseWord())},
       {"noise_source", QString::fromStdString(report.noiseSource)},
       {"epsilon", report.epsilon},
       {"delta", report.delta},
@@ -34,7 +34,7 @@ QJsonObject reportToJson(const MechanismReport& report) {
   }
   if (!report.warning.empty()) out["warning"] = QString::fromStdString(report.warning);
   QJsonObject formulas;
-  for (const auto& d : report.derived) {
+  for (const auto& d : report.rows()) {
     out[QString::fromStdString(d.key)] = d.value;
     formulas[QString::fromStdString(d.key)] = QString::fromStdString(d.formula);
   }

@@ -2,7 +2,7 @@
 // The law of ‖b‖ for the noise a mechanism report describes (noise_norm_law.h), or why there
 // is no single-draw law to show. Every entry of report.noiseNorms follows the returned law:
 //
-//  - "l2-laplace" with value("beta"), "gaussian" with value("sigma"), over noiseDimension
+//  - NoiseLaw::L2Laplace (scale β) and NoiseLaw::Gaussian (scale σ), over noiseDimension
 //    coordinates: output, objective and loss perturbation, DP-LMGC, multiparty (corrected),
 //    the tuned model's own report. One-vs-rest makes one draw per class, each of the same
 //    law (noiseDimension is then the coordinates of one class's draw).

@@ -136,7 +136,7 @@ Result<PrivateModel> tunePrivately(const TuningOptions& options, const Dataset& 
                                         " drew from its own stream (seed " + std::to_string(candidateSeed) +
                                         ", trial " + std::to_string(k) + ")"
                                   : noise.provenance().describe();
-  const double delta = report.noise == "gaussian" ? report.delta : 0.0;
+  const double delta = report.chargedDelta();
   const std::string guarantee =
       options.base.calibration == Calibration::Published
           ? std::string("no valid guarantee (the base mechanism is as published)")

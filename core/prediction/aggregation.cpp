@@ -37,7 +37,7 @@ Result<AggregateRelease> TrustedCurator::release(const std::vector<LocalModel>& 
   const Index d = locals.front().w.size();
   auto calibration = calibrateMultiparty(options, smallest, d);
   if (!calibration) return calibration.error();
-  auto eta = drawMultipartyNoise(calibration.value(), noise, d);
+  auto eta = mech::drawReportedNoise(calibration.value(), noise);
   if (!eta) return eta.error();
   AggregateRelease out;
   out.released = plainAverage(locals) + eta.value().noise;

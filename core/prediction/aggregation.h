@@ -33,7 +33,7 @@ class AggregationProtocol {
   virtual ~AggregationProtocol() = default;
   virtual std::string name() const = 0;  // for reports: "trusted curator", …
   // ŵ + η for validated locals (≥ 1 party, equal lengths, rows ≥ 1, finite). Must use
-  // calibrateMultiparty() and drawMultipartyNoise() so the released law is the specified one.
+  // calibrateMultiparty() and mech::drawReportedNoise() so the released law is the specified one.
   // Thread-safety: const and stateless, callable from several threads with their own sources.
   virtual Result<AggregateRelease> release(const std::vector<LocalModel>& locals, const MultipartyOptions& options,
                                            privacy::NoiseSource& noise) const = 0;

@@ -96,7 +96,7 @@ Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, In
   mech::MechanismReport report;
   report.mechanism = "multiparty";
   report.model = modelKindName(o.model);
-  report.calibration = mech::calibrationName(o.calibration);
+  report.calibration = o.calibration;
   report.epsilon = o.epsilon;
   report.delta = 0.0;
   report.noiseDimension = features;
@@ -111,11 +111,11 @@ Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, In
     const mech::ExactMinimizerBound exactness{2.0 * o.lambda};
     const double Delta = exactness.sensitivity(1.0 / (n1 * o.lambda)) / K;
     const double beta = o.epsilon / Delta;
-    report.noise = "l2-laplace";
+    report.noise = mech::NoiseLaw::L2Laplace;
     report.set("Delta", Delta,
                "Δ = (1/(K·n_(1)·λ))·(1 + 1e-4): ℓ2-sensitivity of the average (each exact ŵ_j moves ≤ 1/(n_j λ); "
                "the local models are within τ of them)");
-    report.set("beta", beta, "β = ε/Δ");
+    report.setNoiseScale(beta, "β = ε/Δ");
     report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, features);
     report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖η‖ = d/β");
     report.statement = "(" + formatNumber(o.epsilon) + ", 0)-DP under substitution of one training example: the " +
@@ -130,10 +130,10 @@ Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, In
   const mech::ExactMinimizerBound exactness{2.0 * o.lambda};
   const double l2Sensitivity = exactness.sensitivity(1.0 / (n1 * o.lambda)) / K;
   const double provable = std::sqrt(d) * l2Sensitivity / scale;
-  report.noise = "laplace per coordinate";
+  report.noise = mech::NoiseLaw::LaplacePerCoordinate;
   report.set("Delta", 2.0 / (n1 * o.lambda), "2/(n_(1)λ): the ℓ1 sensitivity paper 004 assumes (as published)");
-  report.set("laplace_scale", scale, "b = 2/(n_(1)ελ) per coordinate (as published)");
-  report.set("epsilon_provable", provable,
+  report.setNoiseScale(scale, "b = 2/(n_(1)ελ) per coordinate (as published)");
+  report.setEpsilonThatHolds("epsilon_provable", provable,
              "ε·√d·(1 + 1e-4)/(2K): ‖Δŵ‖₁ ≤ √d·‖Δŵ‖₂ ≤ √d·(1 + 1e-4)/(K·n_(1)·λ) (the local models are within "
              "τ of the exact minimizers), divided by b");
   report.expectedNoiseNorm = std::sqrt(2.0 * d) * scale;  // ‖η‖ ≈ √(E‖η‖²) = b√(2d)
@@ -154,16 +154,9 @@ Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, In
   return report;
 }
 
-Result<privacy::NoiseDraw> drawMultipartyNoise(const mech::MechanismReport& calibration, privacy::NoiseSource& noise,
-                                               Index features) {
-  if (calibration.noise == "l2-laplace") return privacy::drawL2Laplace(noise, *calibration.value("beta"), features);
-  return privacy::drawLaplacePerCoordinate(noise, *calibration.value("laplace_scale"), features);
-}
-
 double perCoordinateNoiseScale(const mech::MechanismReport& calibration) {
-  if (calibration.noise == "l2-laplace")
-    return calibration.expectedNoiseNorm / std::sqrt(static_cast<double>(std::max<Index>(1, calibration.noiseDimension)));
-  return *calibration.value("laplace_scale");
+  if (calibration.noise == mech::NoiseLaw::LaplacePerCoordinate) return calibration.noiseScale();
+  return calibration.expectedNoiseNorm / std::sqrt(static_cast<double>(std::max<Index>(1, calibration.noiseDimension)));
 }
 
 }  // namespace dpstudio::multiparty

@@ -64,10 +64,6 @@ double localGradientTolerance(const MultipartyOptions& options, Index smallestPa
 Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& options, Index smallestParty,
                                                   Index features);
 
-// η as that report says: ℓ2-Laplace(β, d) or d Laplace(b) coordinates.
-Result<privacy::NoiseDraw> drawMultipartyNoise(const mech::MechanismReport& calibration,
-                                               privacy::NoiseSource& noise, Index features);
-
 // The per-coordinate scale used for release-mode rounding: E‖η‖/√d (ℓ2-Laplace) or b.
 double perCoordinateNoiseScale(const mech::MechanismReport& calibration);
 

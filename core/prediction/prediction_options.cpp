@@ -21,12 +21,12 @@ std::string costText(double epsilon, double delta) {
   return "(" + formatNumber(epsilon) + ", " + formatNumber(delta) + ")-DP";
 }
 
-mech::MechanismReport baseReport(const PredictionOptions& o, std::string noise) {
+mech::MechanismReport baseReport(const PredictionOptions& o, mech::NoiseLaw noise) {
   mech::MechanismReport report;
   report.mechanism = predictionKindName(o.kind);
   report.model = modelKindName(o.learner.kind);
-  report.calibration = mech::calibrationName(o.calibration);
-  report.noise = std::move(noise);
+  report.calibration = o.calibration;
+  report.noise = noise;
   report.epsilon = o.epsilon;
   report.delta = o.delta;
   return report;
@@ -37,7 +37,7 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
   if (!shape) return shape.error();
   const ScoreShape& score = shape.value();
   const bool gaussian = o.family == mech::NoiseFamily::Gaussian;
-  mech::MechanismReport report = baseReport(o, mech::noiseFamilyName(o.family));
+  mech::MechanismReport report = baseReport(o, mech::noiseLawOf(o.family));
   const double n = static_cast<double>(s.rows), B = static_cast<double>(o.budget);
   // The scores move by at most the parameters' distance (‖x‖ ≤ 1), and the parameters are
   // an approximate minimizer of a λ-strongly convex objective (exact_minimizer.h): each of
@@ -60,7 +60,7 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
     const double epsilonEach = o.epsilon / B;
     const double beta = epsilonEach / Delta;
     report.set("epsilon_per_answer", epsilonEach, "ε/B (basic composition over the B answers)");
-    report.set("beta", beta, "β = (ε/B)/Δ");
+    report.setNoiseScale(beta, "β = (ε/B)/Δ");
     report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, score.dimension);
     report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖b‖ = m/β");
     report.statement = costText(o.epsilon, 0.0);
@@ -82,7 +82,7 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
     if (each.rule == "advanced") report.set("delta_prime", each.deltaPrime, "δ' chosen to minimize σ");
     report.set("sigma_basic", each.sigmaBasic, "analytic σ(ε/B, δ/B, Δ)");
     report.set("sigma_advanced", each.sigmaAdvanced, "min over δ' of analytic σ(ε*, δ*, Δ)");
-    report.set("sigma", each.sigma, "σ = min(σ_basic, σ_advanced) (paper 003 Alg. 7)");
+    report.setNoiseScale(each.sigma, "σ = min(σ_basic, σ_advanced) (paper 003 Alg. 7)");
     report.expectedNoiseNorm = privacy::expectedNormGaussian(each.sigma, score.dimension);
     report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖b‖ = σ√2·Γ((m+1)/2)/Γ(m/2)");
     report.statement = costText(o.epsilon, o.delta);
@@ -92,7 +92,7 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
     if (solve == privacy::PerUseSolve::AsPublished && each.rule == "advanced") {
       auto recomposed = privacy::advancedComposition(each.perAnswer, o.budget, each.deltaPrime);
       if (!recomposed) return recomposed.error();
-      report.set("epsilon_actual", recomposed.value().epsilon,
+      report.setEpsilonThatHolds("epsilon_actual", recomposed.value().epsilon,
                  "advanced composition of the per-answer ε* over B answers (exact formula)");
       report.warning = "as published: paper 003 eq. 51 solves advanced composition with ε*²/2 in place of "
                        "ε*(e^{ε*} − 1)/2, so its per-answer ε* recomposes to " +
@@ -116,7 +116,7 @@ Result<mech::MechanismReport> calibrateSubsample(const PredictionOptions& o, con
     return invalid("subsample-and-aggregate with T = " + std::to_string(o.teachers) + " teachers needs at least " +
                        std::to_string(o.teachers) + " training rows (found " + std::to_string(s.rows) + ")",
                    "teachers");
-  mech::MechanismReport report = baseReport(o, "exponential mechanism");
+  mech::MechanismReport report = baseReport(o, mech::NoiseLaw::ExponentialMechanism);
   const double B = static_cast<double>(o.budget);
   report.noiseDimension = s.classes;
   report.set("teachers", static_cast<double>(o.teachers), "T: models trained on disjoint parts");
@@ -130,10 +130,11 @@ Result<mech::MechanismReport> calibrateSubsample(const PredictionOptions& o, con
   const std::string rule = each.value().rule;
   if (!published) {
     const double beta = perAnswerBudget / 2.0;
+    if (rule == "basic") report.delta = 0.0;  // basic composition of pure-ε answers: what the ledger charges
     report.set("epsilon_per_answer", perAnswerBudget,
                rule == "basic" ? "ε* = ε/B (basic composition)"
                                : "ε* from advanced composition with δ' = δ, δ* = 0 (exact solve)");
-    report.set("beta", beta, "β = ε*/2: vote counts move by 1 in two classes at once, so each answer is 2β-DP");
+    report.setNoiseScale(beta, "β = ε*/2: vote counts move by 1 in two classes at once, so each answer is 2β-DP");
     report.statement = costText(o.epsilon, rule == "basic" ? 0.0 : o.delta) +
                        " under substitution of one training example for up to " + std::to_string(o.budget) +
                        " answers: subsample-and-aggregate over " + std::to_string(o.teachers) +
@@ -146,7 +147,7 @@ Result<mech::MechanismReport> calibrateSubsample(const PredictionOptions& o, con
   const double beta = perAnswerBudget;
   report.set("epsilon_per_answer", perAnswerBudget,
              rule == "basic" ? "ε/B (paper 003 Thm 7)" : "√(2/B)(√(ln(1/δ)+ε) − √ln(1/δ)) (paper 003 Thm 8)");
-  report.set("beta", beta, o.delta > 0 ? "β = max(ε/B, √(2/B)(√(ln(1/δ)+ε) − √ln(1/δ))) (as published)"
+  report.setNoiseScale(beta, o.delta > 0 ? "β = max(ε/B, √(2/B)(√(ln(1/δ)+ε) − √ln(1/δ))) (as published)"
                                        : "β = ε/B (as published)");
   double actual = 2.0 * beta * B;  // basic composition of B answers that are 2β-DP each
   if (o.delta > 0) {
@@ -154,7 +155,7 @@ Result<mech::MechanismReport> calibrateSubsample(const PredictionOptions& o, con
     if (!advanced) return advanced.error();
     actual = std::min(actual, advanced.value().epsilon);
   }
-  report.set("epsilon_actual", actual,
+  report.setEpsilonThatHolds("epsilon_actual", actual,
              "what holds: B answers that are 2β-DP each (basic or advanced composition, the smaller)");
   report.warning = "as published: paper 003's Theorem 7 treats each answer as β-DP, ignoring the normalizer of "
                    "the exponential mechanism; one substituted example moves one vote out of one class and into "

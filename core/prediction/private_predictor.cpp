@@ -42,7 +42,7 @@ Result<PrivatePredictor> PrivatePredictor::train(const PredictionOptions& option
   // Calibrate first: everything that can be refused is refused before any training.
   auto calibrated = calibratePrediction(options, {train.rows(), train.features(), train.classes()});
   if (!calibrated) return calibrated.error();
-  const double tolerance = *calibrated.value().value("gradient_tolerance");
+  const double tolerance = calibrated.value().calibrated("gradient_tolerance");
   auto trained = trainModel(options.learner, rows.X, rows.y, rows.classes(),
                             mech::exactMinimizerControl(control, tolerance));
   if (!trained) return trained.error();
@@ -117,10 +117,10 @@ privacy::LedgerEntry PrivatePredictor::openingEntry() const {
   // The style of every ledger entry: "Mechanism (Model)", the calibration in the note.
   const std::optional<ModelKind> model = parseModelKind(r.model);
   entry.mechanism = "Prediction sensitivity (" + (model ? modelLongName(*model) : r.model) + ")";
-  entry.epsilon = r.value("epsilon_actual").value_or(r.epsilon);
-  entry.delta = r.noise == "gaussian" ? r.delta : 0.0;
+  entry.epsilon = r.chargedEpsilon();
+  entry.delta = r.chargedDelta();
   entry.dataset = core_->dataset;
-  entry.note = "calibration " + r.calibration + "; inference budget of " + std::to_string(budget()) +
+  entry.note = "calibration " + r.calibrationWord() + "; inference budget of " + std::to_string(budget()) +
                " answers opened by its first answer; " + r.statement;
   return entry;
 }
@@ -129,8 +129,7 @@ Result<PredictionAnswer> PrivatePredictor::draw(const Eigen::Ref<const Eigen::Ve
                                                 privacy::NoiseSource& noise) const {
   const mech::MechanismReport& r = core_->report;
   const Index m = r.noiseDimension;
-  auto b = r.noise == "gaussian" ? privacy::drawGaussian(noise, *r.value("sigma"), m)
-                                 : privacy::drawL2Laplace(noise, *r.value("beta"), m);
+  auto b = mech::drawReportedNoise(r, noise);
   if (!b) return b.error();
   PredictionAnswer answer;
   // Δ bounds how far θᵀx moves for ‖x‖ ≤ 1 exactly: a query that checkQuery let through

@@ -100,10 +100,10 @@ privacy::LedgerEntry SubsampleAggregate::openingEntry() const {
   // The style of every ledger entry: "Mechanism (Model)", the calibration in the note.
   const std::optional<ModelKind> model = parseModelKind(r.model);
   entry.mechanism = "Subsample-and-aggregate (" + (model ? modelLongName(*model) : r.model) + ")";
-  entry.epsilon = r.value("epsilon_actual").value_or(r.epsilon);  // as published: what really holds
-  entry.delta = r.delta;
+  entry.epsilon = r.chargedEpsilon();  // as published: what really holds
+  entry.delta = r.chargedDelta();
   entry.dataset = core_->teachers->dataset;
-  entry.note = "calibration " + r.calibration + "; inference budget of " + std::to_string(budget()) +
+  entry.note = "calibration " + r.calibrationWord() + "; inference budget of " + std::to_string(budget()) +
                " answers opened by its first answer; " + r.statement;
   return entry;
 }

@@ -68,7 +68,7 @@ class SubsampleAggregate {
 
   const PredictionOptions& options() const { return core_->options; }
   const mech::MechanismReport& report() const { return core_->report; }
-  double beta() const { return *core_->report.value("beta"); }
+  double beta() const { return core_->report.noiseScale(); }
   const TeacherEnsemble& teachers() const { return *core_->teachers; }
   std::shared_ptr<const TeacherEnsemble> sharedTeachers() const { return core_->teachers; }
   long long budget() const { return budget_.budget(); }

@@ -49,7 +49,7 @@ audit::AuditResult audited(const AuditOptions& o) {
   if (!result) qFatal("%s", result.error().toString().c_str());
   const auto& r = result.value();
   qInfo("%-10s %-9s claimed eps %.3g delta %.3g: eps_lower %.3f (uncorrected %.3f), %lld trials, %.2f s%s",
-        r.mechanism.c_str(), r.calibration.c_str(), r.epsilon, r.delta, r.epsilonLower, r.curve.epsilonUncorrected,
+        r.mechanism.c_str(), dpstudio::mech::calibrationWord(r.calibration).c_str(), r.epsilon, r.delta, r.epsilonLower, r.curve.epsilonUncorrected,
         r.trials, r.seconds, r.violation ? "  VIOLATION" : "");
   return result.value();
 }
@@ -99,7 +99,7 @@ class TestAudit : public QObject {
         break;
     }
     const auto r = audited(o);
-    QCOMPARE(r.calibration, std::string("corrected"));
+    QCOMPARE(r.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Corrected));
     QCOMPARE(r.trials, kTrials);
     QVERIFY2(!r.violation, qPrintable(QString("eps_lower %1 > eps %2").arg(r.epsilonLower).arg(r.epsilon)));
     QVERIFY(r.epsilonLower <= r.epsilon);
@@ -114,7 +114,7 @@ class TestAudit : public QObject {
     auto o = predictionAudit(predict::PredictionKind::Subsample, 1.0, 1);
     o.prediction.calibration = mech::Calibration::Published;
     const auto r = audited(o);
-    QCOMPARE(r.calibration, std::string("published"));
+    QCOMPARE(r.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Published));
     QVERIFY(r.statistic.find("votes on D 0, on D' 1") != std::string::npos);
     QVERIFY2(r.violation, qPrintable(QString("eps_lower %1").arg(r.epsilonLower)));
     QVERIFY(r.epsilonLower > 1.0);

@@ -15,8 +15,8 @@ inline const QString kTwoBlobs = QStringLiteral("builtin:blobs:classes=2");  // 
 inline ui::PredictionFields* fields(ui::MainWindow& window) { return mechanismForm(window)->predictionFields(); }
 
 inline void compareReports(const mech::MechanismReport& shown, const mech::MechanismReport& want) {
-  QCOMPARE(shown.derived.size(), want.derived.size());
-  for (const auto& d : want.derived) {
+  QCOMPARE(shown.rows().size(), want.rows().size());
+  for (const auto& d : want.rows()) {
     QVERIFY2(shown.value(d.key), d.key.c_str());
     QCOMPARE(*shown.value(d.key), d.value);
   }

@@ -274,7 +274,7 @@ void TestAuditView::smallCorrectedAuditShowsNoViolation() {
   QVERIFY(view.result().has_value());
   const auto& r = *view.result();
   QCOMPARE(r.trials, 400LL);
-  QCOMPARE(r.calibration, std::string("corrected"));
+  QCOMPARE(r.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Corrected));
   QVERIFY(!r.violation);
   QVERIFY(!view.showsViolation());
   QVERIFY2(view.verdictLabel()->text().contains(QStringLiteral("No violation detected")),
@@ -338,7 +338,7 @@ void TestAuditView::subsampleAsPublishedIsShownAsViolation() {
   selectData(form->dataBox(), false);
   runToResult(view);
   const auto& r = *view.result();
-  QCOMPARE(r.calibration, std::string("published"));
+  QCOMPARE(r.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Published));
   QVERIFY2(r.violation, qPrintable(QString("eps_lower %1").arg(r.epsilonLower)));
   QVERIFY(r.epsilonLower > 1.0);
   QVERIFY(view.showsViolation());

@@ -434,7 +434,7 @@ void TestDecisionView::privateDegenerateEllipseShowsTheReasonNotLines() {
   dpstudio::ui::PrivateRelease release;
   release.model = base->model;
   release.report.mechanism = "dplmgc";
-  release.report.calibration = "corrected";
+  release.report.calibration = dpstudio::mech::Calibration::Corrected;
   release.report.epsilon = 1;
   const auto& lmgc = dynamic_cast<const dpstudio::LmgcModel&>(*release.model.model);
   const dpstudio::ClassEllipsoid e = dpstudio::extractEllipsoid(lmgc.classMatrix(release.model.theta, 0));

@@ -277,8 +277,8 @@ void TestKernelFeatures::calibrationCountsTheFeatures() {
     QCOMPARE(shown.noiseDimension, d);
     QCOMPARE(shown.noiseDimension, want.noiseDimension);
     QCOMPARE(shown.expectedNoiseNorm, want.expectedNoiseNorm);
-    QCOMPARE(shown.derived.size(), want.derived.size());
-    for (const auto& value : want.derived) QCOMPARE(*shown.value(value.key), value.value);
+    QCOMPARE(shown.rows().size(), want.rows().size());
+    for (const auto& value : want.rows()) QCOMPARE(*shown.value(value.key), value.value);
   };
 
   checkAgainst(2);  // XOR's two features

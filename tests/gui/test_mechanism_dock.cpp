@@ -291,8 +291,8 @@ void TestMechanismDock::calibrationIsCoresAndFollowsEpsilon() {
     form->epsilonField()->setValue(epsilon);
     QVERIFY(form->calibration().has_value());
     const auto want = expected(epsilon);
-    QCOMPARE(form->calibration()->derived.size(), want.derived.size());
-    for (const auto& d : want.derived) {
+    QCOMPARE(form->calibration()->rows().size(), want.rows().size());
+    for (const auto& d : want.rows()) {
       QCOMPARE(*form->calibration()->value(d.key), d.value);
       QLabel* label = form->calibrationView()->labelFor(d.key);
       QVERIFY2(label, d.key.c_str());
@@ -323,7 +323,7 @@ void TestMechanismDock::asPublishedShowsItsWarning() {
   QVERIFY(!form->calibrationWarning()->isVisibleTo(window.modelPanel()));
   form->calibrationBox()->setCurrentIndex(form->calibrationBox()->findData(QStringLiteral("published")));
   QVERIFY(form->calibration().has_value());
-  QCOMPARE(form->calibration()->calibration, std::string("published"));
+  QVERIFY(form->calibration()->calibration == dpstudio::mech::Calibration::Published);
   QVERIFY(form->calibrationWarning()->isVisibleTo(window.modelPanel()));
   QVERIFY(form->calibrationWarning()->text().contains(QLatin1String("NOT differentially private as stated")));
   QCOMPARE(form->calibrationWarning()->text(), QStringLiteral("\u26a0 ") + QString::fromStdString(form->calibration()->warning));

@@ -132,7 +132,7 @@ void TestNoiseView::outputPerturbationDrawsAgainstTheLaw() {
   NoiseView* view = noiseView(window);
 
   const auto first = releaseReport(window);
-  QCOMPARE(QString::fromStdString(first.noise), QStringLiteral("l2-laplace"));
+  QCOMPARE(QString::fromStdString(first.noiseWord()), QStringLiteral("l2-laplace"));
   QCOMPARE(first.noiseNorms.size(), std::size_t{1});
   QVERIFY(view->law());
   QVERIFY(*view->law() == dpstudio::mech::noiseNormLaw(first).value());

@@ -179,7 +179,7 @@ class TestMechanismCalibration : public QObject {
     QCOMPARE(r.noiseDimension, Index((d + 1) * (d + 1)));
     QVERIFY(!r.warning.empty());
     QVERIFY(r.statement.find("does not carry a valid guarantee") != std::string::npos);
-    QCOMPARE(r.calibration, std::string("published"));
+    QCOMPARE(r.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Published));
   }
 
   // σ is conservative (its ε ≤ target, under substitution and a fortiori add/remove) and

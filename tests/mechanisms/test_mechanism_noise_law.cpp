@@ -79,21 +79,23 @@ class TestMechanismNoiseLaw : public QObject {
     o.calibration = mech::Calibration::Published;
     const auto report = multiparty::calibrateMultiparty(o, 100, 6);
     QVERIFY(report);
-    QCOMPARE(QString::fromStdString(report.value().noise), QStringLiteral("laplace per coordinate"));
+    QCOMPARE(QString::fromStdString(report.value().noiseWord()), QStringLiteral("laplace per coordinate"));
     requireRefused(report.value(), QStringLiteral("per-coordinate Laplace"));
   }
 
   void reportsWithoutANoiseVectorAreRefused() {
     mech::MechanismReport report;
     report.mechanism = "subsample";
-    report.noise = "exponential mechanism";
+    report.noise = mech::NoiseLaw::ExponentialMechanism;
     requireRefused(report, QStringLiteral("exponential mechanism"));
     report.mechanism = "none";
-    report.noise = "none";
+    report.noise = mech::NoiseLaw::None;
     requireRefused(report, QStringLiteral("adds no noise"));
     report.mechanism = "output";
-    report.noise = "l2-laplace";  // and no "beta": a malformed report
+    report.noise = mech::NoiseLaw::L2Laplace;  // and no scale: a malformed report
     requireRefused(report, QStringLiteral("no beta"));
+    report.noise = mech::NoiseLaw::Gaussian;
+    requireRefused(report, QStringLiteral("no sigma"));
   }
 };
 

@@ -164,8 +164,8 @@ class TestMechanismTraining : public QObject {
     const Index releases = oneVsRest && c.kind != MechanismKind::Loss ? c.classes : 1;
     QCOMPARE(Index(r.noiseNorms.size()), releases);
     for (Index k = 0; k < releases; ++k) {
-      auto draw = c.gaussian ? privacy::drawGaussian(replay, *r.value("sigma"), r.noiseDimension)
-                             : privacy::drawL2Laplace(replay, *r.value("beta"), r.noiseDimension);
+      auto draw = c.gaussian ? privacy::drawGaussian(replay, r.noiseScale(), r.noiseDimension)
+                             : privacy::drawL2Laplace(replay, r.noiseScale(), r.noiseDimension);
       QCOMPARE(draw.value().norm, r.noiseNorms[static_cast<std::size_t>(k)]);
       draws.push_back(draw.value());
     }

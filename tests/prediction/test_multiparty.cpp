@@ -169,9 +169,9 @@ class TestMultiparty : public QObject {
     auto o = options(1.0);
     o.calibration = mech::Calibration::Published;
     const auto result = runWithSeed(o, data_.train, 2);
-    QCOMPARE(result.report.noise, std::string("laplace per coordinate"));
+    QVERIFY(result.report.noise == dpstudio::mech::NoiseLaw::LaplacePerCoordinate);
     QVERIFY(!result.report.warning.empty());
-    QCOMPARE(result.report.calibration, std::string("published"));
+    QCOMPARE(result.report.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Published));
   }
 
   // Issue 13 bug 4: rows with 1 < ‖x‖ ≤ 1 + 1e-9 are clipped, not let through.

@@ -193,7 +193,7 @@ class TestPredictionCalibration : public QObject {
     DPSTUDIO_COMPARE_REL(*r.value("Delta"), 1.0 / (5 * 6512 * 0.5) * (1 + 1e-4), 1e-14);
     DPSTUDIO_COMPARE_REL(*r.value("beta"), 0.2 * 5 * 6512 * 0.5 / (1 + 1e-4), 1e-14);
     DPSTUDIO_COMPARE_REL(*r.value("theorem_4_2_bound"), 4.0 / (6512 * 0.5), 1e-15);
-    QCOMPARE(r.noise, std::string("l2-laplace"));
+    QVERIFY(r.noise == dpstudio::mech::NoiseLaw::L2Laplace);
     QVERIFY(r.warning.empty());
     o.calibration = mech::Calibration::Published;
     const auto p = test::orDie(multiparty::calibrateMultiparty(o, 6512, 123));
