@@ -6,6 +6,7 @@
 
 
 #include "app/cli/cli_common.h"
+#include "app/cli/progress_line.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/plan_options.h"
 #include "core/experiment/audit_plan.h"
@@ -85,7 +86,11 @@ int runAudit(const QStringList& args) {
     problem = audit::builtinAuditProblem(options.value());
   }
   if (!problem) return command.fail(problem.error());
-  auto result = audit::runAudit(options.value(), problem.value());
+  // D and D' each run `trials` times: a DP-LMGC audit on a few thousand rows can take
+  // hours at the default count, so say how far it is.
+  ProgressLine progressLine("audit", "runs", 2 * options.value().trials);
+  auto result = audit::runAudit(options.value(), problem.value(),
+                                Progress([&progressLine](double done) { progressLine.setFraction(done); }));
   if (!result) return command.fail(result.error());
   const audit::AuditResult& r = result.value();
   if (!command.json()) {

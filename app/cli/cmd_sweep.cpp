@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/progress_line.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/plan_options.h"
 #include "app/cli/private_prediction_options.h"
@@ -71,31 +72,6 @@ std::string dataTitle(const std::string& source) {
   const QString name = QFileInfo(text).fileName();
   return name.isEmpty() ? source : name.toStdString();
 }
-
-// Progress on stderr, at most once a second and at the end.
-class ProgressLine {
- public:
-  explicit ProgressLine(long long total) : total_(total) { timer_.start(); }
-  void trialDone() {
-    ++done_;
-    if (done_ < total_ && timer_.elapsed() - lastPrint_ < 1000) return;
-    lastPrint_ = timer_.elapsed();
-    const double elapsed = static_cast<double>(timer_.elapsed()) / 1000.0;
-    const double remaining = done_ > 0 ? elapsed * static_cast<double>(total_ - done_) / static_cast<double>(done_) : 0;
-    const QByteArray line = QString("sweep: %1/%2 trials, %3 s elapsed, about %4 s remaining\n")
-                                .arg(done_).arg(total_)
-                                .arg(elapsed, 0, 'f', 1)
-                                .arg(remaining, 0, 'f', 1)
-                                .toUtf8();
-    std::fwrite(line.constData(), 1, static_cast<std::size_t>(line.size()), stderr);
-  }
-
- private:
-  long long total_;
-  long long done_ = 0;
-  qint64 lastPrint_ = -1000000;
-  QElapsedTimer timer_;
-};
 
 }  // namespace
 
@@ -193,12 +169,12 @@ int runSweep(const QStringList& args) {
     const auto all = static_cast<long long>(experiment::expandTrials(full).size());
     return all / shard.count + (shard.index < all % shard.count ? 1 : 0);
   }();
-  ProgressLine progressLine(shardTrials);
+  ProgressLine progressLine("sweep", "trials", shardTrials);
   experiment::SweepControl control;
   control.threads = static_cast<int>(threads.value());
   control.shardIndex = shard.index;
   control.shardCount = shard.count;
-  control.onTrial = [&progressLine](const experiment::TrialRecord&) { progressLine.trialDone(); };
+  control.onTrial = [&progressLine](const experiment::TrialRecord&) { progressLine.step(); };
   auto result = experiment::runSweep(spec, data, control);
   if (!result) return command.fail(result.error());
 

@@ -19,8 +19,6 @@ Error invalid(const std::string& message, const std::string& field) {
 // Runs per parallel chunk: large enough to amortize the thread hand-off, small enough for
 // smooth progress and prompt cancellation. The chunking does not affect the results.
 constexpr long long kTrialsPerChunk = 64;
-// Per-rate confidence: FPR and FNR bounds hold together with ≥ 1 − 2·0.025 = 95%.
-constexpr double kRateConfidence = 0.975;
 
 struct Samples {
   std::vector<double> onD, onDprime;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/audit/worst_case.h"
 #include "core/prediction/multiparty.h"
 #include "core/random/rng.h"
 
@@ -48,18 +49,6 @@ AuditProblem withCanary(const Dataset& D, Index replaced, const Eigen::VectorXd&
   problem.canaryLabel = label;
   problem.query = canary;
   problem.description = std::move(description);
-  return problem;
-}
-
-AuditProblem lopsidedVote(Index teachers) {
-  const Index n = 3 * teachers;
-  Dataset D = emptyProblem(n, 2, 2, "audit:lopsided-vote");
-  D.X.col(0).setOnes();  // every row x = e₁ with label 0
-  AuditProblem problem = withCanary(D, 0, Eigen::Vector2d(0.0, 1.0), 1,
-                                    "lopsided vote: " + std::to_string(n) + " rows x = e1 with label 0 (" +
-                                        std::to_string(teachers) + " teachers of 3 rows); D' replaces row 1 by "
-                                        "the canary x = e2 with label 1; query (0.2, 0.98)/norm");
-  problem.query = Eigen::Vector2d(0.2, 0.98).normalized();
   return problem;
 }
 
@@ -141,13 +130,42 @@ Result<AuditProblem> problemFor(const AuditOptions& options, const Dataset& D, c
   return chooseCanary(D, *trained.value().model, trained.value().theta, allRows(D.rows()), what);
 }
 
+bool binaryLinear(ModelKind kind) { return kind == ModelKind::LogisticRegression || kind == ModelKind::HuberSvm; }
+
 }  // namespace
 
 Result<AuditProblem> builtinAuditProblem(const AuditOptions& options) {
   if (auto status = options.validate(); !status) return status.error();
-  if (options.target == AuditTarget::Prediction && options.prediction.kind == predict::PredictionKind::Subsample)
-    return lopsidedVote(options.prediction.teachers);
-  const Index n = options.target == AuditTarget::Multiparty ? 20 * options.multiparty.partyCount() : 40;
+  // The worst cases of worst_case.h where one exists for the mechanism and model.
+  if (options.target == AuditTarget::Prediction && options.prediction.kind == predict::PredictionKind::Subsample) {
+    const Index T = options.prediction.teachers;
+    auto calibration = predict::calibratePrediction(options.prediction, {3 * T, 2, 2});
+    if (!calibration) return calibration.error();
+    const auto certify = static_cast<long long>(static_cast<double>(options.trials) * (1.0 - options.selectionFraction));
+    return voteSplit(T, bestVoteSplit(T, calibration.value().noiseScale(), certify), options.prediction.partitionSeed);
+  }
+  if (options.target == AuditTarget::Training && binaryLinear(options.training.learner.kind) &&
+      (options.training.kind == mech::MechanismKind::Output || options.training.kind == mech::MechanismKind::Objective)) {
+    const LearnerSpec& l = options.training.learner;
+    const double reach = options.training.kind == mech::MechanismKind::Objective ? 1.0 + 6.0 / options.training.epsilon : 1.0;
+    return oneDecisiveRow(decisiveRowCount(l.lambda, l.huber, reach), 0, "");
+  }
+  if (options.target == AuditTarget::Prediction && binaryLinear(options.prediction.learner.kind)) {
+    const LearnerSpec& l = options.prediction.learner;
+    return oneDecisiveRow(decisiveRowCount(l.lambda, l.huber), 0, "the query is x = 1");
+  }
+  if (options.target == AuditTarget::Multiparty) {
+    // The decisive row in the smallest party, whose local model moves the average most.
+    const multiparty::MultipartyOptions& o = options.multiparty;
+    const Index perParty = decisiveRowCount(2.0 * o.lambda, 0.0);
+    auto parties = multiparty::partyRows(perParty * o.partyCount(), o);
+    if (!parties) return parties.error();
+    const auto smallest = std::min_element(parties.value().begin(), parties.value().end(),
+                                           [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    return oneDecisiveRow(perParty * o.partyCount(), smallest->front(),
+                          "the decisive row is in the smallest party (" + std::to_string(smallest->size()) + " rows)");
+  }
+  const Index n = 40;
   return problemFor(options, twoClusters(n, options.seed),
                     "two Gaussian clusters, " + std::to_string(n) + " rows in d = 2");
 }

@@ -10,13 +10,12 @@
 // so this is "a far point with the label the model gets most wrong". For multiparty
 // aggregation the replaced row is in the smallest party (whose model moves the average most).
 //
-// Built-in problems (no data given), seeded, every row with ‖x‖ ≤ 1:
-//  - subsample-and-aggregate: the lopsided vote. n = 3T rows, all x = e₁ with label 0, so
-//    every teacher votes 0 at the query q ∝ (0.2, 0.98); the canary (e₂, label 1) makes its
-//    teacher vote 1 there. Votes (T, 0) on D, (T−1, 1) on D', for every partition — the case
-//    where one answer's likelihood ratio approaches e^{2β} (§3 G).
-//  - everything else: two Gaussian clusters in d = 2 (40 rows; 20 per party for multiparty)
-//    and the canary rule above.
+// Built-in problems (no data given): the worst cases of worst_case.h — one decisive row in
+// d = 1 for output and objective perturbation and prediction sensitivity on logistic
+// regression and the Huber SVM, and for multiparty aggregation (the row in the smallest
+// party); a vote split for subsample-and-aggregate. Everything else (softmax, LMGC, loss
+// perturbation, DP-LMGC, DP-SGD): two Gaussian clusters in d = 2 (40 rows) and the canary
+// rule above.
 
 #include "core/audit/audit.h"
 

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "core/audit/statistic.h"
 #include "core/prediction/multiparty.h"
 #include "core/prediction/private_predictor.h"
 #include "core/prediction/subsample_aggregate.h"
@@ -19,16 +20,6 @@ TrainControl runControl(std::optional<Eigen::VectorXd> warmStart) {
 
 }  // namespace
 
-Result<Eigen::VectorXd> movement(const Eigen::VectorXd& from, const Eigen::VectorXd& to, const std::string& what) {
-  const Eigen::VectorXd step = to - from;
-  if (!(step.norm() > 1e-12 * (1.0 + from.norm())))
-    return Error{ErrorKind::BadData,
-                 "the canary does not move the noise-free " + what + ": the audit would see nothing (choose "
-                 "another problem or a smaller lambda)",
-                 {}, 0, "canary"};
-  return Eigen::VectorXd(step.normalized());
-}
-
 Result<PreparedAudit> prepareTraining(const AuditOptions& options, const AuditProblem& problem) {
   mech::MechanismOptions o = options.training;
   auto report = mech::calibrate(o, {problem.D.rows(), problem.D.features(), problem.D.classes()});
@@ -41,23 +32,29 @@ Result<PreparedAudit> prepareTraining(const AuditOptions& options, const AuditPr
   auto onDprime = trainModel(o.learner, problem.Dprime.X, problem.Dprime.y, problem.Dprime.classes());
   if (!onD) return onD.error();
   if (!onDprime) return onDprime.error();
-  auto direction = movement(onD.value().theta, onDprime.value().theta, "model");
-  if (!direction) return direction.error();
+  // Output perturbation releases θ* + b: the likelihood ratio of b's law is computable.
+  // Objective and loss perturbation, DP-LMGC (projected onto the PSD cone) and DP-SGD do
+  // not release a noise-free output plus noise: projection.
+  const bool outputPlusNoise = o.kind == mech::MechanismKind::Output && o.learner.kind != ModelKind::Lmgc;
+  auto statistic = outputPlusNoise ? likelihoodStatistic(onD.value().theta, onDprime.value().theta,
+                                                         report.value().noise, report.value().noiseDimension,
+                                                         "parameters")
+                                   : projectionStatistic(onD.value().theta, onDprime.value().theta, "parameters");
+  if (!statistic) return statistic.error();
 
-  auto makeRun = [o, v = direction.value()](std::shared_ptr<const Dataset> data, Eigen::VectorXd start) -> Run {
+  auto makeRun = [o, v = statistic.value().of](std::shared_ptr<const Dataset> data, Eigen::VectorXd start) -> Run {
     return [o, v, data, start](privacy::NoiseSource& noise) -> Result<double> {
       // Mechanisms whose output could depend on the start ignore the warm start; for output
       // perturbation (exact minimizer) it only saves the optimization.
       auto released = mech::trainPrivately(o, *data, noise, runControl(start));
       if (!released) return released.error();
-      return v.dot(released.value().trained.theta);
+      return v(released.value().trained.theta);
     };
   };
   PreparedAudit prepared;
   prepared.onD = makeRun(std::make_shared<const Dataset>(problem.D), onD.value().theta);
   prepared.onDprime = makeRun(std::make_shared<const Dataset>(problem.Dprime), onDprime.value().theta);
-  prepared.statistic = "released parameters projected on the unit direction from the noise-free model on D to "
-                       "the one on D'";
+  prepared.statistic = statistic.value().description;
   prepared.epsilon = report.value().epsilon;
   prepared.delta = report.value().chargedDelta();
   prepared.calibration = report.value().calibration;
@@ -75,23 +72,25 @@ Result<PreparedAudit> preparePrediction(const AuditOptions& options, const Audit
     auto onDprime = predict::PrivatePredictor::train(o, problem.Dprime);
     if (!onD) return onD.error();
     if (!onDprime) return onDprime.error();
-    auto direction = movement(onD.value().noiseFreeScores(problem.query),
-                              onDprime.value().noiseFreeScores(problem.query), "scores at the query");
-    if (!direction) return direction.error();
-    auto makeRun = [queries, u = direction.value()](predict::PrivatePredictor trained) -> Run {
+    const mech::MechanismReport& calibration = onD.value().report();
+    auto statistic = likelihoodStatistic(onD.value().noiseFreeScores(problem.query),
+                                         onDprime.value().noiseFreeScores(problem.query), calibration.noise,
+                                         calibration.noiseDimension, "scores at the query");
+    if (!statistic) return statistic.error();
+    auto makeRun = [queries, u = statistic.value().of](predict::PrivatePredictor trained) -> Run {
       return [queries, u, trained](privacy::NoiseSource& noise) -> Result<double> {
         predict::PrivatePredictor fresh = trained.freshRepetition();  // each run: the whole budget
         auto answers = fresh.answerRows(queries, noise);
         if (!answers) return answers.error();
         double sum = 0;
-        for (const auto& answer : answers.value()) sum += u.dot(answer.scores);
+        for (const auto& answer : answers.value()) sum += u(answer.scores);  // independent answers: LRs add
         return sum;
       };
     };
     prepared.onD = makeRun(onD.value());
     prepared.onDprime = makeRun(onDprime.value());
-    prepared.statistic = "the released scores of the " + std::to_string(B) +
-                         " answers to the query, summed and projected on the direction the canary moves them";
+    prepared.statistic = "summed over the " + std::to_string(B) + " answers to the query: " +
+                         statistic.value().description;
     const mech::MechanismReport& report = onD.value().report();
     prepared.epsilon = report.epsilon;
     prepared.delta = report.chargedDelta();
@@ -142,27 +141,27 @@ Result<PreparedAudit> prepareMultiparty(const AuditOptions& options, const Audit
   auto onDprime = multiparty::trainLocalModels(o, problem.Dprime, parties.value());
   if (!onD) return onD.error();
   if (!onDprime) return onDprime.error();
-  auto direction = movement(multiparty::plainAverage(onD.value()), multiparty::plainAverage(onDprime.value()),
-                            "average of the local models");
-  if (!direction) return direction.error();
   auto calibration = multiparty::calibrateMultiparty(o, [&] {
     Index smallest = problem.D.rows();
     for (const auto& rows : parties.value()) smallest = std::min(smallest, static_cast<Index>(rows.size()));
     return smallest;
   }(), problem.D.features());
   if (!calibration) return calibration.error();
-  auto makeRun = [o, v = direction.value()](std::vector<multiparty::LocalModel> locals) -> Run {
+  auto statistic = likelihoodStatistic(multiparty::plainAverage(onD.value()), multiparty::plainAverage(onDprime.value()),
+                                       calibration.value().noise, calibration.value().noiseDimension,
+                                       "average of the local models");
+  if (!statistic) return statistic.error();
+  auto makeRun = [o, v = statistic.value().of](std::vector<multiparty::LocalModel> locals) -> Run {
     return [o, v, locals](privacy::NoiseSource& noise) -> Result<double> {
       auto released = multiparty::aggregate(locals, o, multiparty::TrustedCurator{}, noise);
       if (!released) return released.error();
-      return v.dot(released.value().released);
+      return v(released.value().released);
     };
   };
   PreparedAudit prepared;
   prepared.onD = makeRun(std::move(onD).value());
   prepared.onDprime = makeRun(std::move(onDprime).value());
-  prepared.statistic = "released aggregate projected on the unit direction from the noise-free average on D to "
-                       "the one on D'";
+  prepared.statistic = statistic.value().description;
   prepared.epsilon = o.epsilon;
   prepared.delta = 0.0;
   prepared.calibration = calibration.value().calibration;

@@ -29,7 +29,4 @@ Result<PreparedAudit> prepareTraining(const AuditOptions& options, const AuditPr
 Result<PreparedAudit> preparePrediction(const AuditOptions& options, const AuditProblem& problem);
 Result<PreparedAudit> prepareMultiparty(const AuditOptions& options, const AuditProblem& problem);
 
-// The unit vector from `from` to `to`, or an error saying the canary moves nothing.
-Result<Eigen::VectorXd> movement(const Eigen::VectorXd& from, const Eigen::VectorXd& to, const std::string& what);
-
 }  // namespace dpstudio::audit::detail

@@ -20,6 +20,9 @@
 
 namespace dpstudio::audit {
 
+// Per-rate confidence: FPR and FNR bounds hold together with ≥ 1 − 2·0.025 = 95%.
+inline constexpr double kRateConfidence = 0.975;
+
 // One-sided Clopper–Pearson bounds on a binomial proportion from k successes in n ≥ 1
 // trials: P(p ≤ upper) ≥ confidence, P(p ≥ lower) ≥ confidence (Boost.Math beta quantiles).
 // upper(n, n) = 1 and lower(0, n) = 0.

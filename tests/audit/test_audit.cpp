@@ -115,7 +115,7 @@ class TestAudit : public QObject {
     o.prediction.calibration = mech::Calibration::Published;
     const auto r = audited(o);
     QCOMPARE(r.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Published));
-    QVERIFY(r.statistic.find("votes on D 0, on D' 1") != std::string::npos);
+    QVERIFY(r.problem.find("vote split") != std::string::npos);
     QVERIFY2(r.violation, qPrintable(QString("eps_lower %1").arg(r.epsilonLower)));
     QVERIFY(r.epsilonLower > 1.0);
     QVERIFY(!r.warning.empty());

@@ -1,0 +1,38 @@
+#include "app/cli/progress_line.h"
+
+#include <cstdio>
+
+namespace dpstudio::cli {
+
+ProgressLine::ProgressLine(QString what, QString unit, long long total)
+    : what_(std::move(what)), unit_(std::move(unit)), total_(total) {
+  timer_.start();
+}
+
+void ProgressLine::step() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ++done_;
+  print(total_ > 0 ? static_cast<double>(done_) / static_cast<double>(total_) : 1.0, done_ >= total_);
+}
+
+void ProgressLine::setFraction(double done) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  print(done, done >= 1.0);
+}
+
+void ProgressLine::print(double fraction, bool force) {
+  if (!force && timer_.elapsed() - lastPrint_ < 1000) return;
+  lastPrint_ = timer_.elapsed();
+  const double elapsed = static_cast<double>(timer_.elapsed()) / 1000.0;
+  const double remaining = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0;
+  const QString count = QString("%1/%2 %3").arg(static_cast<long long>(fraction * static_cast<double>(total_) + 0.5))
+                            .arg(total_).arg(unit_);
+  const QByteArray line = QString("%1: %2, %3 s elapsed, about %4 s remaining\n")
+                              .arg(what_, count)
+                              .arg(elapsed, 0, 'f', 1)
+                              .arg(remaining, 0, 'f', 1)
+                              .toUtf8();
+  std::fwrite(line.constData(), 1, static_cast<std::size_t>(line.size()), stderr);
+}
+
+}  // namespace dpstudio::cli
