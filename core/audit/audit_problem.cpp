@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/audit/vote_canary.h"
 #include "core/audit/worst_case.h"
 #include "core/prediction/multiparty.h"
 #include "core/random/rng.h"
@@ -172,6 +173,9 @@ Result<AuditProblem> builtinAuditProblem(const AuditOptions& options) {
 
 Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dataset& D) {
   if (D.rows() < 2) return Error::badData("the audit needs at least two training rows", D.provenance.source);
+  // The teachers are black boxes to subsample-and-aggregate's proof: no norm bound needed.
+  if (options.target == AuditTarget::Prediction && options.prediction.kind == predict::PredictionKind::Subsample)
+    return voteCanaryFromData(options, D);
   if (D.maxRowNorm() > 1.0 + 1e-9)
     return Error{ErrorKind::InvalidPrivacy, "the audit's rows must satisfy ||x|| <= 1: declare a public norm bound",
                  D.provenance.source, 0, "norm-bound"};

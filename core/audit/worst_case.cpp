@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/audit/rates.h"
 #include "core/prediction/part_training.h"
@@ -36,10 +37,11 @@ AuditProblem replaceRow(const Dataset& D, Index row, const Eigen::VectorXd& cana
   return problem;
 }
 
-// P(answer = 1) when `ones` of T teachers vote 1 and the answer is drawn ∝ exp(β·votes).
-double probabilityOfOne(Index teachers, Index ones, double beta) {
-  const double margin = beta * static_cast<double>(teachers - 2 * ones);  // β(votes₀ − votes₁)
-  return 1.0 / (1.0 + std::exp(margin));
+// P(answer = target) for answers drawn ∝ exp(β·votes), computed stably.
+double probabilityOf(const Eigen::VectorXi& votes, Index target, double beta) {
+  const Eigen::ArrayXd scaled = beta * votes.cast<double>().array();
+  const Eigen::ArrayXd weights = (scaled - scaled.maxCoeff()).exp();
+  return weights[target] / weights.sum();
 }
 
 }  // namespace
@@ -64,18 +66,23 @@ AuditProblem oneDecisiveRow(Index n, Index row, const std::string& why) {
   return problem;
 }
 
-Index bestVoteSplit(Index teachers, double beta, long long certifyRuns) {
+double certifiableEpsilon(const Eigen::VectorXi& votesD, const Eigen::VectorXi& votesDprime, Index target, double beta,
+                          long long certifyRuns) {
   const long long N = std::max<long long>(1, certifyRuns);
+  const auto count = [N](double q) { return static_cast<long long>(std::llround(q * static_cast<double>(N))); };
+  const double p = probabilityOf(votesD, target, beta), pPrime = probabilityOf(votesDprime, target, beta);
+  return epsilonFromRates(clopperPearsonUpper(count(p), N, kRateConfidence),
+                          clopperPearsonUpper(count(1.0 - pPrime), N, kRateConfidence), 0.0);
+}
+
+Index bestVoteSplit(Index teachers, double beta, long long certifyRuns) {
   Index best = teachers;
-  double bestEpsilon = -1;
+  double bestEpsilon = -std::numeric_limits<double>::infinity();
   for (Index k = 1; k <= teachers; ++k) {
-    // D: T − k teachers vote 1; D': one more does.
-    const double p = probabilityOfOne(teachers, teachers - k, beta);
-    const double pPrime = probabilityOfOne(teachers, teachers - k + 1, beta);
-    // The single-answer test "answer 1 → D'" at its expected counts (either orientation).
-    const auto count = [N](double q) { return static_cast<long long>(std::llround(q * static_cast<double>(N))); };
-    const double epsilon = epsilonFromRates(clopperPearsonUpper(count(p), N, kRateConfidence),
-                                            clopperPearsonUpper(count(1.0 - pPrime), N, kRateConfidence), 0.0);
+    // D: k teachers vote 0, T − k vote 1; on D' one of the k votes 1.
+    const Eigen::Vector2i onD(static_cast<int>(k), static_cast<int>(teachers - k));
+    const Eigen::Vector2i onDprime(static_cast<int>(k - 1), static_cast<int>(teachers - k + 1));
+    const double epsilon = certifiableEpsilon(onD, onDprime, 1, beta, certifyRuns);
     if (epsilon > bestEpsilon) {
       bestEpsilon = epsilon;
       best = k;

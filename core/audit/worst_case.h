@@ -35,6 +35,12 @@ Index decisiveRowCount(double lambda, double huber, double reach = 1.0);
 // The query (prediction mechanisms) is x = 1.
 AuditProblem oneDecisiveRow(Index n, Index row, const std::string& why);
 
+// The ε that the single-answer test "answer = target → D'" certifies at its expected counts
+// with `certifyRuns` held-out runs, for answers drawn ∝ exp(β·votes) from the vote counts on
+// D and on D' (either orientation of the test; −∞ when nothing can be certified).
+double certifiableEpsilon(const Eigen::VectorXi& votesD, const Eigen::VectorXi& votesDprime, Index target, double beta,
+                          long long certifyRuns);
+
 // The split k (teachers voting 0 on D, 1 ≤ k ≤ T) whose single-answer test certifies the
 // largest ε with `certifyRuns` held-out runs, for answers drawn ∝ exp(β·votes).
 Index bestVoteSplit(Index teachers, double beta, long long certifyRuns);

@@ -15,6 +15,8 @@
 #include "core/audit/audit_problem.h"
 #include "core/audit/statistic.h"
 #include "core/audit/worst_case.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
 #include "tests/common/test_support.h"
 
 using namespace dpstudio;
@@ -100,6 +102,31 @@ class TestAuditAdversary : public QObject {
     const auto r = audited(underNoised(options, 2.0));
     QVERIFY2(r.epsilonLower > claimed,
              qPrintable(QString("the double's eps_lower %1 does not exceed the claimed %2").arg(r.epsilonLower).arg(claimed)));
+  }
+
+  // On real data (breast cancer, T = 20) the adversary finds a query and a canary that
+  // turns one teacher, and the as-published calibration — each answer 2β-DP — is flagged,
+  // while the corrected one is not (the old audit certified 0.68 against a true 2ε at T = 8).
+  void subsampleAsPublishedIsFlaggedOnRealData() {
+    auto loaded = loadBuiltin("breast_cancer");
+    QVERIFY(loaded);
+    SplitAndPreprocess settings;
+    settings.testFraction = 0.25;
+    settings.preprocess.normBound = 5000.0;
+    auto prepared = prepareLoaded(std::move(loaded).value(), std::nullopt, settings);
+    QVERIFY(prepared);
+    for (const auto calibration : {mech::Calibration::Corrected, mech::Calibration::Published}) {
+      AuditOptions o = prediction(predict::PredictionKind::Subsample, 1.0);
+      o.prediction.calibration = calibration;
+      o.prediction.learner.lambda = 1e-4;  // the CLI's default: teachers on 21 rows that disagree near the boundary
+      auto problem = audit::auditProblemFromData(o, prepared.value().train);
+      QVERIFY2(problem, problem ? "" : problem.error().toString().c_str());
+      QVERIFY(problem.value().description.find("turns that teacher's vote") != std::string::npos);
+      auto result = audit::runAudit(o, problem.value());
+      QVERIFY(result);
+      qInfo("breast cancer, %s: eps_lower %.3f; %s; %s", mech::calibrationName(calibration).c_str(), result.value().epsilonLower, problem.value().description.c_str(), result.value().statistic.c_str());
+      QCOMPARE(result.value().violation, calibration == mech::Calibration::Published);
+    }
   }
 
   // The geometry the worst case rests on: the Huber SVM's minimizer is set by the decisive
