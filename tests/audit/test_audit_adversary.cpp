@@ -72,6 +72,16 @@ audit::AuditResult audited(const AuditOptions& o) {
   return r;
 }
 
+AuditOptions multipartyAudit(double epsilon) {
+  AuditOptions o;
+  o.target = AuditTarget::Multiparty;
+  o.multiparty.model = ModelKind::HuberSvm;
+  o.multiparty.lambda = 1e-2;
+  o.multiparty.epsilon = epsilon;
+  o.trials = kTrials;
+  return o;
+}
+
 void addWorstCases() {
   QTest::addColumn<AuditOptions>("options");
   QTest::newRow("output perturbation, huber") << training(mech::MechanismKind::Output, 1.0);
@@ -79,6 +89,7 @@ void addWorstCases() {
   QTest::newRow("prediction sensitivity, l2-laplace, B = 1") << prediction(predict::PredictionKind::Sensitivity, 1.0);
   QTest::newRow("subsample-and-aggregate, corrected, T = 20, B = 1")
       << prediction(predict::PredictionKind::Subsample, 1.0);
+  QTest::newRow("multiparty aggregation, huber, K = 5") << multipartyAudit(1.0);
 }
 
 }  // namespace
@@ -98,7 +109,9 @@ class TestAuditAdversary : public QObject {
   void factorTwoDoubleIsFlagged_data() { addWorstCases(); }
   void factorTwoDoubleIsFlagged() {
     QFETCH(AuditOptions, options);
-    const double claimed = options.target == AuditTarget::Training ? options.training.epsilon : options.prediction.epsilon;
+    const double claimed = options.target == AuditTarget::Training     ? options.training.epsilon
+                           : options.target == AuditTarget::Prediction ? options.prediction.epsilon
+                                                                       : options.multiparty.epsilon;
     const auto r = audited(underNoised(options, 2.0));
     QVERIFY2(r.epsilonLower > claimed,
              qPrintable(QString("the double's eps_lower %1 does not exceed the claimed %2").arg(r.epsilonLower).arg(claimed)));
