@@ -149,10 +149,12 @@ QWidget* AuditForm::buildRunRows() {
                   tr("Master seed of the runs' noise streams: the same seed gives the same result."));
   form->addRow(tr("Seed:"), seed_);
   data_ = new QComboBox;
-  data_->addItem(tr("Built-in audit problem"), false);
+  data_->addItem(tr("Worst case (built in)"), false);
   data_->addItem(tr("Current dataset (training part)"), true);
-  data_->setItemData(0, tr("Core's small problem for this mechanism (as dpstudio-cli audit without --train): "
-                           "two Gaussian clusters, or for subsample-and-aggregate a lopsided vote."),
+  data_->setItemData(0, tr("The mechanism's worst case (as dpstudio-cli audit without --train): one row in one "
+                           "dimension whose flipped label moves the model by the full sensitivity, or for "
+                           "subsample-and-aggregate a vote split one teacher turns; two small clusters where no "
+                           "worst case is built."),
                      Qt::ToolTipRole);
   data_->setItemData(1, tr("D is the current dataset's training part, split and preprocessed as the Model "
                            "panel says (norm bound R); the canary is chosen against it."),
