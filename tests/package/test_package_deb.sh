@@ -48,9 +48,14 @@ done
 
 for file in bin/dpstudio bin/dpstudio-cli share/applications/$app_id.desktop \
             share/metainfo/$app_id.metainfo.xml share/icons/hicolor/scalable/apps/$app_id.svg \
-            share/doc/dpstudio/README.md; do
+            share/doc/dpstudio/README.md share/doc/dpstudio/LICENSE share/doc/dpstudio/copyright; do
   [[ -f "$usr/$file" ]] || fail "the .deb has no /usr/$file"
 done
+# One licence everywhere: the copyright file's, the AppStream metadata's and the LICENSE text.
+grep -q '^License: MIT$' "$usr/share/doc/dpstudio/copyright" || fail "the copyright file does not name MIT"
+grep -q '<project_license>MIT</project_license>' "$usr/share/metainfo/$app_id.metainfo.xml" \
+  || fail "the metainfo's project_license is not MIT"
+grep -q '^MIT License$' "$usr/share/doc/dpstudio/LICENSE" || fail "LICENSE is not the MIT text"
 for size in 16 32 48 64 128 256; do
   png="$usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png"
   [[ -f "$png" ]] || fail "the .deb has no ${size}x${size} icon"
