@@ -98,6 +98,8 @@ int runSweep(const QStringList& args) {
       {"shard", "Run only shard K of N of the trials (merge the tables with sweep-merge).", "K/N"},
       {"preset", "A sweep of the papers' figures: " + presetNames().join(", ") + ".", "NAME"},
       {"data-dir", "Where the presets find their data (default: $DPSTUDIO_DATA_DIR).", "DIR"},
+      {"title", "The data's name in the chart's and table's title (default: the file's or built-in's "
+                "name; the presets say MNIST, UCI Adult).", "NAME"},
       {"tolerance", "Relative gradient tolerance of the optimizer (default 1e-8).", "TOL"},
       {"max-iterations", "Iteration limit of the optimizer (default 3000).", "N"},
   });
@@ -180,7 +182,8 @@ int runSweep(const QStringList& args) {
 
   SweepOutput output;
   output.table.layout = experiment::layoutOf(result.value().spec);
-  output.table.layout.title = dataTitle(data.train.provenance.source);
+  output.table.layout.title = command.parser().isSet("title") ? command.parser().value("title").toStdString()
+                                                              : dataTitle(data.train.provenance.source);
   output.table.shardIndex = shard.index;
   output.table.shardCount = shard.count;
   output.table.complete = !result.value().cancelled;

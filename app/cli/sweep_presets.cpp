@@ -16,7 +16,7 @@ QStringList mnist(const QString& dir) {
   return {"--train", dir + "/train-images-idx3-ubyte.gz", "--labels", dir + "/train-labels-idx1-ubyte.gz",
           "--test", dir + "/t10k-images-idx3-ubyte.gz", "--test-labels", dir + "/t10k-labels-idx1-ubyte.gz",
           "--unit-rows", "--model", "softmax", "--lambda", "1e-3", "--delta", "0", "--budget", "100",
-          "--teachers", "256", "--repeats", "100"};
+          "--teachers", "256", "--repeats", "100", "--title", "MNIST"};
 }
 
 // UCI Adult as a9a (paper 004 §5): one-hot rows with at most 14 ones, so ‖x‖ ≤ √14 is a
@@ -24,7 +24,7 @@ QStringList mnist(const QString& dir) {
 // for unnormalized rows: on rows in the unit ball it gives the constant classifier).
 QStringList a9a(const QString& dir) {
   return {"--train", dir + "/a9a", "--test", dir + "/a9a.t", "--norm-bound", "3.7416573867739413",
-          "--model", "logreg", "--lambda", "1e-3", "--repeats", "100"};
+          "--model", "logreg", "--lambda", "1e-3", "--repeats", "100", "--title", "UCI Adult (a9a)"};
 }
 
 struct Preset {
