@@ -8,6 +8,7 @@
 #include <QLockFile>
 #include <QStandardPaths>
 
+#include <atomic>
 #include <mutex>
 #include <variant>
 
@@ -112,8 +113,14 @@ QString defaultLedgerPath() {
 }
 
 std::string sessionLabel(const std::string& program) {
-  return program + ", " + QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString() + ", pid " +
-         std::to_string(QCoreApplication::applicationPid());
+  // A process may hold several sessions one after the other (a main window, then another):
+  // the later ones are numbered, so that no two sessions share a label.
+  static std::atomic<int> sessions{0};
+  const int number = ++sessions;
+  std::string label = program + ", " + QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString() +
+                      ", pid " + std::to_string(QCoreApplication::applicationPid());
+  if (number > 1) label += ", session " + std::to_string(number);
+  return label;
 }
 
 LedgerFile::LedgerFile(QString path) : path_(std::move(path)) {}

@@ -32,8 +32,9 @@ namespace dpstudio::privacy {
 QString defaultLedgerPath();
 
 // Names one session in its entries: "dpstudio-cli train, 2025-06-03T10:04:12Z, pid 4242".
-// The program, the session's start (UTC) and the process id: readable, and unique enough to
-// tell this session's entries from earlier ones.
+// The program, the session's start (UTC) and the process id, and ", session N" for the
+// N-th session of one process: readable, and unique, so that a session tells its own
+// entries from earlier ones.
 std::string sessionLabel(const std::string& program);
 
 class LedgerFile {
