@@ -270,6 +270,10 @@ void MainWindow::createPrivacyDocks() {
   ledgerDock_ = new QDockWidget(tr("Ledger"), this);
   ledgerDock_->setObjectName(QStringLiteral("ledgerDock"));
   ledgerDock_->setWidget(ledgerView_);
+  // What dpstudio-cli --ledger default added meanwhile shows when the user looks.
+  connect(ledgerDock_, &QDockWidget::visibilityChanged, ledgerStore_, [this](bool visible) {
+    if (visible) ledgerStore_->reload();
+  });
 
   auditView_ = new AuditView(document_);
   // The current dataset is audited as the Model panel would train on it (split, norm bound R,

@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QBrush>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
@@ -160,7 +161,8 @@ class TestLedgerPersistence : public QObject {
   }
 
   // dpstudio-cli --ledger default writes the GUI's file: its releases are in the Ledger view
-  // (after the window's next release reads the file back) and in the same dataset's total.
+  // (when the dock is shown again, and after the window's next release) and in the same
+  // dataset's total.
   void cliReleasesJoinTheTotals() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
@@ -171,6 +173,13 @@ class TestLedgerPersistence : public QObject {
                "--epsilon", "0.5", "--ledger", "default"});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 0);
+    auto* dock = qobject_cast<QDockWidget*>(window.ledgerView()->parentWidget());
+    QVERIFY(dock);
+    window.show();
+    dock->hide();
+    dock->show();
+    QTRY_COMPARE(window.ledgerView()->model()->rowCount(), 1);
+    QCOMPARE(cell(window, 0, LedgerModel::SessionColumn), QStringLiteral("dpstudio-cli train"));
     const double gui = releaseOutputPerturbation(window);
     QTRY_COMPARE(window.ledgerView()->model()->rowCount(), 2);
     QCOMPARE(cell(window, 0, LedgerModel::SessionColumn), QStringLiteral("dpstudio-cli train"));
