@@ -4,6 +4,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/privacy/ledger_json.h"
 #include "core/privacy/ledger_totals.h"
@@ -60,6 +61,12 @@ Result<CliLedger> CliLedger::open(const Command& command, const std::string& pro
 Status CliLedger::record(std::vector<privacy::LedgerEntry> entries) const {
   if (!session_) return Ok{};
   for (privacy::LedgerEntry& entry : entries) {
+    // DP-SGD with noise multiplier 0: a model with no guarantee, which no total can hold.
+    if (std::isinf(entry.epsilon))
+      return Error{ErrorKind::InvalidPrivacy,
+                   "this run guarantees nothing (epsilon = infinity), which a privacy ledger cannot total: run it "
+                   "without --ledger, as the non-private baseline it is",
+                   {}, 0, "ledger"};
     entry.datasetName = datasetName_;
     auto recorded = session_->record(std::move(entry));
     if (!recorded) {

@@ -100,6 +100,18 @@ class TestCliLedger : public QObject {
     QCOMPARE(bytesOf(ledger), before);
   }
 
+  // DP-SGD with noise multiplier 0 guarantees nothing (ε = ∞): no total can hold it, so with
+  // --ledger the run is refused before anything of it is shown.
+  void aRunWithoutAGuaranteeIsRefused() {
+    const QString ledger = freshLedger();
+    const auto run = runCli(train(kIris, {"--mechanism", "dpsgd", "--delta", "1e-5", "--noise-multiplier", "0",
+                                          "--epochs", "1", "--ledger", ledger}));
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.err.contains("epsilon = infinity"), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+    QVERIFY(entriesOf(ledger).isEmpty());
+  }
+
   void withoutLedgerNothingIsWritten() {
     const QString defaultFile = dir_.filePath("default-ledger.json");
     QFile::remove(defaultFile);
