@@ -49,7 +49,10 @@ function(dpstudio_add_test name)
   endif()
   # QtTest's watchdog ends a test function after 300 s on its own: TIMEOUT governs instead.
   math(EXPR function_timeout_ms "${ARG_TIMEOUT} * 1000")
-  set(env "QT_QPA_PLATFORM=offscreen" "QTEST_FUNCTION_TIMEOUT=${function_timeout_ms}")
+  # A test that forgets to isolate its privacy ledger writes one of its own in the build
+  # tree, never the user's (core/privacy/ledger_file.h: DPSTUDIO_LEDGER_FILE).
+  set(env "QT_QPA_PLATFORM=offscreen" "QTEST_FUNCTION_TIMEOUT=${function_timeout_ms}"
+      "DPSTUDIO_LEDGER_FILE=${CMAKE_CURRENT_BINARY_DIR}/${name}.ledger.json")
   set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${env}")
   if(ARG_LABELS)
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")

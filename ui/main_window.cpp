@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 
 #include <algorithm>
@@ -32,6 +33,7 @@
 #include "ui/decision_overlay.h"
 #include "ui/help_dialog.h"
 #include "ui/job_status_widget.h"
+#include "ui/ledger_store.h"
 #include "ui/ledger_view.h"
 #include "ui/model_dock.h"
 #include "ui/model_panel.h"
@@ -63,6 +65,7 @@ QString viewDescription(const ViewSpec& spec) {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       ledger_(std::make_shared<privacy::PrivacyLedger>()),
+      ledgerStore_(new LedgerStore(ledger_, privacy::defaultLedgerPath(), this)),
       document_(new DatasetDocument(this)),
       controller_(new DatasetController(document_, this)),
       scatter_(new ScatterView),
@@ -117,6 +120,25 @@ MainWindow::MainWindow(QWidget* parent)
 
   setWindowTitle(QStringLiteral("dpstudio"));
   restoreSettings();
+  // After the constructor: a test turns dialogs off first.
+  QTimer::singleShot(0, this, &MainWindow::reportLedgerFile);
+}
+
+void MainWindow::reportLedgerFile() {
+  const QString problem = ledgerStore_->problem();
+  const QString message = problem.isEmpty() ? ledgerStore_->notice() : problem;
+  if (message.isEmpty()) return;
+  statusBar()->showMessage(problem.isEmpty() ? tr("The privacy ledger file was corrupt and was kept aside.")
+                                             : tr("The privacy ledger file cannot be used: private releases are refused."),
+                           15000);
+  if (!errorDialogs_) return;
+  QMessageBox::warning(this, problem.isEmpty() ? tr("Privacy ledger kept aside") : tr("Privacy ledger refused"),
+                       problem.isEmpty()
+                           ? message
+                           : tr("%1\n\nPrivate releases are refused until the ledger can be written, so that none "
+                                "is missing from it. Ledger view \u2192 Archive History\u2026 sets the file aside and "
+                                "starts a new ledger.")
+                                 .arg(message));
 }
 
 MainWindow::~MainWindow() {
@@ -244,9 +266,14 @@ void MainWindow::createModelDock() {
 
 void MainWindow::createPrivacyDocks() {
   ledgerView_ = new LedgerView(ledger_);
+  ledgerView_->setStore(ledgerStore_);
   ledgerDock_ = new QDockWidget(tr("Ledger"), this);
   ledgerDock_->setObjectName(QStringLiteral("ledgerDock"));
   ledgerDock_->setWidget(ledgerView_);
+  // What dpstudio-cli --ledger default added meanwhile shows when the user looks.
+  connect(ledgerDock_, &QDockWidget::visibilityChanged, ledgerStore_, [this](bool visible) {
+    if (visible) ledgerStore_->reload();
+  });
 
   auditView_ = new AuditView(document_);
   // The current dataset is audited as the Model panel would train on it (split, norm bound R,
@@ -478,29 +505,7 @@ void MainWindow::saveSettings() const {
   modelPanel_->form()->saveSettings();
 }
 
-bool MainWindow::confirmLedgerLoss() {
-  const std::size_t releases = ledger_->size();
-  if (releases == 0 || !errorDialogs_) return true;
-  QMessageBox box(QMessageBox::Warning, tr("Quit dpstudio"),
-                  tr("<b>This session's privacy ledger lists %n release(s).</b>", nullptr, static_cast<int>(releases)),
-                  QMessageBox::NoButton, this);
-  box.setInformativeText(tr("The ledger is not kept after quitting: export it as CSV to keep the record of what "
-                            "this session has spent."));
-  QPushButton* exportButton = box.addButton(tr("Export CSV and Quit…"), QMessageBox::AcceptRole);
-  QPushButton* quitButton = box.addButton(tr("Quit without Exporting"), QMessageBox::DestructiveRole);
-  box.addButton(QMessageBox::Cancel);
-  box.setDefaultButton(exportButton);
-  box.exec();
-  if (box.clickedButton() == quitButton) return true;
-  if (box.clickedButton() == exportButton) return ledgerView_->showExportDialog();
-  return false;
-}
-
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!confirmLedgerLoss()) {
-    event->ignore();
-    return;
-  }
   controller_->cancel();
   trainer_->cancel();
   saveSettings();

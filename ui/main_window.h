@@ -38,6 +38,7 @@ class DatasetPanel;
 class DecisionOverlay;
 class HelpDialog;
 class JobStatusWidget;
+class LedgerStore;
 class LedgerView;
 class ModelDock;
 class ModelPanel;
@@ -74,8 +75,11 @@ class MainWindow : public QMainWindow {
   ModelPanel* modelPanel() const { return modelPanel_; }
   DecisionOverlay* decisionOverlay() const { return overlay_; }
   // The session's privacy ledger: every private release made from this window (training,
-  // answers, audits do not spend) is recorded here; the Ledger view shows it.
+  // answers, audits do not spend) is recorded here, and kept in the per-user ledger file
+  // (privacy::defaultLedgerPath()) before it counts; the Ledger view shows it with the
+  // releases of earlier sessions.
   privacy::PrivacyLedger& ledger() const { return *ledger_; }
+  LedgerStore* ledgerStore() const { return ledgerStore_; }
   // The Ledger and Audit views (bottom docks, View menu).
   LedgerView* ledgerView() const { return ledgerView_; }
   AuditView* auditView() const { return auditView_; }
@@ -133,11 +137,12 @@ class MainWindow : public QMainWindow {
   void showAbout();
   void showAlgorithmsHelp();
   QAction* showDockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
-  // Before quitting a session with releases: export the ledger, quit anyway, or stay.
-  // True to quit. Without dialogs (tests), true.
-  bool confirmLedgerLoss();
+  // What the ledger file needs the user to know at start (kept aside when corrupt, refused),
+  // in the status bar and, with dialogs, a message box.
+  void reportLedgerFile();
 
   std::shared_ptr<privacy::PrivacyLedger> ledger_;  // first: the controllers below record into it
+  LedgerStore* ledgerStore_;  // keeps ledger_ in the ledger file from the first release on
   DatasetDocument* document_;
   DatasetController* controller_;
   ScatterView* scatter_;

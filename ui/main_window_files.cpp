@@ -151,7 +151,7 @@ void MainWindow::showImportModelDialog() {
     QMessageBox::warning(this, tr("Not a usable model bundle"), QString::fromStdString(loaded.error().toString()));
     return;
   }
-  auto* dialog = new ModelImportDialog(std::move(loaded).value(), path, document_, this);
+  auto* dialog = new ModelImportDialog(std::move(loaded).value(), path, document_, ledger_.get(), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->open();
 }

@@ -5,12 +5,16 @@
 // every row or none: more rows than its budget has left is refused as a whole (exit 4),
 // nothing drawn, nothing written. Otherwise the bundle is rewritten atomically with the new
 // count BEFORE any answer is printed or written, so that answers are never released without
-// the budget recording them; if the rewrite fails, nothing is shown.
+// the budget recording them; if the rewrite fails, nothing is shown. With --ledger the
+// answers are recorded in the ledger too, before they are shown (bundle_answering.h): the
+// budget's entry, opened by the training run that exported the bundle, counts them; a
+// budget that ledger has not seen is opened now with its whole (ε, δ).
 
 #include <QSaveFile>
 #include <QTextStream>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/ledger_option.h"
 #include "app/cli/mechanism_options.h"
 #include "core/bundle/bundle_answering.h"
 #include "core/sources/source.h"
@@ -51,6 +55,7 @@ int runPredict(const QStringList& args) {
       {"data", "The rows to predict: a file or builtin:NAME.", "DATA"},
       {"out", "Write the predictions as CSV (row, predicted, label) to this file.", "FILE"},
   });
+  addLedgerOptions(command.parser());
   int exitCode = kOk;
   if (!command.parse(args, &exitCode)) return exitCode;
   if (!command.parser().positionalArguments().isEmpty())
@@ -61,6 +66,8 @@ int runPredict(const QStringList& args) {
   if (!noiseSpec) return command.fail(noiseSpec.error());
   auto loadOptions = command.loadOptions();
   if (!loadOptions) return command.fail(loadOptions.error());
+  auto ledger = CliLedger::open(command, "dpstudio-cli predict");
+  if (!ledger) return command.fail(ledger.error());
 
   const QString modelPath = command.parser().value("model");
   auto loaded = bundle::readBundle(modelPath);
@@ -71,11 +78,14 @@ int runPredict(const QStringList& args) {
   if (options.libsvmFeatures == 0) options.libsvmFeatures = model.inputDim();
   auto opened = openDataset(command.parser().value("data").toStdString(), options);
   if (!opened) return command.fail(opened.error());
-  command.warn(opened.value().provenance.warnings);
+  std::vector<std::string> warnings = opened.value().provenance.warnings;
+  warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
+  command.warn(warnings);
   auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
   if (!noise) return command.fail(noise.error());
-  // Stateful predictors: the bundle records the answers before anything is shown.
-  auto answered = bundle::answerDataset(model, modelPath, opened.value(), *noise.value());
+  // Stateful predictors: the bundle (and the ledger) record the answers before anything is shown.
+  auto answered = bundle::answerDataset(model, modelPath, opened.value(), *noise.value(),
+                                        {ledger.value().session(), ledger.value().datasetName()});
   if (!answered) return command.fail(answered.error());
   const bundle::BundlePredictions& p = answered.value().predictions;
   const Dataset& data = answered.value().data;
@@ -97,6 +107,8 @@ int runPredict(const QStringList& args) {
       out["budget_remaining"] = static_cast<qint64>(*remaining);
       out["answers_spent"] = static_cast<qint64>(p.answersSpent);
     }
+    if (!warnings.empty()) out["warnings"] = toJsonArray(warnings);
+    out["ledger"] = ledger.value().json();
     command.printJson(out);
     return kOk;
   }
@@ -108,6 +120,7 @@ int runPredict(const QStringList& args) {
   if (remaining)
     printText(QString("budget          %1 answers spent, %2 of %3 left (recorded in %4)")
                   .arg(p.answersSpent).arg(*remaining).arg(*model.budget()).arg(modelPath));
+  ledger.value().print();
   return kOk;
 }
 

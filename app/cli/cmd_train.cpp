@@ -6,13 +6,16 @@
 
 #include "app/cli/bundle_output.h"
 #include "app/cli/cli_common.h"
+#include "app/cli/ledger_option.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/plan_options.h"
 #include "app/cli/private_prediction_options.h"
 #include "core/experiment/plan_run.h"
+#include "core/experiment/release_entries.h"
 #include "core/mechanisms/report_json.h"
 #include "core/mechanisms/noise_scale.h"
 #include "core/privacy/validation.h"
+#include "core/sources/source.h"
 
 namespace dpstudio::cli {
 namespace {
@@ -89,6 +92,7 @@ int runTrain(const QStringList& args) {
   addTuningOption(command.parser());
   addPrivatePredictionOptions(command.parser());
   addBundleOutputOption(command.parser());
+  addLedgerOptions(command.parser());
   command.parser().addOptions({
       {"tolerance", "Relative gradient tolerance of the optimizer (default 1e-8).", "TOL"},
       {"max-iterations", "Iteration limit of the optimizer (default 3000).", "N"},
@@ -106,6 +110,8 @@ int runTrain(const QStringList& args) {
   const bool tuned = mechanism && !mechanism->tuneLambdas.empty();
   auto noiseSpec = noiseChoice(command);
   if (!noiseSpec) return command.fail(noiseSpec.error());
+  auto ledger = CliLedger::open(command, "dpstudio-cli train");
+  if (!ledger) return command.fail(ledger.error());
 
   auto request = command.dataRequest();
   if (!request) return command.fail(request.error());
@@ -122,6 +128,11 @@ int runTrain(const QStringList& args) {
   auto run = experiment::runPlan(plan.value(), prepared.value(), *noise.value(), control);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!run) return command.fail(run.error());
+  // On the record before anything of the release is written or shown.
+  if (auto recorded = ledger.value().record(experiment::releaseLedgerEntries(
+          plan.value(), run.value(), datasetIdentity(request.value().trainSpec)));
+      !recorded)
+    return command.fail(recorded.error());
   auto bundlePath = writeRunBundle(command, plan.value(), run.value(), prepared.value(), noise.value()->provenance());
   if (!bundlePath) return command.fail(bundlePath.error());
   const bool isPrivate = plan.value().isPrivate();
@@ -145,6 +156,7 @@ int runTrain(const QStringList& args) {
   const double lambda = tuned ? *report.value("chosen_lambda") : learner.lambda;
   const bool hasRanges = !request.value().preprocess.publicRanges.empty();
   std::vector<std::string> warnings = train.provenance.warnings;
+  warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
   if (hasGuarantee)
     if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, train.rows())) warnings.push_back(*doubtful);
   if (const auto* mechanism = std::get_if<experiment::TrainingMechanism>(&plan.value().choice))
@@ -192,6 +204,7 @@ int runTrain(const QStringList& args) {
       out["tune_lambdas"] = lambdas;
     }
     reportBundle(bundlePath.value(), &out);
+    out["ledger"] = ledger.value().json();
     command.printJson(out);
     return kOk;
   }
@@ -225,6 +238,7 @@ int runTrain(const QStringList& args) {
   if (!train.provenance.notPrivate.empty() && isPrivate)
     printText("privacy         but the preprocessing was fitted on the data: the result is NOT private");
   reportBundle(bundlePath.value(), nullptr);
+  ledger.value().print();
   return kOk;
 }
 

@@ -7,18 +7,25 @@
 // the first rows are all one class. The training accuracy would spend budget
 // on training points and is not measured (null). Multiparty aggregation releases a model:
 // its accuracies are measured as for the training mechanisms, next to paper 004's baselines.
+//
+// With --ledger (ledger_option.h) the predictor's answers are the release: its budget's entry
+// is opened by the first test answer, and a bundle (--out) keeps the budget's id so that
+// later `predict` answers count against that entry. Multiparty records each release.
 
 #include <QJsonArray>
 
 #include <chrono>
 
 #include "app/cli/bundle_output.h"
+#include "app/cli/ledger_option.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
 #include "app/cli/plan_options.h"
 #include "core/experiment/answering.h"
+#include "core/experiment/release_entries.h"
 #include "core/mechanisms/report_json.h"
 #include "core/privacy/validation.h"
+#include "core/sources/source.h"
 
 namespace dpstudio::cli {
 namespace {
@@ -56,7 +63,7 @@ using Answered = experiment::AnsweredSample;
 
 int printPrediction(const Command& command, const mech::MechanismReport& report, const PreparedData& data,
                     const predict::PredictionOptions& o, const Answered& a, double seconds,
-                    const std::optional<QString>& bundlePath) {
+                    const std::optional<QString>& bundlePath, const CliLedger& ledger) {
   const double accuracy = a.answered > 0 ? static_cast<double>(a.correct) / static_cast<double>(a.answered) : 0.0;
   const bool all = a.answered == data.test.rows();
   const std::string note = "test accuracy over " +
@@ -66,10 +73,12 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
                            ", each answered through the private predictor (budget " + std::to_string(o.budget) +
                            "); training accuracy not measured: it would spend budget";
   std::vector<std::string> warnings = data.train.provenance.warnings;
+  warnings.insert(warnings.end(), ledger.warnings().begin(), ledger.warnings().end());
   if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, data.train.rows())) warnings.push_back(*doubtful);
   command.warn(warnings);
   if (command.json()) {
     QJsonObject out = commonJson(report, data, seconds);
+    out["ledger"] = ledger.json();
     out["lambda"] = o.learner.lambda;
     out["train_accuracy"] = QJsonValue::Null;
     out["test_accuracy"] = a.answered > 0 ? QJsonValue(accuracy) : QJsonValue::Null;
@@ -104,18 +113,20 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(report.statement));
   reportBundle(bundlePath, nullptr);
+  ledger.print();
   return kOk;
 }
 
 int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, const PreparedData& data,
-                  privacy::NoiseSource& noise, std::uint64_t sampleSeed) {
+                  privacy::NoiseSource& noise, std::uint64_t sampleSeed, const CliLedger& ledger) {
   const auto start = Clock::now();
   experiment::RunControl control;
   control.trainBaseline = false;  // the answers are the result; no all-rows model beside them
   auto run = experiment::runPlan(plan, data, noise, control);
   if (!run) return command.fail(run.error());
   experiment::PredictorRelease& predictor = *run.value().prediction;
-  auto answered = experiment::answerTestSample(predictor, data.test, noise, sampleSeed);
+  // The answers are the release: the predictor records them in the ledger as it gives them.
+  auto answered = experiment::answerTestSample(predictor, data.test, noise, sampleSeed, ledger.session());
   if (!answered) return command.fail(answered.error());
   mech::MechanismReport report = predictor.report();
   report.noiseSource = noise.provenance().describe();
@@ -123,18 +134,23 @@ int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, c
   // Exported after the test answers: they are spent, and the bundle's count says so.
   auto bundlePath = writeRunBundle(command, plan, run.value(), data, noise.provenance());
   if (!bundlePath) return command.fail(bundlePath.error());
-  return printPrediction(command, report, data, options, answered.value(), secondsSince(start), bundlePath.value());
+  return printPrediction(command, report, data, options, answered.value(), secondsSince(start), bundlePath.value(),
+                         ledger);
 }
 
 // What a multiparty release costs: as published, the ε that can be proven, not the claim.
 double epsilonSpent(const mech::MechanismReport& report) { return report.chargedEpsilon(); }
 
 int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, const PreparedData& data,
-                  privacy::NoiseSource& noise) {
+                  privacy::NoiseSource& noise, const std::string& dataset, const CliLedger& ledger) {
   const auto start = Clock::now();
   auto run = experiment::runPlan(plan, data, noise);
   if (!run) return command.fail(run.error());
   const double seconds = secondsSince(start);
+  // Each release (the aggregate, and the all-data DP baseline when drawn) on the record
+  // before anything of them is written or shown.
+  if (auto recorded = ledger.record(experiment::releaseLedgerEntries(plan, run.value(), dataset)); !recorded)
+    return command.fail(recorded.error());
   auto bundlePath = writeRunBundle(command, plan, run.value(), data, noise.provenance());
   if (!bundlePath) return command.fail(bundlePath.error());
   const multiparty::MultipartyOptions& options = std::get<experiment::Multiparty>(plan.choice).options;
@@ -148,6 +164,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
   const double trainAccuracy = release.trainAccuracy;
   auto accuracyOr = [](const std::optional<double>& value) { return value ? QJsonValue(*value) : QJsonValue::Null; };
   std::vector<std::string> warnings = data.train.provenance.warnings;
+  warnings.insert(warnings.end(), ledger.warnings().begin(), ledger.warnings().end());
   if (auto doubtful = privacy::doubtfulDeltaWarning(release.report.delta, data.train.rows()))
     warnings.push_back(*doubtful);
   command.warn(warnings);
@@ -181,6 +198,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
       releases.append(QJsonObject{
           {"what", "all-data DP baseline"}, {"epsilon", epsilonSpent(d.allDataPrivate->report)}, {"delta", 0.0}});
     out["releases"] = releases;
+    out["ledger"] = ledger.json();
     reportBundle(bundlePath.value(), &out);
     command.printJson(out);
     return kOk;
@@ -213,6 +231,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
                   .arg(first + second, 0, 'g', 6));
   }
   reportBundle(bundlePath.value(), nullptr);
+  ledger.print();
   return kOk;
 }
 
@@ -224,6 +243,8 @@ int runTrainPrivatePrediction(const Command& command) {
   // Refuse bad options before loading any data.
   auto plan = privacyPlan(command, command.parser().value("mechanism"));
   if (!plan) return command.fail(plan.error());
+  auto ledger = CliLedger::open(command, "dpstudio-cli train");
+  if (!ledger) return command.fail(ledger.error());
   auto request = command.dataRequest();
   if (!request) return command.fail(request.error());
   auto prepared = prepareData(request.value());
@@ -231,8 +252,10 @@ int runTrainPrivatePrediction(const Command& command) {
   auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
   if (!noise) return command.fail(noise.error());
   return std::holds_alternative<experiment::Multiparty>(plan.value().choice)
-             ? runMultiparty(command, plan.value(), prepared.value(), *noise.value())
-             : runPrediction(command, plan.value(), prepared.value(), *noise.value(), request.value().splitSeed);
+             ? runMultiparty(command, plan.value(), prepared.value(), *noise.value(),
+                             datasetIdentity(request.value().trainSpec), ledger.value())
+             : runPrediction(command, plan.value(), prepared.value(), *noise.value(), request.value().splitSeed,
+                             ledger.value());
 }
 
 }  // namespace dpstudio::cli

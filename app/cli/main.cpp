@@ -30,6 +30,8 @@ const char* kUsage =
     "  sweep-merge  merge the trial tables of a sweep's shards into one summary and plot\n"
     "\n"
     "Every command takes --help, and --json to print one JSON object on stdout.\n"
+    "train and predict take --ledger FILE|default to record their private releases in a\n"
+    "privacy ledger (default: the one the GUI keeps); without it nothing is recorded.\n"
     "DATA is a file (CSV, LIBSVM, IDX; gzip is detected) or builtin:NAME.\n"
     "Exit codes: 0 ok, 1 other failure, 2 usage, 3 bad input data, 4 invalid privacy\n"
     "parameters, 5 bad bundle.";

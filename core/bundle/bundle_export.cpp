@@ -79,8 +79,12 @@ Payload releasedModel(const TrainedModel& trained, const LearnerSpec& learner, c
   return out;
 }
 
-QJsonObject inferenceJson(long long budget, long long used) {
+// budget_id: the budget's own id (AnswerBudget::id()), a decimal string (64 bits do not fit a
+// JSON number). The ledger names the budget by it, so that answers this bundle gives later,
+// in any process, are counted against the entry its first answer opened.
+QJsonObject inferenceJson(long long budget, long long used, std::uint64_t budgetId) {
   return QJsonObject{{"budget", static_cast<qint64>(budget)},
+                     {"budget_id", QString::number(budgetId)},
                      {"answers_used", static_cast<qint64>(used)},
                      {"budget_remaining", static_cast<qint64>(budget - used)},
                      {"noise_source", "answers draw their noise when asked (release: the OS CSPRNG, by default)"}};
@@ -97,7 +101,7 @@ Payload sensitivityPredictor(const predict::PrivatePredictor& p, std::map<std::s
   Payload out;
   out.kind = "prediction-sensitivity";
   out.model = modelJson(p.model(), p.options().learner, "theta_star");
-  out.inference = inferenceJson(p.budget(), p.used());
+  out.inference = inferenceJson(p.budget(), p.used(), p.budgetId());
   out.options = predict::predictionOptionsToJson(p.options());
   out.report = p.report();
   out.nonPrivateParameters =
@@ -121,7 +125,7 @@ Payload subsamplePredictor(const predict::SubsampleAggregate& p, std::map<std::s
   out.model = modelJson(*teachers.model, p.options().learner, "teachers");
   out.model["teachers"] = static_cast<qint64>(teachers.teachers());
   out.model["part_rows"] = static_cast<qint64>(teachers.partRows);
-  out.inference = inferenceJson(p.budget(), p.used());
+  out.inference = inferenceJson(p.budget(), p.used(), p.budgetId());
   out.options = predict::predictionOptionsToJson(p.options());
   out.report = p.report();
   out.nonPrivateParameters =

@@ -109,6 +109,23 @@ Result<long long> answersUsed(const QJsonObject& m, long long budget) {
   return used.value();
 }
 
+// inference.budget_id: a non-zero 64-bit decimal string. A bundle written before budget ids
+// has none: it gets a new one, stored in the manifest so that the next rewrite keeps it.
+Result<std::uint64_t> storedBudgetId(QJsonObject& m) {
+  QJsonObject inference = m["inference"].toObject();
+  const QJsonValue stored = inference["budget_id"];
+  if (stored.isUndefined()) {
+    const std::uint64_t id = predict::newBudgetId();
+    inference["budget_id"] = QString::number(id);
+    m["inference"] = inference;
+    return id;
+  }
+  bool ok = false;
+  const std::uint64_t id = stored.toString().toULongLong(&ok);
+  if (!stored.isString() || !ok || id == 0) return bad("must be a non-zero decimal string", "inference.budget_id");
+  return id;
+}
+
 Result<predict::PredictionOptions> storedOptions(const QJsonObject& m) {
   auto options = predict::predictionOptionsFromJson(m["training"].toObject()["options"].toObject());
   if (!options) return bad("manifest training.options: " + options.error().message, "training.options");
@@ -199,6 +216,11 @@ Result<LoadedBundle> readBundle(const QString& path, const ZipLimits& limits) {
   if (!header) return withPath(header.error());
 
   const QString kind = m["kind"].toString();
+  if (kind == "prediction-sensitivity" || kind == "subsample-aggregate") {
+    auto id = storedBudgetId(out.contents.manifest);
+    if (!id) return withPath(id.error());
+    out.budgetId = id.value();
+  }
   if (kind == "model") {
     auto model = releasedModel(out.contents, header.value());
     if (!model) return withPath(model.error());
@@ -235,7 +257,8 @@ Status writeBundle(const BundleContents& contents, const QString& path, const Be
   return writeBundleArchive(contents, path, beforeCommit);
 }
 
-Result<BundlePredictions> predict(LoadedBundle& loaded, const Eigen::MatrixXd& rawX, privacy::NoiseSource& noise) {
+Result<BundlePredictions> predict(LoadedBundle& loaded, const Eigen::MatrixXd& rawX, privacy::NoiseSource& noise,
+                                  privacy::PrivacyLedger* ledger) {
   if (rawX.cols() != loaded.preprocessor.inputDim)
     return Error::badData("the data have " + std::to_string(rawX.cols()) + " features but the model reads " +
                           std::to_string(loaded.preprocessor.inputDim));
@@ -247,7 +270,7 @@ Result<BundlePredictions> predict(LoadedBundle& loaded, const Eigen::MatrixXd& r
     return out;
   }
   if (auto* f = std::get_if<predict::PrivatePredictor>(&loaded.predictor)) {
-    auto answers = f->answerRows(X, noise);
+    auto answers = f->answerRows(X, noise, ledger);
     if (!answers) return answers.error();
     const auto n = static_cast<Index>(answers.value().size());
     out.labels.resize(n);
@@ -261,7 +284,7 @@ Result<BundlePredictions> predict(LoadedBundle& loaded, const Eigen::MatrixXd& r
     return out;
   }
   auto& g = std::get<predict::SubsampleAggregate>(loaded.predictor);
-  auto answers = g.answerRows(X, noise);
+  auto answers = g.answerRows(X, noise, ledger);
   if (!answers) return answers.error();
   const auto n = static_cast<Index>(answers.value().size());
   out.labels.resize(n);

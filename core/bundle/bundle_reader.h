@@ -37,6 +37,10 @@ struct LoadedBundle {
   std::variant<BundleModel, predict::PrivatePredictor, predict::SubsampleAggregate> predictor;
 
   bool stateful() const { return predictor.index() != 0; }
+  // Stateful predictors only: the manifest's inference.budget_id, the budget's name in the
+  // ledger. A bundle written before budget ids gets a new one here, which the next rewrite
+  // (currentContents) stores.
+  std::optional<std::uint64_t> budgetId;
   // Stateful predictors only.
   std::optional<long long> budget() const;
   std::optional<long long> budgetRemaining() const;
@@ -63,7 +67,10 @@ struct BundlePredictions {
 
 // Preprocesses raw rows (the bundle's input_dim columns) and predicts. A stateful predictor
 // answers every row or none: more rows than remain is ErrorKind::InvalidPrivacy with nothing
-// spent and no noise drawn.
-Result<BundlePredictions> predict(LoadedBundle& loaded, const Eigen::MatrixXd& rawX, privacy::NoiseSource& noise);
+// spent and no noise drawn. Its answers are recorded in `ledger` when given (as the
+// predictors record: the budget's entry, opened or its count raised), under the restored
+// predictor's in-process budget id; bundle_answering.h renames it to budgetId.
+Result<BundlePredictions> predict(LoadedBundle& loaded, const Eigen::MatrixXd& rawX, privacy::NoiseSource& noise,
+                                  privacy::PrivacyLedger* ledger = nullptr);
 
 }  // namespace dpstudio::bundle

@@ -3,7 +3,6 @@
 #include <QBuffer>
 #include <QDateTime>
 #include <QFile>
-#include <QSaveFile>
 #include <QSet>
 
 #include <quazip.h>
@@ -115,20 +114,7 @@ Status writeZipAtomically(const std::vector<ZipMember>& members, const QString& 
                           const BeforeCommit& beforeCommit) {
   auto archive = buildArchive(members);
   if (!archive) return archive.error();
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly))
-    return internal("cannot write the bundle: " + file.errorString().toStdString(), path);
-  if (file.write(archive.value()) != archive.value().size()) {
-    file.cancelWriting();
-    return internal("cannot write the bundle: " + file.errorString().toStdString(), path);
-  }
-  if (beforeCommit && !beforeCommit()) {
-    file.cancelWriting();
-    file.commit();  // cancelled: removes the temporary file, leaves the target as it was
-    return internal("the bundle write was abandoned before it was committed", path);
-  }
-  if (!file.commit()) return internal("cannot write the bundle: " + file.errorString().toStdString(), path);
-  return Ok{};
+  return writeFileAtomically(archive.value(), path, "the bundle", beforeCommit);
 }
 
 Result<std::vector<ZipMember>> readZip(const QString& path, const ZipLimits& limits) {

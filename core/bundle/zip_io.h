@@ -3,9 +3,8 @@
 // that may come from anyone without trusting it.
 //
 // Writing: the archive is built in memory (bundles are parameters, megabytes at most) and
-// written through QSaveFile, which writes a temporary file in the target's folder and renames
-// it over the target on commit. A failure, or the process dying, before the commit leaves no
-// file at the target and an existing one untouched.
+// written atomically (core/util/atomic_file.h): a failure, or the process dying, before the
+// commit leaves no file at the target and an existing one untouched.
 //
 // Reading refuses, before inflating anything: a file that is not a zip or is truncated, more
 // than ZipLimits::maxMembers members, encrypted members, methods other than stored and
@@ -19,11 +18,11 @@
 #include <QByteArray>
 #include <QString>
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/util/atomic_file.h"
 #include "core/util/result.h"
 
 namespace dpstudio::bundle {
@@ -40,10 +39,8 @@ struct ZipLimits {
   int maxMembers = 64;
 };
 
-// A test's window into an export: called after the temporary file is fully written and
-// before it is renamed over the target (a test kills the process here, or returns false to
-// abandon the write: the result is then an Internal error and nothing is committed).
-using BeforeCommit = std::function<bool()>;
+// A test's window into an export (atomic_file.h): called before the rename.
+using dpstudio::BeforeCommit;
 
 Status writeZipAtomically(const std::vector<ZipMember>& members, const QString& path,
                           const BeforeCommit& beforeCommit = {});

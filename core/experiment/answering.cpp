@@ -7,7 +7,8 @@
 namespace dpstudio::experiment {
 
 Result<AnsweredSample> answerTestSample(PredictorRelease& predictor, const Dataset& test,
-                                        privacy::NoiseSource& noise, std::uint64_t sampleSeed) {
+                                        privacy::NoiseSource& noise, std::uint64_t sampleSeed,
+                                        privacy::PrivacyLedger* ledger) {
   AnsweredSample a;
   a.seed = sampleSeed;
   const Index k = std::min<Index>(test.rows(), static_cast<Index>(predictor.remaining()));
@@ -18,7 +19,7 @@ Result<AnsweredSample> answerTestSample(PredictorRelease& predictor, const Datas
     Eigen::VectorXi labels(k);
     auto answered = std::visit(
         [&](auto& p) -> Status {
-          auto answers = p.answerRows(X, noise);
+          auto answers = p.answerRows(X, noise, ledger);
           if (!answers) return answers.error();
           for (Index i = 0; i < k; ++i) labels[i] = static_cast<int>(answers.value()[static_cast<std::size_t>(i)].label);
           return Ok{};

@@ -28,7 +28,10 @@ struct AnsweredSample {
 };
 
 // Answers min(B remaining, test rows) sampled rows through `predictor` (all or nothing).
+// The answers are releases: with a ledger, the predictor records them there (its budget's
+// entry, opened at the first answer) before they are returned.
 Result<AnsweredSample> answerTestSample(PredictorRelease& predictor, const Dataset& test,
-                                        privacy::NoiseSource& noise, std::uint64_t sampleSeed);
+                                        privacy::NoiseSource& noise, std::uint64_t sampleSeed,
+                                        privacy::PrivacyLedger* ledger = nullptr);
 
 }  // namespace dpstudio::experiment

@@ -1,12 +1,21 @@
 #include "core/prediction/answer_budget.h"
 
+#include <random>
 #include <string>
 
 namespace dpstudio::predict {
 
+// 64 bits from the OS: the id outlives the process (the ledger file, a bundle's
+// inference.budget_id), so a per-process counter would name two budgets alike.
+std::uint64_t newBudgetId() {
+  std::random_device os;
+  std::uint64_t id = 0;
+  while (id == 0) id = (static_cast<std::uint64_t>(os()) << 32) ^ static_cast<std::uint64_t>(os());
+  return id;
+}
+
 AnswerBudget::AnswerBudget(long long budget, long long used) : state_(std::make_shared<State>()) {
-  static std::atomic<std::uint64_t> lastId{0};
-  state_->id = ++lastId;
+  state_->id = newBudgetId();
   state_->budget = budget;
   state_->used.store(used);
 }

@@ -15,6 +15,9 @@
 
 namespace dpstudio::predict {
 
+// A new budget id: 64 random bits from the OS, never 0 (see AnswerBudget::id()).
+std::uint64_t newBudgetId();
+
 class AnswerBudget {
  public:
   // budget ≥ 1, 0 ≤ used ≤ budget (checked by the predictors' factories with checkUsed).
@@ -26,8 +29,9 @@ class AnswerBudget {
   long long budget() const { return state_->budget; }
   long long used() const { return state_->used.load(); }
   long long remaining() const { return budget() - used(); }
-  // Names this budget in the ledger (privacy::InferenceBudgetUse): unique in the process,
-  // shared by copies.
+  // Names this budget in the ledger (privacy::InferenceBudgetUse) and in a bundle
+  // (inference.budget_id): 64 random bits, never 0, so unique across processes and
+  // sessions; shared by copies.
   std::uint64_t id() const { return state_->id; }
 
   // Reserves `count` ≥ 1 answers at once, or none: returns how many had been given before

@@ -78,6 +78,7 @@ class PrivatePredictor {
   long long budget() const { return budget_.budget(); }
   long long used() const { return budget_.used(); }
   long long remaining() const { return budget_.remaining(); }
+  std::uint64_t budgetId() const { return budget_.id(); }  // names the budget in ledgers and bundles
 
   // NOT private: the trained parameters and the noise-free scores (m coordinates), for tests,
   // the audit and the decision view's labelled-non-private image.

@@ -74,6 +74,7 @@ class SubsampleAggregate {
   long long budget() const { return budget_.budget(); }
   long long used() const { return budget_.used(); }
   long long remaining() const { return budget_.remaining(); }
+  std::uint64_t budgetId() const { return budget_.id(); }  // names the budget in ledgers and bundles
 
  private:
   struct Core {

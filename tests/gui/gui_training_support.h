@@ -26,11 +26,14 @@ namespace dpstudio::test {
 
 inline constexpr int kTimeoutMs = 20000;
 
-// Settings in `dir`, away from the user's, under an application name of the test's own.
+// Settings and the privacy ledger file in `dir`, away from the user's, under an application
+// name of the test's own. Every main window of the test then shares that ledger file, as
+// the GUI's sessions share the user's.
 inline void isolateSettings(const QString& dir, const QString& application) {
   QCoreApplication::setOrganizationName(QStringLiteral("dpstudio-tests"));
   QCoreApplication::setApplicationName(application);
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir);
+  qputenv("DPSTUDIO_LEDGER_FILE", QDir(dir).filePath(QStringLiteral("ledger.json")).toUtf8());
 }
 
 inline void openDataset(ui::MainWindow& window, const QString& spec, int rows) {

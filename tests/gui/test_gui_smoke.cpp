@@ -74,6 +74,7 @@ void TestGuiSmoke::initTestCase() {
   QCoreApplication::setOrganizationName(QStringLiteral("dpstudio-tests"));
   QCoreApplication::setApplicationName(QStringLiteral("test_gui_smoke"));
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+  qputenv("DPSTUDIO_LEDGER_FILE", dir_.filePath(QStringLiteral("ledger.json")).toUtf8());
 }
 
 void TestGuiSmoke::init() { QSettings().clear(); }

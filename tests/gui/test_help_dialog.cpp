@@ -65,6 +65,7 @@ void TestHelpDialog::initTestCase() {
   QCoreApplication::setOrganizationName(QStringLiteral("dpstudio-tests"));
   QCoreApplication::setApplicationName(QStringLiteral("test_help_dialog"));
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+  qputenv("DPSTUDIO_LEDGER_FILE", dir_.filePath(QStringLiteral("ledger.json")).toUtf8());
 }
 
 void TestHelpDialog::init() { QSettings().clear(); }

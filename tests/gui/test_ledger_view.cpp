@@ -232,10 +232,11 @@ void TestLedgerView::csvExportKeepsFullPrecision() {
   QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
   const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
   QCOMPARE(lines.size(), 2);
-  QCOMPARE(lines[0], QStringLiteral("index,time,mechanism,epsilon,delta,dataset,note"));
+  // The first seven columns as before the ledger file; session and the user's dataset name after them.
+  QCOMPARE(lines[0], QStringLiteral("index,time,mechanism,epsilon,delta,dataset,note,session,dataset_name"));
   QVERIFY2(lines[1].startsWith(QStringLiteral("1,")), qPrintable(lines[1]));
   QVERIFY2(lines[1].contains(QStringLiteral(",\"output perturbation, \"\"gaussian\"\"\",0.30000000000000004,1.0000000000000001e-05,"
-                                            "\"iris\",\"a, b\"")),
+                                            "\"iris\",\"a, b\",\"\",\"\"")),
            qPrintable(lines[1]));
 }
 

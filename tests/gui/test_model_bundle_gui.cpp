@@ -47,7 +47,7 @@ class TestModelBundleGui : public QObject {
     // Answering all 150 rows through the bundle agrees with the released model on its own
     // (preprocessed) test part: the same parameters and preprocessing.
     const auto result = window.training()->result();
-    ui::ModelImportDialog dialog(std::move(loaded).value(), path, window.document());
+    ui::ModelImportDialog dialog(std::move(loaded).value(), path, window.document(), &window.ledger());
     QVERIFY(dialog.evaluateButton()->isEnabled());
     QVERIFY(dialog.cardView()->toPlainText().contains(QStringLiteral("privacy"), Qt::CaseInsensitive));
     dialog.evaluate();
@@ -92,12 +92,41 @@ class TestModelBundleGui : public QObject {
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray before = file.readAll();
     file.close();
-    ui::ModelImportDialog dialog(std::move(loaded).value(), path, window.document());
+    ui::ModelImportDialog dialog(std::move(loaded).value(), path, window.document(), &window.ledger());
     dialog.setConfirmSpending(false);
     dialog.evaluate();
     QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("\u26a0")), qPrintable(dialog.resultLabel()->text()));
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), before);
+  }
+
+  // Issue 13 §4: the bundle's answers are the same budget's: the ledger raises the count of
+  // the entry its first answer opened, and records no second ε.
+  void aBundlesAnswersCountAgainstTheBudgetsEntry() {
+    MainWindow window;
+    window.show();
+    openDataset(window, kIris, 150);
+    QVERIFY(mechanismForm(window)->setChoice(QStringLiteral("prediction")));
+    fields(window)->budgetField()->setValue(200);
+    pressAndWaitForModel(window, window.modelPanel()->trainButton());
+    window.modelPanel()->answersBox()->countBox()->setValue(4);
+    window.modelPanel()->answersBox()->answerButton()->click();
+    QTRY_COMPARE(window.ledger().size(), std::size_t{1});
+    const double epsilon = window.ledger().entries().front().epsilon;
+    QTemporaryDir dir;
+    const QString path = dir.filePath("predictor.dpmodel");
+    QCOMPARE(window.exportModelTo(path), QString());
+    auto loaded = bundle::readBundle(path);
+    QVERIFY(loaded.ok());
+    QCOMPARE(*loaded.value().budgetId, window.ledger().entries().front().inferenceBudget->id);
+    ui::ModelImportDialog dialog(std::move(loaded).value(), path, window.document(), &window.ledger());
+    dialog.setConfirmSpending(false);
+    dialog.evaluate();
+    QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("ledger counts them")),
+             qPrintable(dialog.resultLabel()->text()));
+    QCOMPARE(window.ledger().size(), std::size_t{1});
+    QCOMPARE(window.ledger().entries().front().inferenceBudget->used, 154LL);
+    QCOMPARE(window.ledger().total().epsilon, epsilon);
   }
 
  private:

@@ -1,5 +1,6 @@
-// The session ledger: records, totals by basic composition, validation, the observer, and
-// recording from several threads at once.
+// The session ledger: records, totals by basic composition, validation, the observer,
+// recording from several threads at once, the keeper that puts every change on the record
+// first, and one entry per inference budget.
 
 #include <QtTest>
 
@@ -13,6 +14,28 @@
 using namespace dpstudio;
 using namespace dpstudio::privacy;
 
+namespace {
+
+LedgerEntry entry(const std::string& mechanism, double epsilon, double delta, const std::string& dataset,
+                  const std::string& note, std::chrono::system_clock::time_point time) {
+  LedgerEntry e;
+  e.mechanism = mechanism;
+  e.epsilon = epsilon;
+  e.delta = delta;
+  e.dataset = dataset;
+  e.note = note;
+  e.time = time;
+  return e;
+}
+
+LedgerEntry opening(std::uint64_t budgetId, long long budget, long long used) {
+  LedgerEntry e = entry("prediction sensitivity", 1.0, 0.0, "iris", "", {});
+  e.inferenceBudget = InferenceBudgetUse{budgetId, budget, used};
+  return e;
+}
+
+}  // namespace
+
 class TestLedger : public QObject {
   Q_OBJECT
 
@@ -20,12 +43,12 @@ class TestLedger : public QObject {
   void recordsAndTotals() {
     PrivacyLedger ledger;
     QCOMPARE(ledger.size(), std::size_t{0});
-    auto first = ledger.record({0, "output perturbation", 1.0, 0.0, "a9a", {}, "seed 1", {}});
+    auto first = ledger.record(entry("output perturbation", 1.0, 0.0, "a9a", "seed 1", {}));
     QVERIFY(first);
     QCOMPARE(first.value().index, std::size_t{0});
     QVERIFY(first.value().time != std::chrono::system_clock::time_point{});
-    QVERIFY(ledger.record({0, "dp-sgd", 0.5, 1e-5, "mnist", {}, "", {}}));
-    QVERIFY(ledger.record({0, "objective perturbation", 0.25, 0.0, "a9a", {}, "", {}}));
+    QVERIFY(ledger.record(entry("dp-sgd", 0.5, 1e-5, "mnist", "", {})));
+    QVERIFY(ledger.record(entry("objective perturbation", 0.25, 0.0, "a9a", "", {})));
     QCOMPARE(ledger.total().epsilon, 1.75);
     QCOMPARE(ledger.total().delta, 1e-5);
     QCOMPARE(ledger.totalFor("a9a").epsilon, 1.25);
@@ -41,7 +64,7 @@ class TestLedger : public QObject {
   void keepsAGivenTime() {
     PrivacyLedger ledger;
     const auto when = std::chrono::system_clock::time_point{} + std::chrono::hours(1000);
-    QCOMPARE(ledger.record({0, "x", 1.0, 0.0, "d", when, "", {}}).value().time, when);
+    QCOMPARE(ledger.record(entry("x", 1.0, 0.0, "d", "", when)).value().time, when);
   }
 
   void rejectsInvalidEntries_data() {
@@ -62,7 +85,7 @@ class TestLedger : public QObject {
     QFETCH(double, delta);
     QFETCH(QString, name);
     PrivacyLedger ledger;
-    auto result = ledger.record({0, mechanism.toStdString(), epsilon, delta, "d", {}, "", {}});
+    auto result = ledger.record(entry(mechanism.toStdString(), epsilon, delta, "d", "", {}));
     QVERIFY(!result);
     QCOMPARE(result.error().kind, ErrorKind::InvalidPrivacy);
     QCOMPARE(QString::fromStdString(result.error().field), name);
@@ -82,16 +105,88 @@ class TestLedger : public QObject {
       sizesSeen.push_back(ledger.size());
       QCOMPARE(ledger.entries().back().index, entry.index);
     });
-    QVERIFY(ledger.record({0, "a", 1.0, 0.0, "d", {}, "", {}}));
-    QVERIFY(ledger.record({0, "b", 1.0, 0.0, "d", {}, "", {}}));
-    QVERIFY(!ledger.record({0, "", 1.0, 0.0, "d", {}, "", {}}));  // rejected: not observed
+    QVERIFY(ledger.record(entry("a", 1.0, 0.0, "d", "", {})));
+    QVERIFY(ledger.record(entry("b", 1.0, 0.0, "d", "", {})));
+    QVERIFY(!ledger.record(entry("", 1.0, 0.0, "d", "", {})));  // rejected: not observed
     QCOMPARE(sizesSeen, (std::vector<std::size_t>{1, 2}));
     ledger.clear();
     QCOMPARE(cleared, 1);
     QCOMPARE(ledger.size(), std::size_t{0});
     ledger.setObserver({});
-    QVERIFY(ledger.record({0, "c", 1.0, 0.0, "d", {}, "", {}}));
+    QVERIFY(ledger.record(entry("c", 1.0, 0.0, "d", "", {})));
     QCOMPARE(sizesSeen.size(), std::size_t{2});
+  }
+
+  // What the file needs of every entry: an id unique across sessions, the session, and a
+  // time in whole milliseconds (what the file keeps), so that an entry reads back equal.
+  void stampsIdSessionAndAMillisecondTime() {
+    PrivacyLedger ledger;
+    ledger.setSession("test session");
+    const LedgerEntry a = ledger.record(entry("a", 1.0, 0.0, "d", "", {})).value();
+    const LedgerEntry b = ledger.record(entry("b", 1.0, 0.0, "d", "", {})).value();
+    QCOMPARE(a.id.size(), std::size_t{32});
+    QVERIFY(a.id.find_first_not_of("0123456789abcdef") == std::string::npos);
+    QVERIFY(a.id != b.id);
+    QCOMPARE(a.session, std::string("test session"));
+    QCOMPARE(std::chrono::time_point_cast<std::chrono::milliseconds>(a.time), a.time);
+    LedgerEntry given = entry("c", 1.0, 0.0, "d", "", {});
+    given.id = "kept";
+    given.session = "an earlier session";
+    const LedgerEntry c = ledger.record(given).value();
+    QCOMPARE(c.id, std::string("kept"));
+    QCOMPARE(c.session, std::string("an earlier session"));
+  }
+
+  // A budget is one release however many times its answers are recorded: the count rises,
+  // never falls, and stops at B.
+  void aBudgetRecordedAgainRaisesItsCount() {
+    PrivacyLedger ledger;
+    QVERIFY(ledger.record(opening(77, 10, 2)));
+    auto again = ledger.record(opening(77, 10, 6));
+    QVERIFY(again);
+    QCOMPARE(ledger.size(), std::size_t{1});
+    QCOMPARE(again.value().inferenceBudget->used, 6LL);
+    QCOMPARE(ledger.record(opening(77, 10, 3)).value().inferenceBudget->used, 6LL);  // late: ignored
+    QCOMPARE(ledger.total().epsilon, 1.0);
+    QVERIFY(ledger.record(opening(78, 10, 1)));  // another budget: another release
+    QCOMPARE(ledger.size(), std::size_t{2});
+  }
+
+  // The keeper sees the session as it will be, before the change; its error refuses the
+  // release, which then is neither in the ledger nor observed.
+  void theKeeperComesFirstAndItsErrorRefusesTheRelease() {
+    PrivacyLedger ledger;
+    std::vector<std::size_t> kept;
+    bool failing = false;
+    int observed = 0;
+    ledger.setObserver([&](PrivacyLedger::Change, const LedgerEntry&) { ++observed; });
+    ledger.setKeeper([&](const std::vector<LedgerEntry>& session) -> Status {
+      if (failing) return Error{ErrorKind::Internal, "disk full", "ledger.json", 0, {}};
+      kept.push_back(session.size());
+      if (!session.empty() && session.back().mechanism == "second") {
+        // The keeper is called before the entry is in the ledger.
+        if (ledger.size() != 1) return Error{ErrorKind::Internal, "kept too late", {}, 0, {}};
+      }
+      return Ok{};
+    });
+    QVERIFY(ledger.record(entry("first", 1.0, 0.0, "d", "", {})));
+    QVERIFY(ledger.record(entry("second", 1.0, 0.0, "d", "", {})));
+    QCOMPARE(kept, (std::vector<std::size_t>{1, 2}));
+    failing = true;
+    auto refused = ledger.record(entry("third", 1.0, 0.0, "d", "", {}));
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().message, std::string("disk full"));
+    QCOMPARE(ledger.size(), std::size_t{2});
+    QCOMPARE(observed, 2);
+
+    // A budget's count: raised in memory (the answers were given) even when it cannot be kept.
+    failing = false;
+    QVERIFY(ledger.record(opening(5, 10, 1)));
+    failing = true;
+    ledger.recordAnswersGiven(5, 4);
+    QCOMPARE(ledger.entries().back().inferenceBudget->used, 4LL);
+    QVERIFY(!ledger.record(opening(5, 10, 7)));  // through record(), the error is returned
+    QCOMPARE(ledger.entries().back().inferenceBudget->used, 7LL);
   }
 
   void concurrentRecording() {
@@ -103,7 +198,7 @@ class TestLedger : public QObject {
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&ledger, t] {
         for (int i = 0; i < kEach; ++i)
-          (void)ledger.record({0, "thread " + std::to_string(t), 0.001, 1e-9, "d", {}, "", {}});
+          (void)ledger.record(entry("thread " + std::to_string(t), 0.001, 1e-9, "d", "", {}));
       });
     for (auto& thread : threads) thread.join();
     QCOMPARE(ledger.size(), std::size_t{kThreads * kEach});

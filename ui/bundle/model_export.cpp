@@ -39,11 +39,12 @@ Status exportModel(const TrainingResult& result, const QString& path) {
 }
 
 ModelImportDialog::ModelImportDialog(bundle::LoadedBundle loaded, QString path, DatasetDocument* datasets,
-                                     QWidget* parent)
+                                     privacy::PrivacyLedger* ledger, QWidget* parent)
     : QDialog(parent),
       loaded_(std::move(loaded)),
       path_(std::move(path)),
       datasets_(datasets),
+      ledger_(ledger),
       card_(new QTextBrowser),
       evaluate_(new QPushButton),
       result_(new QLabel) {
@@ -60,8 +61,8 @@ ModelImportDialog::ModelImportDialog(bundle::LoadedBundle loaded, QString path, 
   evaluate_->setText(hasData ? tr("Answer the rows of %1").arg(datasets_->displayName()) : tr("Open a dataset first"));
   evaluate_->setEnabled(hasData);
   evaluate_->setToolTip(loaded_.stateful()
-                            ? tr("Each row spends one answer of this private predictor's budget; the bundle records "
-                                 "the new count before the answers are shown")
+                            ? tr("Each row spends one answer of this private predictor's budget; the bundle and the "
+                                 "privacy ledger record them before the answers are shown")
                             : tr("Apply the bundle's preprocessing and model to every row and compare with the labels"));
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -93,7 +94,8 @@ void ModelImportDialog::evaluate() {
     result_->setText(QString::fromStdString(noise.error().toString()));
     return;
   }
-  auto answered = bundle::answerDataset(loaded_, path_, data, *noise.value());
+  // The bundle does not name its training data (the dataset shown is only the queries').
+  auto answered = bundle::answerDataset(loaded_, path_, data, *noise.value(), {ledger_, {}});
   if (!answered) {
     result_->setText(tr("\u26a0 %1").arg(QString::fromStdString(answered.error().toString())));
     return;
@@ -106,6 +108,11 @@ void ModelImportDialog::evaluate() {
                 .arg(answered.value().predictions.answersSpent)
                 .arg(*remaining)
                 .arg(*loaded_.budget());
+  if (const auto& entry = answered.value().recorded)
+    text += tr(" The ledger counts them against its entry of this budget (\u03b5 = %1, recorded once for all %2 "
+               "answers).")
+                .arg(entry->epsilon, 0, 'g', 6)
+                .arg(entry->inferenceBudget->budget);
   result_->setText(text);
 }
 

@@ -5,7 +5,8 @@
 // the same core function as `dpstudio-cli train --out`. Import reads and checks a bundle,
 // shows its model card, and answers the current dataset's rows through it (predict.h's
 // rules: a stateful predictor spends its budget and the bundle is rewritten atomically
-// with the new count, after asking).
+// with the new count, after asking; its answers are recorded in the privacy ledger before
+// they are shown, against the budget's entry when the ledger holds it).
 
 #include <QDialog>
 #include <QString>
@@ -33,7 +34,10 @@ class ModelImportDialog : public QDialog {
   Q_OBJECT
 
  public:
-  ModelImportDialog(bundle::LoadedBundle loaded, QString path, DatasetDocument* datasets, QWidget* parent = nullptr);
+  // ledger: where a private predictor's answers are recorded (the window's); it must outlive
+  // the dialog.
+  ModelImportDialog(bundle::LoadedBundle loaded, QString path, DatasetDocument* datasets,
+                    privacy::PrivacyLedger* ledger, QWidget* parent = nullptr);
 
   QPushButton* evaluateButton() const { return evaluate_; }
   QLabel* resultLabel() const { return result_; }
@@ -48,6 +52,7 @@ class ModelImportDialog : public QDialog {
   bundle::LoadedBundle loaded_;
   QString path_;
   DatasetDocument* datasets_;
+  privacy::PrivacyLedger* ledger_;
   QTextBrowser* card_;
   QPushButton* evaluate_;
   QLabel* result_;
