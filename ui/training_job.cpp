@@ -1,5 +1,7 @@
 #include "ui/training_job.h"
 
+#include "core/experiment/release_entries.h"
+
 #include "core/sources/source.h"
 
 namespace dpstudio::ui {
@@ -77,63 +79,10 @@ Result<ModelView> computeModelView(const TrainingResult& result, const ViewSpec&
   return view;
 }
 
-privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result) {
-  const PrivateRelease& release = *result.release;
-  const mech::MechanismReport& report = release.report;
-  const TrainingSettings& settings = result.settings;
-  privacy::LedgerEntry entry;
-  QString mechanism = QObject::tr("%1 (%2)").arg(privacyDisplayName(settings.privacy),
-                                                 modelDisplayName(settings.learner.kind));
-  if (!settings.privacy.tuneLambdas.empty()) mechanism += QObject::tr(", \u03bb tuned privately");
-  entry.mechanism = mechanism.toStdString();
-  // As published: the ε that can be proven (multiparty) or that holds (the predictors), not
-  // the claim; δ only where the noise law has one.
-  entry.epsilon = report.chargedEpsilon();
-  entry.delta = report.chargedDelta();
-  entry.dataset = datasetIdentity(result.source->provenance.source);
-  QStringList note;
-  note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibrationWord()));
-  note << QObject::tr("noise %1").arg(QString::fromStdString(report.noiseWord()));
-  note << QString::fromStdString(release.noise.describe());
-  // Not ‖b‖: the ledger is the record a user shares about releases, and beside a released
-  // model the noise norm says how far the exact one is.
-  if (result.multiparty) {
-    QStringList sizes;
-    for (Index size : result.multiparty->partySizes) sizes << QString::number(size);
-    note << QObject::tr("K = %1 parties of %2 rows").arg(sizes.size()).arg(sizes.join(QStringLiteral("/")));
-  }
-  if (const auto lambda = report.value("chosen_lambda")) note << QObject::tr("chosen \u03bb = %1").arg(number(*lambda));
-  else note << QObject::tr("\u03bb = %1").arg(number(settings.learner.lambda));
-  if (const auto& holds = report.epsilonThatHolds())
-    note << QObject::tr("\u03b5 recorded: the provable %1, not the claimed %2").arg(number(holds->value), number(report.epsilon));
-  if (!report.warning.empty() && report.calibration == mech::Calibration::Published)
-    note << QObject::tr("as published: NOT differentially private as stated");
-  entry.note = note.join(QStringLiteral("; ")).toStdString();
-  return entry;
-}
-
 std::vector<privacy::LedgerEntry> ledgerEntriesFor(const TrainingResult& result) {
-  std::vector<privacy::LedgerEntry> entries{ledgerEntryFor(result)};
-  if (!result.multiparty || !result.multiparty->allDataPrivate) return entries;
-  // Multiparty's all-data DP baseline: a second release from the same rows.
-  const mech::MechanismReport& report = result.multiparty->allDataPrivate->report;
-  privacy::LedgerEntry baseline;
-  baseline.mechanism = QObject::tr("Multiparty all-data DP baseline (%1)")
-                           .arg(modelDisplayName(result.settings.learner.kind))
-                           .toStdString();
-  baseline.epsilon = report.chargedEpsilon();
-  baseline.delta = report.chargedDelta();
-  baseline.dataset = datasetIdentity(result.source->provenance.source);
-  QStringList note;
-  note << QObject::tr("a second release of the multiparty run (one party holding every training row)");
-  note << QObject::tr("calibration %1").arg(QString::fromStdString(report.calibrationWord()));
-  note << QObject::tr("noise %1").arg(QString::fromStdString(report.noiseWord()));
-  note << QString::fromStdString(result.release->noise.describe());
-  if (const auto& holds = report.epsilonThatHolds())
-    note << QObject::tr("\u03b5 recorded: the provable %1, not the claimed %2").arg(number(holds->value), number(report.epsilon));
-  baseline.note = note.join(QStringLiteral("; ")).toStdString();
-  entries.push_back(std::move(baseline));
-  return entries;
+  // Core's entries, as the CLI records them: the ledger file is shared between the two.
+  return experiment::releaseLedgerEntries(result.settings.plan(), result.release, result.multiparty,
+                                          datasetIdentity(result.source->provenance.source));
 }
 
 }  // namespace dpstudio::ui

@@ -38,12 +38,9 @@ Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& data
 // ellipses beside the release's for LMGC.
 Result<ModelView> computeModelView(const TrainingResult& result, const ViewSpec& spec);
 
-// What the privacy ledger records for a private result: the mechanism and model, (ε, δ) as
-// the report states them, the dataset, and a note with the calibration, noise family and
-// source (with the seed) and the noise norm drawn.
-privacy::LedgerEntry ledgerEntryFor(const TrainingResult& result);
-// Every release of a private result, each its own ledger entry: ledgerEntryFor(), then
-// multiparty's all-data DP baseline when the run drew it (a second release, its own ε).
+// Every release of a private result, each its own ledger entry, as core builds them for the
+// CLI too (experiment::releaseLedgerEntries): the model, then multiparty's all-data DP
+// baseline when the run drew it (a second release, its own ε).
 std::vector<privacy::LedgerEntry> ledgerEntriesFor(const TrainingResult& result);
 
 }  // namespace dpstudio::ui

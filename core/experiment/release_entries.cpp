@@ -17,17 +17,12 @@ void appendPart(std::string& note, const std::string& part) {
   note += part;
 }
 
-// The ε that holds: as published, multiparty's provable ε rather than its claim.
-double epsilonThatHolds(const mech::MechanismReport& report) {
-  return report.value("epsilon_provable").value_or(report.epsilon);
-}
-
 std::string calibrationNote(const mech::MechanismReport& report, const privacy::NoiseProvenance& noise) {
-  std::string note = "calibration " + report.calibration;
-  appendPart(note, "noise " + report.noise);
+  std::string note = "calibration " + report.calibrationWord();
+  appendPart(note, "noise " + report.noiseWord());
   appendPart(note, noise.describe());
-  if (const auto provable = report.value("epsilon_provable"))
-    appendPart(note, "epsilon recorded: the provable " + number(*provable) + ", not the claimed " +
+  if (const auto& holds = report.epsilonThatHolds())
+    appendPart(note, "epsilon recorded: the provable " + number(holds->value) + ", not the claimed " +
                          number(report.epsilon));
   return note;
 }
@@ -36,36 +31,43 @@ std::string calibrationNote(const mech::MechanismReport& report, const privacy::
 
 std::vector<privacy::LedgerEntry> releaseLedgerEntries(const PrivacyPlan& plan, const PlanRun& run,
                                                        const std::string& dataset) {
+  return releaseLedgerEntries(plan, run.release, run.multiparty, dataset);
+}
+
+std::vector<privacy::LedgerEntry> releaseLedgerEntries(const PrivacyPlan& plan,
+                                                       const std::optional<ModelRelease>& released,
+                                                       const std::optional<MultipartyDiagnostics>& multiparty,
+                                                       const std::string& dataset) {
   std::vector<privacy::LedgerEntry> entries;
-  if (!run.release) return entries;
-  const ModelRelease& release = *run.release;
+  if (!released) return entries;
+  const ModelRelease& release = *released;
   const mech::MechanismReport& report = release.report;
   const std::string model = modelLongName(plan.learner().kind);
 
   privacy::LedgerEntry entry;
   entry.mechanism = plan.title() + " (" + model + ")";
-  entry.epsilon = epsilonThatHolds(report);
-  entry.delta = report.delta;
+  entry.epsilon = report.chargedEpsilon();
+  entry.delta = report.chargedDelta();
   entry.dataset = dataset;
   entry.note = calibrationNote(report, release.noise);
-  if (run.multiparty) {
+  if (multiparty) {
     std::string sizes;
-    for (Index size : run.multiparty->partySizes) sizes += (sizes.empty() ? "" : "/") + std::to_string(size);
-    appendPart(entry.note, "K = " + std::to_string(run.multiparty->partySizes.size()) + " parties of " + sizes +
+    for (Index size : multiparty->partySizes) sizes += (sizes.empty() ? "" : "/") + std::to_string(size);
+    appendPart(entry.note, "K = " + std::to_string(multiparty->partySizes.size()) + " parties of " + sizes +
                                " rows");
   }
   if (const auto lambda = report.value("chosen_lambda")) appendPart(entry.note, "chosen lambda = " + number(*lambda));
   else appendPart(entry.note, "lambda = " + number(plan.learner().lambda));
-  if (!report.warning.empty() && report.calibration == "published")
+  if (!report.warning.empty() && report.calibration == mech::Calibration::Published)
     appendPart(entry.note, "as published: NOT differentially private as stated");
   entries.push_back(entry);
 
-  if (run.multiparty && run.multiparty->allDataPrivate) {
-    const mech::MechanismReport& baseline = run.multiparty->allDataPrivate->report;
+  if (multiparty && multiparty->allDataPrivate) {
+    const mech::MechanismReport& baseline = multiparty->allDataPrivate->report;
     privacy::LedgerEntry second;
     second.mechanism = "Multiparty all-data DP baseline (" + model + ")";
-    second.epsilon = epsilonThatHolds(baseline);
-    second.delta = baseline.delta;
+    second.epsilon = baseline.chargedEpsilon();
+    second.delta = baseline.chargedDelta();
     second.dataset = dataset;
     second.note = "a second release of the multiparty run (one party holding every training row); " +
                   calibrationNote(baseline, release.noise);
