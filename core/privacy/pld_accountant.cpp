@@ -58,6 +58,14 @@ Status validateEvents(const std::vector<SgmEvent>& events) {
   return Ok{};
 }
 
+Error gridTooLarge(const PldOptions& options) {
+  return Error{ErrorKind::InvalidPrivacy,
+               "sigma is too small for the PLD accountant: the privacy losses span more than " +
+                   formatNumber(static_cast<double>(options.maxTransform)) + " grid points even at interval " +
+                   formatNumber(options.maxDiscretization) + " (use the RDP accountant, or a larger sigma)",
+               {}, 0, "sigma"};
+}
+
 // The smallest multiple of 4 of the form 4·2^a·3^b·5^c that is ≥ n: kissfft's real
 // transform takes its fast path for multiples of 4, and radices 2, 3, 5 keep it O(N log N).
 long long transformLength(long long n) {
@@ -99,7 +107,8 @@ Complex power(Complex z, long long n) {
 // Chernoff: P(S ≥ s) ≤ exp(Σ_i T_i·log M_i(t) − t·s) for t > 0 (M_i the event's moment
 // generating function), likewise below with t < 0; the window [lower, upper] leaves
 // ≤ tailMass/2 on each side.
-Result<Composition> compose(const std::vector<Phase>& phases, const PldOptions& options) {
+Result<Composition> compose(const std::vector<Phase>& phases, const PldOptions& options,
+                            double* neededPoints) {
   const double logTail = std::log(2.0 / options.tailMass);
   double variance = 0, full = 0;
   long long longest = 0;
@@ -135,14 +144,8 @@ Result<Composition> compose(const std::vector<Phase>& phases, const PldOptions& 
   lower = std::min(lower, upper);
   const double window = upper - lower + 1.0;
   const double needed = std::max(window, static_cast<double>(longest));
-  if (!(needed <= static_cast<double>(options.maxTransform)))
-    return Error{ErrorKind::InvalidPrivacy,
-                 "the composed privacy loss spans " + formatNumber(window) +
-                     " grid points, more than the PLD accountant's limit of " +
-                     formatNumber(static_cast<double>(options.maxTransform)) +
-                     " (sigma too small for this many steps: use the RDP accountant, a larger "
-                     "sigma or a coarser discretization)",
-                 {}, 0, "sigma"};
+  *neededPoints = needed;
+  if (!(needed <= static_cast<double>(options.maxTransform))) return gridTooLarge(options);
   const long long N = transformLength(static_cast<long long>(needed));
   const auto W = static_cast<long long>(window);
   const auto first = static_cast<long long>(lower);
@@ -237,31 +240,69 @@ std::vector<PldPair> pairsOf(Adjacency adjacency) {
   return {PldPair::Remove, PldPair::Add};
 }
 
-// One composition per direction of the adjacency, the directions on separate workers.
+// One composition per direction of the adjacency (the directions on separate workers), on
+// the grid of interval h or, where the losses span more points than the limits allow, the
+// first h·2^k that fits, up to maxH (else an error naming "sigma"). *used: the interval.
 Result<std::vector<Composition>> composeEvents(const std::vector<SgmEvent>& events,
                                                Adjacency adjacency, const PldOptions& options,
-                                               double h) {
+                                               double h, double maxH, double* used) {
   const std::vector<PldPair> pairs = pairsOf(adjacency);
-  std::vector<std::optional<Result<Composition>>> results(pairs.size());
-  parallelFor(static_cast<Eigen::Index>(pairs.size()), [&](Eigen::Index chunk) {
-    const PldPair pair = pairs[static_cast<std::size_t>(chunk)];
-    std::vector<Phase> phases;
-    for (const SgmEvent& event : events) {
-      auto step = connectTheDotsPld(pair, event.q, event.sigma, h, options.maxStepPoints);
-      if (!step) {
-        results[static_cast<std::size_t>(chunk)].emplace(step.error());
-        return;
+  // Every direction at interval `at`; *widest: the FFT points the widest one wanted.
+  auto attempt = [&](double at, double* widest) {
+    std::vector<std::optional<Result<Composition>>> results(pairs.size());
+    std::vector<double> needed(pairs.size(), 0.0);
+    parallelFor(static_cast<Eigen::Index>(pairs.size()), [&](Eigen::Index chunk) {
+      const auto c = static_cast<std::size_t>(chunk);
+      std::vector<Phase> phases;
+      for (const SgmEvent& event : events) {
+        auto step = connectTheDotsPld(pairs[c], event.q, event.sigma, at, options.maxStepPoints);
+        if (!step) {
+          results[c].emplace(step.error());
+          return;
+        }
+        phases.push_back({std::move(step).value(), event.steps});
       }
-      phases.push_back({std::move(step).value(), event.steps});
-    }
-    results[static_cast<std::size_t>(chunk)].emplace(compose(phases, options));
-  });
-  std::vector<Composition> out;
-  for (auto& result : results) {
-    if (!*result) return result->error();
-    out.push_back(std::move(*result).value());
+      results[c].emplace(compose(phases, options, &needed[c]));
+    });
+    *widest = *std::max_element(needed.begin(), needed.end());
+    return results;
+  };
+  // Points scale as 1/h: the coarsening that fits `points` (at the current h) into `limit`
+  // is a power of two at least points/limit (5 % spare for the rounded ends).
+  auto coarsen = [&](double points, double limit) {
+    if (points <= limit) return true;
+    h *= std::exp2(std::ceil(std::log2(points / limit * 1.05)));
+    return false;
+  };
+  const auto maxTransform = static_cast<double>(options.maxTransform);
+  const double h0 = h;
+  double steps = 0;
+  for (PldPair pair : pairs)
+    for (const SgmEvent& event : events) steps = std::max(steps, connectTheDotsPoints(pair, event.q, event.sigma, h));
+  coarsen(steps, static_cast<double>(options.maxStepPoints));
+  // Large steps may compose to a window beyond the limit, which a full attempt would only
+  // find out at full cost: a probe at 16h (1/16 of the work) predicts it.
+  if (steps * h0 / h > maxTransform / 8 && h <= maxH) {
+    double probe = 0;
+    attempt(h * 16, &probe);
+    coarsen(probe * 16, maxTransform);
   }
-  return out;
+  for (;;) {
+    if (!(h <= maxH * (1 + 1e-9))) return gridTooLarge(options);
+    double widest = 0;
+    auto results = attempt(h, &widest);
+    for (auto& result : results)
+      if (!*result && result->error().field != "sigma") return result->error();
+    if (coarsen(widest, maxTransform)) {
+      std::vector<Composition> out;
+      for (auto& result : results) {
+        if (!*result) return result->error();
+        out.push_back(std::move(*result).value());
+      }
+      *used = h;
+      return out;
+    }
+  }
 }
 
 Status validateAll(const std::vector<SgmEvent>& events, const PldOptions& options) {
@@ -272,7 +313,8 @@ Status validateAll(const std::vector<SgmEvent>& events, const PldOptions& option
 // The report's ε only (the calibration's inner loop).
 Result<double> epsilonOnly(const std::vector<SgmEvent>& events, double delta, Adjacency adjacency,
                            const PldOptions& options) {
-  auto composed = composeEvents(events, adjacency, options, options.discretization);
+  double h = 0;
+  auto composed = composeEvents(events, adjacency, options, options.discretization, options.maxDiscretization, &h);
   if (!composed) return composed.error();
   double epsilon = 0;
   for (const Composition& c : composed.value()) epsilon = std::max(epsilon, epsilonForDelta(c.pld, delta));
@@ -302,6 +344,8 @@ std::optional<AccountantKind> parseAccountant(const std::string& name) {
 Status PldOptions::validate() const {
   if (!(std::isfinite(discretization) && discretization > 0 && discretization <= 0.1))
     return invalidParameter("discretization", "in (0, 0.1]", discretization);
+  if (!(std::isfinite(maxDiscretization) && maxDiscretization >= discretization && maxDiscretization <= 0.1))
+    return invalidParameter("max_discretization", "in [discretization, 0.1]", maxDiscretization);
   if (!(tailMass > 0 && tailMass < 1e-3)) return invalidParameter("tail_mass", "in (0, 1e-3)", tailMass);
   return Ok{};
 }
@@ -310,13 +354,14 @@ Result<PldReport> accountSampledGaussianPld(const std::vector<SgmEvent>& events,
                                             Adjacency adjacency, const PldOptions& options) {
   if (auto ok = validateAll(events, options); !ok) return ok.error();
   if (auto ok = requireOpenUnit("delta", delta); !ok) return ok.error();
-  auto composed = composeEvents(events, adjacency, options, options.discretization);
+  double h = 0;
+  auto composed = composeEvents(events, adjacency, options, options.discretization, options.maxDiscretization, &h);
   if (!composed) return composed.error();
 
   PldReport report;
   report.adjacency = adjacency;
   report.delta = delta;
-  report.discretization = options.discretization;
+  report.discretization = h;
   const std::vector<Composition>& directions = composed.value();
   std::size_t worst = 0;
   std::vector<double> epsilons;
@@ -340,7 +385,9 @@ Result<PldReport> accountSampledGaussianPld(const std::vector<SgmEvent>& events,
     report.epsilonChargeError = std::max(0.0, report.epsilon - relieved);
   }
   if (options.estimateDiscretization && std::isfinite(report.epsilon)) {
-    auto coarse = composeEvents(events, adjacency, options, 2.0 * options.discretization);
+    // At 2h the grid has half the points, so it fits wherever h did.
+    double coarseH = 0;
+    auto coarse = composeEvents(events, adjacency, options, 2.0 * h, 2.0 * h, &coarseH);
     if (coarse) {
       double epsilonCoarse = 0;
       for (const Composition& c : coarse.value())
@@ -358,7 +405,8 @@ Result<std::vector<double>> sampledGaussianPldDelta(const std::vector<SgmEvent>&
   if (auto ok = validateAll(events, options); !ok) return ok.error();
   for (double epsilon : epsilons)
     if (auto ok = requireNonNegative("epsilon", epsilon); !ok) return ok.error();
-  auto composed = composeEvents(events, adjacency, options, options.discretization);
+  double h = 0;
+  auto composed = composeEvents(events, adjacency, options, options.discretization, options.maxDiscretization, &h);
   if (!composed) return composed.error();
   std::vector<double> deltas(epsilons.size(), 0.0);
   for (const Composition& c : composed.value())

@@ -47,14 +47,16 @@ std::string accountantName(AccountantKind kind);  // "pld", "rdp"
 std::optional<AccountantKind> parseAccountant(const std::string& name);
 
 struct PldOptions {
-  double discretization = 1e-4;  // h: the loss grid's interval (dp_accounting's default)
-  double tailMass = 1e-15;       // mass the composition may leave off its grid (charged)
-  // Grid points of one step's PLD, at most: the losses of a step span about
-  // (1 + 20σ)/(2σ²), so at h = 1e-4 this admits σ ≳ 0.14 (ε in the hundreds below that).
-  long long maxStepPoints = 1LL << 20;
-  long long maxTransform = 1LL << 22;  // FFT length, at most (~100 MB of work memory)
-  // Also compose at 2h and estimate how much the grid adds to ε (report only; doubles
-  // nothing, the 2h grid has half the points).
+  // h: the loss grid's interval (dp_accounting's default). Where a run's losses span more
+  // points than the limits below allow (small σ: ε in the tens or more), h is doubled until
+  // they fit, up to maxDiscretization; the report gives the h used and its error.
+  double discretization = 1e-4;
+  double maxDiscretization = 1e-2;
+  double tailMass = 1e-15;  // mass the composition may leave off its grid (charged)
+  long long maxStepPoints = 1LL << 19;  // grid points of one step's PLD, at most
+  long long maxTransform = 1LL << 20;   // FFT length, at most (~50 MB of work memory)
+  // Also compose at 2h and estimate how much the grid adds to ε (report only; the 2h grid
+  // has half the points).
   bool estimateDiscretization = true;
 
   // Names "discretization", "tail_mass".
@@ -83,15 +85,15 @@ struct PldReport {
   // epsilonChargeError + discretizationError: epsilon − errorBound is (up to the estimate)
   // a lower end for the exact ε of the composition; epsilon itself is the upper end.
   double errorBound = 0;
-  double discretization = 0;     // h
+  double discretization = 0;     // h used (options.discretization unless coarsened)
   long long gridPoints = 0;      // points of the composed PLD read off (worse direction)
   long long transformLength = 0; // FFT length used (worse direction)
 };
 
 // ε of the composition of `events` at δ in (0, 1) under `adjacency`. Errors
 // (InvalidPrivacy) name "q", "sigma", "steps" (1-based event index in the message),
-// "delta", "discretization", "tail_mass"; "sigma" also when the grid would exceed the
-// option's limits (σ ≲ 0.05 at h = 1e-4, or very long compositions of large losses).
+// "delta", "discretization", "tail_mass"; "sigma" also when even maxDiscretization leaves
+// the grid beyond the limits (σ ≲ 0.005: losses spanning thousands).
 Result<PldReport> accountSampledGaussianPld(const std::vector<SgmEvent>& events, double delta,
                                             Adjacency adjacency, const PldOptions& options = {});
 

@@ -149,15 +149,17 @@ double sampledGaussianLoss(PldPair pair, double q, double sigma, double x) {
   return 0.0;
 }
 
-Result<GridPld> connectTheDotsPld(PldPair pair, double q, double sigma, double h,
-                                  long long maxPoints) {
-  // The loss range of the outputs within kNoiseTailZ standard deviations of every
-  // component of P: for remove and substitution P's outputs lie in [−zσ, 1 + zσ] but for
-  // a mass ≤ Φ̄(z) on each side, for add (P = N(0)) in [−zσ, zσ].
+namespace {
+
+// The grid's first and last index: the losses of the outputs within kNoiseTailZ standard
+// deviations of every component of P. For remove and substitution P's outputs lie in
+// [−zσ, 1 + zσ] but for a mass ≤ Φ̄(z) on each side, for add (P = N(0)) in [−zσ, zσ].
+std::pair<double, double> gridEnds(PldPair pair, double q, double sigma, double h) {
   const double z = kNoiseTailZ * sigma;
   double lo = 0, hi = 0;
   switch (pair) {
     case PldPair::Remove:
+    case PldPair::Substitution:
       lo = sampledGaussianLoss(pair, q, sigma, -z);
       hi = sampledGaussianLoss(pair, q, sigma, 1.0 + z);
       break;
@@ -165,13 +167,22 @@ Result<GridPld> connectTheDotsPld(PldPair pair, double q, double sigma, double h
       lo = sampledGaussianLoss(pair, q, sigma, z);
       hi = sampledGaussianLoss(pair, q, sigma, -z);
       break;
-    case PldPair::Substitution:
-      lo = sampledGaussianLoss(pair, q, sigma, -z);
-      hi = sampledGaussianLoss(pair, q, sigma, 1.0 + z);
-      break;
   }
   // At least two points (a huge σ can put every loss within one interval).
-  const double first = std::floor(lo / h), last = std::max(std::ceil(hi / h), first + 1.0);
+  const double first = std::floor(lo / h);
+  return {first, std::max(std::ceil(hi / h), first + 1.0)};
+}
+
+}  // namespace
+
+double connectTheDotsPoints(PldPair pair, double q, double sigma, double h) {
+  const auto [first, last] = gridEnds(pair, q, sigma, h);
+  return last - first + 1.0;
+}
+
+Result<GridPld> connectTheDotsPld(PldPair pair, double q, double sigma, double h,
+                                  long long maxPoints) {
+  const auto [first, last] = gridEnds(pair, q, sigma, h);
   const double points = last - first + 1.0;
   if (!(points <= static_cast<double>(maxPoints))) return gridTooLarge(sigma, points, h);
 

@@ -50,6 +50,9 @@ struct GridPld {
 // lower one is lumped on the first grid point (a larger loss than its own: pessimistic).
 inline constexpr double kNoiseTailZ = 10.0;
 
+// The number of grid points connectTheDotsPld uses at interval h (computed, not built).
+double connectTheDotsPoints(PldPair pair, double q, double sigma, double h);
+
 // The pessimistic connect-the-dots PLD of one step on the grid of spacing h: supported on
 // the grid points ε_i = i·h covering the losses of the outputs within kNoiseTailZ standard
 // deviations, with the masses for which the discrete PLD's δ(ε) equals the exact δ(ε_i) at

@@ -332,8 +332,8 @@ class TestPldAccountant : public QObject {
     QTest::newRow("steps 0") << 0.1 << 1.0 << 0 << 1e-5 << "steps";
     QTest::newRow("delta 0") << 0.1 << 1.0 << 10 << 0.0 << "delta";
     QTest::newRow("delta 1") << 0.1 << 1.0 << 10 << 1.0 << "delta";
-    // Losses spanning ~800 units: more grid points than the limit, with advice.
-    QTest::newRow("sigma too small for the grid") << 0.1 << 0.02 << 10 << 1e-5 << "sigma";
+    // Losses spanning ~10⁵ units: more grid points than the limit even at h = 0.01.
+    QTest::newRow("sigma too small for the grid") << 0.1 << 0.002 << 10 << 1e-5 << "sigma";
   }
 
   void invalidParametersAreRejected() {
