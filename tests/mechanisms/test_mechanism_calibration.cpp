@@ -240,6 +240,21 @@ class TestMechanismCalibration : public QObject {
     QVERIFY(sampled.epsilonClassic >= sampled.epsilon);
     QVERIFY(!mech::accountSubstitution(0.0, 1, 1, 1e-5));
     QCOMPARE(mech::calibrateSubstitution(0.01, 100, 1e-5, -1).error().field, std::string("target_epsilon"));
+
+    // Several events add their curves order by order: a split run is the whole run, and
+    // different events compose to more than either; a shared σ is calibrated for them.
+    const auto whole = mech::accountSubstitution(0.01, 1.1, 1000, 1e-5).value();
+    const auto split = mech::accountSubstitution({{0.01, 1.1, 400}, {0.01, 1.1, 600}}, 1e-5).value();
+    DPSTUDIO_COMPARE_REL(split.epsilon, whole.epsilon, 1e-12);
+    DPSTUDIO_COMPARE_REL(split.epsilonAddRemove, whole.epsilonAddRemove, 1e-12);
+    const auto mixed = mech::accountSubstitution({{0.01, 1.1, 1000}, {1.0, 5.0, 3}}, 1e-5).value();
+    QVERIFY(mixed.epsilon > whole.epsilon);
+    const auto shared = mech::calibrateSubstitution({{0.01, 0, 1000}, {1.0, 0, 3}}, 1e-5, 2.0).value();
+    QVERIFY(shared.account.epsilon <= 2.0);
+    QVERIFY(mech::accountSubstitution({{0.01, shared.sigma * (1 - 1e-6), 1000}, {1.0, shared.sigma * (1 - 1e-6), 3}},
+                                      1e-5).value().epsilon > 2.0);
+    QVERIFY(mech::accountSubstitution({{0.01, 1, 10}, {0.01, -1, 10}}, 1e-5).error().message.find("event 2") !=
+            std::string::npos);
   }
 
   void invalidOptionsAreRejectedBeforeAnyWork_data() {
