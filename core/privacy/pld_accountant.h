@@ -14,19 +14,23 @@
 //     inverse transform. The transform length covers every loss the composition reaches
 //     except a mass ≤ tailMass/2 on each side (a Chernoff bound on the composed grid index
 //     from the events' moment generating functions); the upper part is charged to δ (as
-//     loss +∞), the lower part lands on smaller or equal losses' places (only adds δ).
+//     loss +∞), the lower part is moved up (onto the window's lowest loss, or aliased into
+//     the window by the cyclic transform), which only adds δ.
 //  3. δ(ε) = P[L = ∞] + Σ_{ℓ > ε} P[L = ℓ](1 − e^{ε−ℓ}); ε(δ) is read off exactly (δ(ε) is
 //     explicit between grid points), not by bisection.
 // Charged to δ, besides the connect-the-dots mass at +∞ (noise beyond 10 standard
 // deviations): the composition's upper tail, and a bound on the FFT's round-off (Higham
 // 2002, Thm 24.2: ‖error‖₂ ≤ c·log₂N·u·‖x‖₂ per transform, through the powers by
 // |a^T − b^T| ≤ T·|a − b| for |a|, |b| ≤ 1, and Σ|e_i| ≤ √W·‖e‖₂ over the W read-off
-// points). Computed negative masses (round-off) are set to 0, which only raises δ.
+// points). Computed negative masses (round-off) are set to 0, which only raises δ. What
+// is not charged: the ~1e-12 relative error of the per-step δ(ε) values the masses are
+// formed from (pld_sampled_gaussian.h), far below the charges.
 //
 // Adjacency: add/remove takes the worse of the two directions (the example present in the
 // first law or in the second), as dp_accounting's ADD_OR_REMOVE_ONE; substitution is the
 // symmetric replace-one pair (1−q)N(0,σ²)+qN(1,σ²) against (1−q)N(0,σ²)+qN(−1,σ²) (its
-// REPLACE_ONE). Pure functions on values; thread-safe.
+// REPLACE_ONE). Pure functions on values; thread-safe (the two directions of add/remove
+// are composed on two workers of core/util/parallel.h).
 
 #include <optional>
 #include <string>
