@@ -12,7 +12,7 @@ namespace {
 std::string accountant(const mech::MechanismReport& report, const PrivacyContext& c) {
   if (c.mechanismKey == "none") return "none";
   // DP-SGD reports the PLD accountant's grid when that accountant gave its epsilon.
-  if (c.mechanismKey == "dpsgd" && report.value("pld_discretization"))
+  if (c.mechanismKey == "dpsgd" && report.accountant == privacy::AccountantKind::Pld)
     return "PLD accountant (privacy loss distributions of the replace-one pair, pessimistic discretization) over "
            "the steps; the RDP bound is in the derived values as epsilon_rdp";
   if (c.mechanismKey == "dpsgd")

@@ -219,6 +219,7 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
     account = calibrated.value().second;
   }
   const bool pld = account.accountant == privacy::AccountantKind::Pld;
+  report.accountant = account.accountant;
   report.set("epsilon_accounted", account.epsilon,
              pld ? "ε under substitution at this σ by the PLD accountant (replace-one privacy loss distribution, "
                    "pessimistic discretization; ≤ the target when σ is calibrated)"

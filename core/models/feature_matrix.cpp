@@ -1,6 +1,18 @@
 #include "core/models/feature_matrix.h"
 
 namespace dpstudio {
+namespace {
+
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Scratch per thread, reused across evaluations: the products allocate nothing after the
+// first call of each size.
+RowMajor& scratch(int which) {
+  thread_local RowMajor buffers[3];
+  return buffers[which];
+}
+
+}  // namespace
 
 FeatureMatrix FeatureMatrix::withSparseIfWorthIt(const Eigen::MatrixXd& X, double maxDensity) {
   FeatureMatrix out(X);
@@ -13,22 +25,54 @@ FeatureMatrix FeatureMatrix::withSparseIfWorthIt(const Eigen::MatrixXd& X, doubl
   return out;
 }
 
+// Sparse rows times W (d × C): Eigen's sparse-dense product reads W.row(j) for every
+// non-zero x_ij, and in W's column-major layout that row is C values a column apart — a
+// cache line per value. A row-major copy of W (d·C values, small beside the rows) makes each
+// non-zero one contiguous read of C values, and the row's result a contiguous sum.
 void FeatureMatrix::multiplyRows(Eigen::Index begin, Eigen::Index size,
                                  const Eigen::Ref<const Eigen::MatrixXd>& W,
                                  Eigen::Ref<Eigen::MatrixXd> out) const {
-  if (sparseChosen_)
-    out.noalias() = sparse_.middleRows(begin, size) * W;
-  else
+  if (!sparseChosen_) {
     out.noalias() = dense_->middleRows(begin, size) * W;
+    return;
+  }
+  const Eigen::Index C = W.cols();
+  RowMajor& w = scratch(0);
+  w = W;
+  RowMajor& result = scratch(1);
+  result.setZero(size, C);
+  const int* outer = sparse_.outerIndexPtr();
+  const int* inner = sparse_.innerIndexPtr();
+  const double* values = sparse_.valuePtr();
+  for (Eigen::Index i = 0; i < size; ++i) {
+    auto row = result.row(i);
+    for (int k = outer[begin + i]; k < outer[begin + i + 1]; ++k) row.noalias() += values[k] * w.row(inner[k]);
+  }
+  out = result;
 }
 
+// (Sparse rows)ᵀ times R (size × C): the same layout argument, scattering each non-zero's
+// x_ij·R.row(i) into row j of a row-major d × C accumulator.
 void FeatureMatrix::transposeMultiplyRows(Eigen::Index begin, Eigen::Index size,
                                           const Eigen::Ref<const Eigen::MatrixXd>& R,
                                           Eigen::Ref<Eigen::MatrixXd> out) const {
-  if (sparseChosen_)
-    out.noalias() = sparse_.middleRows(begin, size).transpose() * R;
-  else
+  if (!sparseChosen_) {
     out.noalias() = dense_->middleRows(begin, size).transpose() * R;
+    return;
+  }
+  const Eigen::Index C = R.cols();
+  RowMajor& r = scratch(0);
+  r = R;
+  RowMajor& result = scratch(2);
+  result.setZero(cols(), C);
+  const int* outer = sparse_.outerIndexPtr();
+  const int* inner = sparse_.innerIndexPtr();
+  const double* values = sparse_.valuePtr();
+  for (Eigen::Index i = 0; i < size; ++i) {
+    const auto ri = r.row(i);
+    for (int k = outer[begin + i]; k < outer[begin + i + 1]; ++k) result.row(inner[k]).noalias() += values[k] * ri;
+  }
+  out = result;
 }
 
 }  // namespace dpstudio
