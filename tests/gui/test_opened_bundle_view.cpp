@@ -120,7 +120,7 @@ class TestOpenedBundleView : public QObject {
     QVERIFY2(html.contains(QStringLiteral("#1b5e20")), qPrintable(html));  // marked private, as a trained model
     QVERIFY2(html.contains(QStringLiteral("norm bound R = 20")), qPrintable(html));
     // The GUI's experiment noise is disclaimed by the bundle itself: the title says so.
-    QVERIFY2(html.contains(QStringLiteral("not private as a file: experiment noise")), qPrintable(html));
+    QVERIFY2(html.contains(QStringLiteral("not private as a file, the bundle says: experiment noise")), qPrintable(html));
     QVERIFY(window.openedModelOverlay()->colours().sameClasses);
     QCOMPARE(window.scatterView()->pointCount(), 150);  // the dataset's rows, raw
     QVERIFY(!window.decisionOverlay()->isShowing());

@@ -84,34 +84,34 @@ ScatterContent openedModelContent(const OpenedModel& model, const ClassColours& 
   content.title = QObject::tr("Opened model: %1 \u2014 %2, %3 (its own preprocessing)")
                       .arg(model.fileName, modelName, marking.plain);
 
-  // The chart shortens a title that does not fit from its end, and a narrow plot has room
-  // for two lines: the first says whose regions these are, the second how private the model
-  // is (marked as a trained model's) and what it is; then what must not be missed (classes
-  // that are not the dataset's), then the details.
+  // The chart shortens a title wider than the plot from its END, dropping every line after
+  // the first one that does not fit: short lines, the important ones first. Whose regions
+  // these are; how private the model is (marked as a trained model's) and what it is; what
+  // must not be missed (classes that are not the dataset's, a guarantee the file disclaims);
+  // then the details, the longest last.
   QString html = QObject::tr("Opened model: %1").arg(model.fileName.toHtmlEscaped());
   if (view.projection.notPrivate)
     html += QObject::tr(" <span style=\"color:#b00020\">\u26a0 PCA view: fitted on the data</span>");
-  html += QObject::tr("<br>%1 &nbsp;<span style=\"font-weight:normal\">%2 with its own preprocessing: %3</span>")
-              .arg(marking.html, modelName.toHtmlEscaped(),
-                   bundlePreprocessingText(model.preprocessor.spec).toHtmlEscaped());
+  html += QObject::tr("<br>%1 &nbsp;<span style=\"font-weight:normal\">%2</span>")
+              .arg(marking.html, modelName.toHtmlEscaped());
   const QString noteStyle =
       QStringLiteral("<br><span style=\"font-weight:normal; font-size:small; color:#555555\">%1</span>");
   const QString warningStyle =
       QStringLiteral("<br><span style=\"font-weight:normal; font-size:small; color:#b00020\">%1</span>");
   const QString classes = classNote(model, colours, data, datasetName);
   if (!colours.unmatched.isEmpty()) html += warningStyle.arg(classes.toHtmlEscaped());
-  // The bundle reads raw rows, so the points are the dataset's as they are, and the regions
-  // are what the bundle answers for the raw row at each pixel.
-  html += noteStyle.arg(QObject::tr("regions: its answers for the raw rows of %1's view plane \u00b7 points: %1, "
-                                    "raw features")
-                            .arg(datasetName)
-                            .toHtmlEscaped());
   // A mechanism whose guarantee the file itself disclaims (experiment noise, an approximate
   // minimizer, a PCA fitted on the data): the green marking alone would overstate it.
   if (!privacy.mechanism.isEmpty() && !privacy.privateAsFile && !privacy.notPrivate.isEmpty())
-    html += warningStyle.arg(QObject::tr("\u26a0 the bundle states it is not private as a file: %1")
+    html += warningStyle.arg(QObject::tr("\u26a0 not private as a file, the bundle says: %1")
                                  .arg(privacy.notPrivate.join(QStringLiteral("; ")))
                                  .toHtmlEscaped());
+  // The bundle reads raw rows, so the points are the dataset's as they are, and the regions
+  // are what the bundle answers for the raw row at each pixel.
+  html += noteStyle.arg(
+      QObject::tr("regions: its answers for raw rows on %1's plane \u00b7 points: %1, raw").arg(datasetName).toHtmlEscaped());
+  html += noteStyle.arg(
+      QObject::tr("its own preprocessing: %1").arg(bundlePreprocessingText(model.preprocessor.spec)).toHtmlEscaped());
   if (colours.unmatched.isEmpty() && !classes.isEmpty()) html += noteStyle.arg(classes.toHtmlEscaped());
   if (data.features() > 2)
     html += noteStyle.arg(QObject::tr("points are projected onto the plane from %1-D: a point's region need not be "
