@@ -89,12 +89,12 @@ ModelImportDialog::ModelImportDialog(bundle::LoadedBundle loaded, QString path, 
 
 void ModelImportDialog::evaluate() {
   if (!datasets_ || !datasets_->hasDataset()) return;
-  const Dataset& data = *datasets_->dataset();
+  const Dataset& queries = *datasets_->dataset();
   if (loaded_.stateful() && confirmSpending_) {
     const auto answer = QMessageBox::question(
         this, tr("Spend the budget?"),
         tr("Answering %1 rows spends %1 of the %2 answers left in %3. Continue?")
-            .arg(data.rows())
+            .arg(queries.rows())
             .arg(loaded_.budgetRemaining().value_or(0))
             .arg(QFileInfo(path_).fileName()));
     if (answer != QMessageBox::Yes) return;
@@ -106,7 +106,7 @@ void ModelImportDialog::evaluate() {
     return;
   }
   // The bundle does not name its training data (the dataset shown is only the queries').
-  auto answered = bundle::answerDataset(loaded_, path_, data, *noise.value(), {ledger_, {}});
+  auto answered = bundle::answerDataset(loaded_, path_, queries, *noise.value(), {ledger_, {}});
   if (!answered) {
     result_->setText(tr("\u26a0 %1").arg(QString::fromStdString(answered.error().toString())));
     return;

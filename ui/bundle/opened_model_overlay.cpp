@@ -49,6 +49,7 @@ void OpenedModelOverlay::request(std::shared_ptr<const OpenedModel> model, std::
   data_ = std::move(data);
   trained_ = std::move(trained);
   colours_ = model_ && data_ ? matchClassesByName(model_->classNames, data_->classNames) : ClassColours{};
+  nsPerPixel_ = -1;  // another model, another cost: its first map is drawn coarse first
   emit requestChanged();
 }
 
