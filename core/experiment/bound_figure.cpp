@@ -133,8 +133,8 @@ std::string whyNoBounds(const SweepSpec& spec) {
   return "No published bound applies to the mechanisms swept" + (reasons.empty() ? std::string(".") : ": " + reasons + ".");
 }
 
-BoundFigure boundFigure(const SweepSpec& spec, const std::string& dataTitle, const std::vector<TrialRecord>& trials,
-                        BoundedQuantity quantity, double delta) {
+BoundFigure boundFigure(const SweepSpec& spec, const std::vector<TrialRecord>& trials, BoundedQuantity quantity,
+                        double delta) {
   BoundFigure figure;
   figure.quantity = quantity;
   figure.delta = delta;
@@ -142,9 +142,9 @@ BoundFigure boundFigure(const SweepSpec& spec, const std::string& dataTitle, con
   figure.axisTitle = axisTitle(spec.axis);
   figure.logAxis = axisIsLogScaled(spec.axis);
   figure.quantityTitle = quantityTitle(quantity);
+  figure.quantitySymbol = quantitySymbol(quantity);
   figure.definition = quantityDefinition(quantity);
-  figure.title = dataTitle + ": " + quantityName(quantity) + " against " + figure.axis +
-                 ", bounds as published" +
+  figure.title = figure.quantityTitle + " against " + figure.axis + ", bounds as published" +
                  (quantity == BoundedQuantity::ParameterDistance ? std::string()
                                                                  : " (δ = " + privacy::formatNumber(delta) + ")");
   if (!boundsApplyToAxis(spec.axis)) return figure;
@@ -225,13 +225,14 @@ BoundFigure boundFigure(const SweepSpec& spec, const std::string& dataTitle, con
     }
   }
 
-  for (const BoundCurve& c : figure.bounds)
-    if (!c.caveat.empty()) addNote(figure, c.source + ": " + c.caveat);
+  // What concerns these data first (vacuous bounds), then what concerns the theorems.
   for (const BoundCurve& c : figure.bounds) {
     noteVacuous(figure, c);
     if (std::any_of(c.points.begin(), c.points.end(), [](const BoundPoint& p) { return !(p.bound > 0); }))
       addNote(figure, c.label + " is 0 where there is one party (ŵ = w*): not drawn on the logarithmic axis.");
   }
+  for (const BoundCurve& c : figure.bounds)
+    if (!c.caveat.empty()) addNote(figure, c.source + ": " + c.caveat);
   if (nonPositive > 0)
     addNote(figure, std::to_string(nonPositive) + (nonPositive == 1 ? " measured mean is" : " measured means are") +
                         " ≤ 0 (the released model did as well as θ* there): not drawn on the logarithmic axis.");

@@ -45,8 +45,9 @@ struct BoundFigure {
   std::string axis;       // as Curve::axis
   std::string axisTitle;
   bool logAxis = false;   // of x; y is always logarithmic
-  std::string title;      // "MNIST: empirical excess risk against ε, bounds as published (δ = 0.05)"
-  std::string quantityTitle;  // the y axis
+  std::string title;          // "Empirical excess risk J(θ) − J(θ*) against ε, bounds as published (δ = 0.05)"
+  std::string quantityTitle;  // quantityTitle()
+  std::string quantitySymbol; // the y axis: quantitySymbol()
   std::string definition;     // quantityDefinition()
   std::vector<SeriesInfo> series;  // measured series, in the sweep's order
   // Measured: mean, sample std and count per (series, value); low95/high95 unused. Only
@@ -69,9 +70,10 @@ std::vector<BoundedQuantity> boundedQuantities(const SweepSpec& spec);
 std::string whyNoBounds(const SweepSpec& spec);
 
 // The figure of `quantity` for the finished `trials` of `spec` (with its reference series, as
-// the engine ran it), the bounds at confidence 1 − delta. `dataTitle` opens the title.
-BoundFigure boundFigure(const SweepSpec& spec, const std::string& dataTitle, const std::vector<TrialRecord>& trials,
-                        BoundedQuantity quantity, double delta);
+// the engine ran it), the bounds at confidence 1 − delta. (It is drawn under the accuracy
+// chart, whose title names the data.)
+BoundFigure boundFigure(const SweepSpec& spec, const std::vector<TrialRecord>& trials, BoundedQuantity quantity,
+                        double delta);
 
 // Several sweeps' figures of one quantity in one chart, as overlayCurves() does: later
 // figures' keys get " #k", their titles "(sweep k)"; figures of another axis are left out.

@@ -94,11 +94,21 @@ std::string quantityTitle(BoundedQuantity quantity) {
   return {};
 }
 
+std::string quantitySymbol(BoundedQuantity quantity) {
+  switch (quantity) {
+    case BoundedQuantity::ParameterDistance: return "‖ŵ − w*‖";
+    case BoundedQuantity::EmpiricalExcessRisk: return "J(θ) − J(θ*)";
+    case BoundedQuantity::TrueExcessRisk: return "test risk − θ*'s";
+  }
+  return {};
+}
+
 std::string quantityDefinition(BoundedQuantity quantity) {
   switch (quantity) {
     case BoundedQuantity::ParameterDistance:
       return "Multiparty: ‖ŵ − w*‖, the parties' noiseless average against the minimizer of J on all the "
-             "training rows (paper 004 Theorem 4.2). The same for every ε: no noise enters it.";
+             "training rows (paper 004 Theorem 4.2). The same for every ε: no noise enters it. With one party ŵ "
+             "is w*, up to the two solvers' tolerances.";
     case BoundedQuantity::EmpiricalExcessRisk:
       return "J(θ) − J(θ*) on the training rows, θ the released model, θ* the non-private minimizer, J the "
              "learner's regularized objective: LMGC Σℓ + λ(Σ tr Ψ + ½‖Φ‖²) (sum scale, as paper 000), "

@@ -53,7 +53,8 @@ enum class BoundedQuantity {
   TrueExcessRisk,       // the same risk in expectation over the data, estimated on the test rows
 };
 std::string quantityName(BoundedQuantity quantity);   // "distance", "empirical-excess-risk", "true-excess-risk"
-std::string quantityTitle(BoundedQuantity quantity);  // for an axis: "Empirical excess risk J(θ) − J(θ*)"
+std::string quantityTitle(BoundedQuantity quantity);  // "Empirical excess risk J(θ) − J(θ*)"
+std::string quantitySymbol(BoundedQuantity quantity);  // short, for an axis: "J(θ) − J(θ*)"
 // What the measured value is, exactly, per model (for a tooltip).
 std::string quantityDefinition(BoundedQuantity quantity);
 

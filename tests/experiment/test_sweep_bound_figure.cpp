@@ -141,7 +141,7 @@ class TestSweepBoundFigure : public QObject {
                                            BoundedQuantity::TrueExcessRisk}));
 
     const BoundFigure distance =
-        boundFigure(result.spec, "blobs", result.trials, BoundedQuantity::ParameterDistance, 0.05);
+        boundFigure(result.spec, result.trials, BoundedQuantity::ParameterDistance, 0.05);
     QCOMPARE(distance.series.size(), std::size_t{2});  // the two multiparty series
     QCOMPARE(distance.points.size(), std::size_t{2 * 2});
     for (const CurvePoint& p : distance.points) {
@@ -160,7 +160,7 @@ class TestSweepBoundFigure : public QObject {
 
     // Theorem 4.3 at λ = 1e-2 on 2 800 rows in 10 dimensions is far above log 2: vacuous, said so.
     const BoundFigure empirical =
-        boundFigure(result.spec, "blobs", result.trials, BoundedQuantity::EmpiricalExcessRisk, 0.05);
+        boundFigure(result.spec, result.trials, BoundedQuantity::EmpiricalExcessRisk, 0.05);
     QCOMPARE(empirical.bounds.size(), std::size_t{2});  // corrected and published differ in caveat
     bool vacuousNoted = false, caveatNoted = false;
     for (const std::string& note : empirical.notes) {
@@ -197,7 +197,7 @@ class TestSweepBoundFigure : public QObject {
       QVERIFY2(t.measures->empiricalExcess > -1e-6, qPrintable(QString::number(t.measures->empiricalExcess)));
     }
     const BoundFigure figure =
-        boundFigure(result.spec, "iris", result.trials, BoundedQuantity::EmpiricalExcessRisk, 0.05);
+        boundFigure(result.spec, result.trials, BoundedQuantity::EmpiricalExcessRisk, 0.05);
     QCOMPARE(figure.bounds.size(), std::size_t{2});
     QCOMPARE(figure.bounds[0].source, std::string("Paper 000, Theorem 2"));
     // 8·5⁴·3/(ε²·0.01)·log²(4/0.05) against J(Φ = 0) = 2n: vacuous everywhere, said so.
