@@ -359,7 +359,7 @@ Result<TrialRecord> SweepRunner::runTrial(const TrialId& id, const TrialNeeds& n
   const SweepSeries& series = spec_.series[static_cast<std::size_t>(id.series)];
   const double value = spec_.values[static_cast<std::size_t>(id.valueIndex)];
   const PrivacyPlan plan = spec_.planAt(series, value);
-  TrialRecord record{id, series.key, value, trialSeed(spec_, id), 0, 0, std::nullopt};
+  TrialRecord record{id, series.key, value, trialSeed(spec_, id), 0, 0};
 
   auto variant = variants_.get(needs.variant, [&]() -> Result<DataVariant> {
     if (variantIndex(id) == 0) return base_;

@@ -57,7 +57,7 @@ struct TrialRecord {
   // What the published bounds are drawn beside (trial_measures.h): only for the series a
   // bound applies to (DP-LMGC, multiparty with logistic regression), and only when the sweep
   // asked (SweepControl::measureBoundedQuantities). Not written to the trial table.
-  std::optional<TrialMeasures> measures;
+  std::optional<TrialMeasures> measures = std::nullopt;
 };
 
 // Counts of the shared work actually done, to show that reuse is real.
