@@ -13,6 +13,7 @@
 
 #include "core/mechanisms/tuning.h"
 #include "core/mechanisms/noise_scale.h"
+#include "core/mechanisms/sgd_step.h"
 #include "core/privacy/validation.h"
 #include "ui/calibration_view.h"
 #include "ui/mechanism_catalog.h"
@@ -515,13 +516,16 @@ void MechanismForm::computeCalibration() {
                                    .arg(shape.rows).arg(shape.features).arg(shape.classes));
   }
   showCalibration(mech::calibrate(options, shape));
-  // Output perturbation at a λ whose noise no model survives: say so before Train.
-  if (calibration_)
-    if (const auto swamped = mech::noiseSwampsModelWarning(options, *calibration_, shape.classes)) {
-      const QString previous = warning_->isVisible() ? warning_->text() + QStringLiteral("\n") : QString();
-      warning_->setText(previous + tr("\u26a0 %1").arg(QString::fromStdString(*swamped)));
-      warning_->setVisible(true);
-    }
+  // Output perturbation at a λ whose noise no model survives, or a DP-SGD step beyond what
+  // is safe on data in the unit ball: say so before Train.
+  std::optional<std::string> caution;
+  if (calibration_) caution = mech::noiseSwampsModelWarning(options, *calibration_, shape.classes);
+  if (!caution) caution = mech::dpSgdStepWarning(options, shape.features, shape.classes);
+  if (caution) {
+    const QString previous = warning_->isVisible() ? warning_->text() + QStringLiteral("\n") : QString();
+    warning_->setText(previous + tr("\u26a0 %1").arg(QString::fromStdString(*caution)));
+    warning_->setVisible(true);
+  }
 }
 
 void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report) {

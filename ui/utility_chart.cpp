@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 
+#include "ui/chart_style.h"
 #include "ui/class_palette.h"
 #include "ui/round_ticks.h"
 
@@ -158,55 +159,11 @@ std::pair<double, double> valueExtent(const DrawnCurve& drawn) {
   return {lo, hi};
 }
 
-// Whole decades (or groups of k decades when the data span more than kMaxLogTicks), so that
-// the ends are labelled ticks, widened by 3 % of the span on each side so that markers at
-// the ends are not cut. Returns {min, max, base}.
-struct LogRange {
-  double min = 0, max = 0, base = 10.0;
-};
-LogRange logRange(double lo, double hi) {
-  if (!(lo > 0.0) || !(hi >= lo) || !std::isfinite(hi)) return logRange(0.1, 10.0);
-  int lo10 = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
-  int hi10 = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
-  if (hi10 == lo10) {  // one power of ten: show the decades on either side
-    --lo10;
-    ++hi10;
-  }
-  const int k = std::max(1, (hi10 - lo10 + kMaxLogTicks - 1) / kMaxLogTicks);
-  lo10 = static_cast<int>(std::floor(static_cast<double>(lo10) / k)) * k;
-  hi10 = static_cast<int>(std::ceil(static_cast<double>(hi10) / k)) * k;
-  const double pad = 0.03 * (hi10 - lo10);
-  return {std::pow(10.0, lo10 - pad), std::pow(10.0, hi10 + pad), std::pow(10.0, k)};
-}
-
 std::pair<double, double> linearRange(double lo, double hi) {
   if (!(lo <= hi)) return {0.0, 1.0};
   double pad = 0.04 * (hi - lo);
   if (!(pad > 0.0)) pad = std::max(0.5, std::abs(lo) * 0.1);  // one value
   return {lo - pad, hi + pad};
-}
-
-// The application's font, by the family it resolves to ("DejaVu Sans", not the alias "Sans
-// Serif"), so that an SVG names a font other programs can find.
-QFont scaledFont(double factor, bool bold = false) {
-  QFont font = QApplication::font();
-  font.setFamily(QFontInfo(font).family());
-  const double base = font.pointSizeF() > 0 ? font.pointSizeF() : 9.0;
-  font.setPointSizeF(std::max(base, 9.0) * factor);
-  font.setBold(bold);
-  return font;
-}
-
-void styleAxis(QAbstractAxis* axis) {
-  axis->setLabelsFont(scaledFont(1.0));
-  axis->setTitleFont(scaledFont(1.1));
-  axis->setLabelsColor(QColor(30, 30, 30));
-  axis->setTitleBrush(QColor(30, 30, 30));
-  QPen line(QColor(60, 60, 60));
-  line.setWidthF(1.0);
-  axis->setLinePen(line);
-  axis->setGridLineColor(QColor(0, 0, 0, 30));
-  axis->setMinorGridLineColor(QColor(0, 0, 0, 12));
 }
 
 QPen referencePen(std::size_t i) {
@@ -228,26 +185,26 @@ UtilityChart::UtilityChart(QGraphicsItem* parent) : QChart(parent) {
   setPlotAreaBackgroundBrush(Qt::white);
   setPlotAreaBackgroundPen(QPen(QColor(60, 60, 60), 1.0));
   setPlotAreaBackgroundVisible(true);
-  setTitleFont(scaledFont(1.3, true));
+  setTitleFont(chartFont(1.3, true));
   setTitleBrush(QColor(20, 20, 20));
   legend()->setAlignment(Qt::AlignBottom);
   legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-  legend()->setFont(scaledFont(1.0));
+  legend()->setFont(chartFont(1.0));
   legend()->setLabelColor(QColor(30, 30, 30));
 
   axisY_ = new QValueAxis;
   axisY_->setTitleText(tr("Test accuracy"));
   addAxis(axisY_, Qt::AlignLeft);
-  styleAxis(axisY_);
+  styleChartAxis(axisY_);
   setAccuracyRange(axisY_, AccuracyRange{});
   setXAxisKind(true);
 
   caption_ = new QGraphicsTextItem(this);
-  caption_->setFont(scaledFont(0.9));
+  caption_->setFont(chartFont(0.9));
   caption_->setDefaultTextColor(QColor(70, 70, 70));
   caption_->setZValue(10);
   emptyText_ = new QGraphicsSimpleTextItem(tr("No finished trials yet"), this);
-  emptyText_->setFont(scaledFont(1.4));
+  emptyText_->setFont(chartFont(1.4));
   emptyText_->setBrush(QColor(110, 110, 110));
   emptyText_->setZValue(10);
 
@@ -287,7 +244,7 @@ void UtilityChart::setXAxisKind(bool log) {
   }
   axisX_->setTitleText(titleText);
   addAxis(axisX_, Qt::AlignBottom);
-  styleAxis(axisX_);
+  styleChartAxis(axisX_);
   if (auto* value = qobject_cast<QValueAxis*>(axisX_)) setRangeWithRoundTicks(value, 0.0, 1.0);
 }
 
@@ -369,7 +326,7 @@ void UtilityChart::fillSeries(const Curve& curve, const DrawnCurve& drawn) {
   double xMin = 0.1, xMax = 10.0;
   if (auto* log = qobject_cast<QLogValueAxis*>(axisX_)) {
     const auto [lo, hi] = valueExtent(drawn);
-    const LogRange range = drawn.empty ? logRange(0.1, 10.0) : logRange(lo, hi);
+    const LogRange range = drawn.empty ? logRange(0.1, 10.0, kMaxLogTicks) : logRange(lo, hi, kMaxLogTicks);
     // Base before range: a wider range at the old base could ask for many ticks.
     if (range.base > log->base()) log->setBase(range.base);
     log->setRange(range.min, range.max);

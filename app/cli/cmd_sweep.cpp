@@ -56,15 +56,6 @@ Result<Shard> parseShard(const QString& text) {
   return shard;
 }
 
-// What the data are, for the fingerprint: shards of one sweep must see the same data.
-std::string dataIdentity(const PreparedData& data) {
-  std::string identity = data.train.provenance.source + "|" + data.test.provenance.source;
-  for (const std::string& step : data.train.provenance.steps) identity += "|" + step;
-  identity += "|" + std::to_string(data.train.rows()) + "x" + std::to_string(data.train.features()) + "/" +
-              std::to_string(data.test.rows());
-  return identity;
-}
-
 // The data's name for a chart title: a file's name, a built-in's name without its options.
 std::string dataTitle(const std::string& source) {
   const QString text = QString::fromStdString(source);
@@ -163,7 +154,7 @@ int runSweep(const QStringList& args) {
   auto prepared = prepareData(request.value());
   if (!prepared) return command.fail(prepared.error());
   const PreparedData& data = prepared.value();
-  spec.dataset = dataIdentity(data);
+  spec.dataset = experiment::dataIdentity(data);
 
   if (threads.value() > 0) setWorkerThreads(static_cast<int>(threads.value()));
   const experiment::SweepSpec full = experiment::withReferenceSeries(spec);

@@ -14,6 +14,7 @@
 #include "core/experiment/release_entries.h"
 #include "core/mechanisms/report_json.h"
 #include "core/mechanisms/noise_scale.h"
+#include "core/mechanisms/sgd_step.h"
 #include "core/privacy/validation.h"
 #include "core/sources/source.h"
 
@@ -159,9 +160,12 @@ int runTrain(const QStringList& args) {
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
   if (hasGuarantee)
     if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, train.rows())) warnings.push_back(*doubtful);
-  if (mechanism)
+  if (mechanism) {
     if (auto swamped = mech::noiseSwampsModelWarning(mechanism->options, report, train.classes()))
       warnings.push_back(*swamped);
+    if (auto step = mech::dpSgdStepWarning(mechanism->options, train.features(), train.classes()))
+      warnings.push_back(*step);
+  }
   command.warn(warnings);
 
   if (command.json()) {

@@ -2,6 +2,7 @@
 
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
+#include "core/experiment/mechanism_item.h"
 
 namespace dpstudio::cli {
 namespace {
@@ -12,34 +13,13 @@ Error usage(const std::string& message) { return Error{ErrorKind::Usage, message
 
 Result<experiment::PrivacyPlan> privacyPlan(const Command& command, const QString& item, PlanOptions read) {
   const bool full = read == PlanOptions::WithSolverAndTuning;
-  QStringList parts = item.split(':');
-  const QString name = parts.takeFirst().trimmed();
-  std::optional<mech::Calibration> calibration;
-  std::optional<mech::NoiseFamily> family;
-  std::optional<Index> parties;
-  std::vector<double> split;
-  for (const QString& part : parts) {
-    if (part.startsWith("parties=") || part.startsWith("split=")) {
-      if (name != "multiparty")
-        return usage("'" + item.toStdString() + "': parties= and split= apply to multiparty only");
-      bool ok = false;
-      if (part.startsWith("parties=")) {
-        parties = part.mid(8).toLongLong(&ok);
-        if (!ok) return usage("'" + item.toStdString() + "': parties=K needs an integer");
-      } else {
-        for (const QString& f : part.mid(6).split('/')) {
-          split.push_back(f.toDouble(&ok));
-          if (!ok) return usage("'" + item.toStdString() + "': split= needs fractions like 0.2/0.3/0.5");
-        }
-      }
-      continue;
-    }
-    if (auto c = mech::parseCalibration(part.toStdString())) calibration = *c;
-    else if (auto f = mech::parseNoiseFamily(part.toStdString())) family = *f;
-    else
-      return usage("'" + item.toStdString() + "': unknown modifier '" + part.toStdString() +
-                   "' (use corrected, published, l2-laplace, gaussian, parties=K or split=f1/f2/..)");
-  }
+  auto parsed = experiment::parseMechanismItem(item.toStdString());
+  if (!parsed) return parsed.error();
+  const QString name = QString::fromStdString(parsed.value().name);
+  const std::optional<mech::Calibration> calibration = parsed.value().calibration;
+  const std::optional<mech::NoiseFamily> family = parsed.value().family;
+  const std::optional<Index> parties = parsed.value().parties;
+  const std::vector<double>& split = parsed.value().split;
   auto solverOf = [&]() -> Result<experiment::SolverSettings> {
     experiment::SolverSettings solver;
     if (!full) return solver;

@@ -3,67 +3,47 @@
 #include <QDir>
 #include <QFileInfo>
 
-#include <map>
+#include "core/experiment/paper_presets.h"
 
 namespace dpstudio::cli {
 namespace {
 
-// MNIST as paper 003 §4 uses it: 60 000 training and 10 000 test images, each row scaled to
-// unit norm (a per-example transform: no privacy cost), softmax regression, δ = 0, B = 100,
-// T = 256 teachers. λ: the paper cross-validates it per method without accounting for it;
-// 1e-3 is one fixed, public choice at which every mechanism's curve has the paper's shape.
-QStringList mnist(const QString& dir) {
-  return {"--train", dir + "/train-images-idx3-ubyte.gz", "--labels", dir + "/train-labels-idx1-ubyte.gz",
-          "--test", dir + "/t10k-images-idx3-ubyte.gz", "--test-labels", dir + "/t10k-labels-idx1-ubyte.gz",
-          "--unit-rows", "--model", "softmax", "--lambda", "1e-3", "--delta", "0", "--budget", "100",
-          "--teachers", "256", "--repeats", "100", "--title", "MNIST"};
+using experiment::PaperPreset;
+using experiment::PresetDataSettings;
+
+// A number as an option value: the shortest text that reads back as the same double.
+QString number(double value) { return QString::number(value, 'g', QLocale::FloatingPointShortest); }
+
+QString numbers(const std::vector<double>& values) {
+  QStringList out;
+  for (double v : values) out << number(v);
+  return out.join(',');
 }
 
-// UCI Adult as a9a (paper 004 §5): one-hot rows with at most 14 ones, so ‖x‖ ≤ √14 is a
-// public bound; logistic regression with λ = 1e-3 in (1/n)Σℓ + λ‖w‖² (paper 004's λ = 1 is
-// for unnormalized rows: on rows in the unit ball it gives the constant classifier).
-QStringList a9a(const QString& dir) {
-  return {"--train", dir + "/a9a", "--test", dir + "/a9a.t", "--norm-bound", "3.7416573867739413",
-          "--model", "logreg", "--lambda", "1e-3", "--repeats", "100", "--title", "UCI Adult (a9a)"};
+// The preset's data and shared settings as options (core's table, experiment/paper_presets.h).
+QStringList dataArguments(const PresetDataSettings& s, const QString& dir) {
+  const auto file = [&dir](const std::string& name) { return dir + "/" + QString::fromStdString(name); };
+  QStringList args{"--train", file(s.trainFile)};
+  if (!s.trainLabelsFile.empty()) args << "--labels" << file(s.trainLabelsFile);
+  args << "--test" << file(s.testFile);
+  if (!s.testLabelsFile.empty()) args << "--test-labels" << file(s.testLabelsFile);
+  if (s.unitRows) args << "--unit-rows";
+  if (s.normBound) args << "--norm-bound" << number(*s.normBound);
+  args << "--model" << QString::fromStdString(modelKindName(s.model)) << "--lambda" << number(s.lambda);
+  if (s.delta) args << "--delta" << number(*s.delta);
+  if (s.budget) args << "--budget" << QString::number(*s.budget);
+  if (s.teachers) args << "--teachers" << QString::number(*s.teachers);
+  args << "--repeats" << QString::number(s.repeats) << "--title" << QString::fromStdString(s.title);
+  return args;
 }
 
-struct Preset {
-  QStringList (*data)(const QString&);
-  QStringList sweep;
-};
-
-const std::map<QString, Preset>& presets() {
-  static const std::map<QString, Preset> table = {
-      {"paper003-fig1a",
-       {mnist, {"--mechanisms", "output,loss,prediction,subsample", "--axis", "epsilon", "--values",
-                "0.1,0.3,1,3,10"}}},
-      {"paper003-fig4",
-       {mnist, {"--mechanisms", "output,loss,prediction,subsample", "--axis", "n", "--values",
-                "1000,3000,10000,30000,60000", "--epsilon", "1"}}},
-      {"paper003-fig5a",
-       {mnist, {"--mechanisms", "output,loss,prediction,subsample", "--axis", "dims", "--values",
-                "10,20,50,100,200,400", "--epsilon", "1"}}},
-      {"paper003-fig5b",
-       {mnist, {"--mechanisms", "output,loss,prediction,subsample", "--axis", "classes", "--values",
-                "2,3,4,5,6,7,8,9,10", "--epsilon", "1"}}},
-      {"paper003-fig6a",
-       {mnist, {"--mechanisms", "loss", "--axis", "lambda", "--values", "1e-5,1e-4,1e-3,1e-2,1e-1,5e-1",
-                "--epsilon", "1"}}},
-      {"paper003-fig6b",
-       {mnist, {"--mechanisms", "subsample", "--axis", "teachers", "--values", "16,32,64,128,256,512,1024",
-                "--epsilon", "1"}}},
-      // Paper 004 Figure 2: the three party splits (even and the paper's two uneven ones), each
-      // corrected and as published, beside the all-data baselines: non-private w* (added by
-      // the sweep) and the same mechanism with one party holding every row (all data, DP).
-      {"paper004-fig2",
-       {a9a, {"--mechanisms",
-              "multiparty:parties=5,multiparty:parties=5:published,"
-              "multiparty:split=0.15/0.2/0.2/0.2/0.25,multiparty:split=0.15/0.2/0.2/0.2/0.25:published,"
-              "multiparty:split=0.1/0.2/0.2/0.2/0.3,multiparty:split=0.1/0.2/0.2/0.2/0.3:published,"
-              "multiparty:parties=1",
-              "--axis", "epsilon", "--values", "0.1,0.3,1,3,10,30"}}},
-  };
-  return table;
+QStringList sweepArguments(const PaperPreset& preset) {
+  QStringList mechanisms;
+  for (const std::string& item : preset.mechanisms) mechanisms << QString::fromStdString(item);
+  QStringList args{"--mechanisms", mechanisms.join(','), "--axis", QString::fromStdString(axisName(preset.axis)),
+                   "--values", numbers(preset.values)};
+  if (preset.epsilon) args << "--epsilon" << number(*preset.epsilon);
+  return args;
 }
 
 // The value of --name (as "--name V" or "--name=V") in args, or empty.
@@ -81,15 +61,15 @@ QString optionValue(const QStringList& args, const QString& name) {
 
 QStringList presetNames() {
   QStringList names;
-  for (const auto& [name, preset] : presets()) names << name;
+  for (const PaperPreset& preset : experiment::paperPresets()) names << QString::fromStdString(preset.name);
   return names;
 }
 
 Result<QStringList> withPresetArguments(const QStringList& args) {
   const QString name = optionValue(args, "preset");
   if (name.isEmpty()) return args;
-  const auto it = presets().find(name);
-  if (it == presets().end())
+  const PaperPreset* preset = experiment::findPaperPreset(name.toStdString());
+  if (!preset)
     return Error{ErrorKind::Usage,
                  "unknown preset '" + name.toStdString() + "' (" + presetNames().join(", ").toStdString() + ")", {}, 0,
                  "preset"};
@@ -102,7 +82,7 @@ Result<QStringList> withPresetArguments(const QStringList& args) {
     return Error{ErrorKind::Usage, "no such directory: " + dir.toStdString(), {}, 0, "data-dir"};
   dir = QDir(dir).absolutePath();
   QStringList out{args.front()};
-  out << it->second.data(dir) << it->second.sweep << args.mid(1);
+  out << dataArguments(experiment::presetDataSettings(preset->data), dir) << sweepArguments(*preset) << args.mid(1);
   return out;
 }
 

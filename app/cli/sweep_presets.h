@@ -2,7 +2,9 @@
 // `sweep --preset NAME`: the sweeps that reproduce the papers' figures on the real data
 // beside the repository (paper 003 §4 on MNIST, paper 004 §5 on UCI Adult/a9a). A preset is
 // only options: it puts its own before the user's, so any of them can be overridden
-// (`--preset paper003-fig1a --repeats 5`).
+// (`--preset paper003-fig1a --repeats 5`). The presets themselves are core's table
+// (core/experiment/paper_presets.h), shared with the GUI's Sweep form; this file turns one
+// into the options that express it.
 
 #include <QStringList>
 

@@ -97,6 +97,17 @@ std::string learnerKey(const LearnerSpec& learner, const SolverSettings& solver)
          number(solver.tolerance) + "/" + std::to_string(solver.maxIterations);
 }
 
+// What a trial measured.
+struct TrialOutcome {
+  double accuracy = 0;
+  std::optional<TrialMeasures> measures;
+};
+
+// Whether a trial of `plan` measures what a published bound bounds (trial_measures.h).
+bool measuresBounds(const PrivacyPlan& plan, const SweepControl& control) {
+  return control.measureBoundedQuantities && plan.isPrivate() && whyNoBound(plan).empty();
+}
+
 // The shared work a trial needs, by key.
 struct TrialNeeds {
   std::string variant;
@@ -129,7 +140,7 @@ class SweepRunner {
   TrialNeeds needsOf(const TrialId& id) const;
   Result<DataVariant> makeVariant(const TrialId& id) const;
   Result<TrialRecord> runTrial(const TrialId& id, const TrialNeeds& needs);
-  Result<double> trialAccuracy(const PrivacyPlan& plan, const TrialId& id, const TrialNeeds& needs,
+  Result<TrialOutcome> runPlan(const PrivacyPlan& plan, const TrialId& id, const TrialNeeds& needs,
                                const DataVariant& data, privacy::NoiseSource& noise, const TrainControl& control);
 
   const SweepSpec& spec_;
@@ -171,6 +182,8 @@ TrialNeeds SweepRunner::needsOf(const TrialId& id) const {
     std::string split = "|K" + std::to_string(m->options.partyCount()) + "|s" + std::to_string(m->options.partitionSeed);
     for (double f : m->options.fractions) split += "|" + number(f);
     needs.parties = variant + learnerKey(m->options.localLearner(), plan.solver) + split;
+    // Measuring the bounds' quantities needs w*, the non-private reference's own model.
+    if (measuresBounds(plan, control_)) needs.baseline = variant + learnerKey(plan.baselineLearner(), plan.solver);
   }
   return needs;
 }
@@ -225,7 +238,7 @@ Result<DataVariant> SweepRunner::makeVariant(const TrialId& id) const {
   }
 }
 
-Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId& id, const TrialNeeds& needs,
+Result<TrialOutcome> SweepRunner::runPlan(const PrivacyPlan& plan, const TrialId& id, const TrialNeeds& needs,
                                           const DataVariant& data, privacy::NoiseSource& noise,
                                           const TrainControl& control) {
   const Dataset& train = *data.train;
@@ -233,7 +246,8 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
   auto baseline = [&]() -> Result<std::shared_ptr<const FittedModel>> {
     return baselines_.get(*needs.baseline, [&]() -> Result<FittedModel> {
       const auto start = Clock::now();
-      auto trained = trainModel(plan.learner(), train.X, train.y, train.classes(), control);
+      // The learner of the objective θ* minimizes: multiparty's w* is its parties' (λ_learner = 2λ).
+      auto trained = trainModel(plan.baselineLearner(), train.X, train.y, train.classes(), control);
       if (!trained) return trained.error();
       FittedModel fitted;
       fitted.model = std::move(trained).value();
@@ -246,7 +260,7 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
   if (std::holds_alternative<NonPrivate>(plan.choice)) {
     auto fitted = baseline();
     if (!fitted) return fitted.error();
-    return fitted.value()->testAccuracy.value_or(0);
+    return TrialOutcome{fitted.value()->testAccuracy.value_or(0), {}};
   }
   if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
     if (!needs.baseline) {
@@ -254,7 +268,7 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
                                             : mech::tunePrivately({t->options, t->tuneLambdas}, train, noise, control);
       if (!trained) return trained.error();
       const TrainedModel& model = trained.value().trained;
-      return accuracyOn(model, model.theta, test).value_or(0);
+      return TrialOutcome{accuracyOn(model, model.theta, test).value_or(0), {}};
     }
     auto fitted = baseline();
     if (!fitted) return fitted.error();
@@ -280,7 +294,11 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
     if (!trained) return trained.error();
     if (trained.value().report.warmStarted) ++warmStarts_;
     const TrainedModel& model = trained.value().trained;
-    return accuracyOn(model, model.theta, test).value_or(0);
+    TrialOutcome outcome{accuracyOn(model, model.theta, test).value_or(0), {}};
+    if (measuresBounds(plan, control_))
+      outcome.measures = measureExcessRisk(plan.learner(), *model.model, model.theta, fitted.value()->model.theta,
+                                           train, test);
+    return outcome;
   }
   if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
     auto restoredPredictor = [&]() -> Result<PredictorRelease> {
@@ -309,7 +327,7 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
     const std::uint64_t sampleSeed = trialSeed(spec_, id) ^ 0x73616d706c65ULL;  // "sample"
     auto answered = answerTestSample(release, test, noise, sampleSeed);
     if (!answered) return answered.error();
-    return answered.value().accuracy();
+    return TrialOutcome{answered.value().accuracy(), {}};
   }
   const auto& m = std::get<Multiparty>(plan.choice);
   auto locals = parties_.get(*needs.parties, [&]() -> Result<std::vector<multiparty::LocalModel>> {
@@ -323,8 +341,17 @@ Result<double> SweepRunner::trialAccuracy(const PrivacyPlan& plan, const TrialId
   if (!released) return released.error();
   auto model = makeModel(m.options.localLearner(), train.features(), 2);
   if (!model) return model.error();
-  if (test.rows() == 0) return 0.0;
-  return accuracy(*model.value(), released.value().released, test.X, test.y);
+  if (test.rows() == 0) return TrialOutcome{};
+  TrialOutcome outcome{accuracy(*model.value(), released.value().released, test.X, test.y), {}};
+  if (needs.baseline) {
+    auto fitted = baseline();
+    if (!fitted) return fitted.error();
+    const Eigen::VectorXd& allData = fitted.value()->model.theta;
+    outcome.measures = measureExcessRisk(m.options.localLearner(), *model.value(), released.value().released,
+                                         allData, train, test);
+    outcome.measures->distance = (multiparty::plainAverage(*locals.value()) - allData).norm();
+  }
+  return outcome;
 }
 
 Result<TrialRecord> SweepRunner::runTrial(const TrialId& id, const TrialNeeds& needs) {
@@ -345,9 +372,10 @@ Result<TrialRecord> SweepRunner::runTrial(const TrialId& id, const TrialNeeds& n
   control.tolerance = plan.solver.tolerance;
   control.maxIterations = plan.solver.maxIterations;
   control.progress = Progress({}, control_.progress.stopToken());
-  auto accuracy = trialAccuracy(plan, id, needs, *variant.value(), *noise.value(), control);
-  if (!accuracy) return accuracy.error();
-  record.accuracy = accuracy.value();
+  auto outcome = runPlan(plan, id, needs, *variant.value(), *noise.value(), control);
+  if (!outcome) return outcome.error();
+  record.accuracy = outcome.value().accuracy;
+  record.measures = std::move(outcome.value().measures);
   record.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return record;
 }
@@ -442,6 +470,14 @@ std::string learnerTitle(const LearnerSpec& learner) {
 }
 
 }  // namespace
+
+std::string dataIdentity(const PreparedData& data) {
+  std::string identity = data.train.provenance.source + "|" + data.test.provenance.source;
+  for (const std::string& step : data.train.provenance.steps) identity += "|" + step;
+  identity += "|" + std::to_string(data.train.rows()) + "x" + std::to_string(data.train.features()) + "/" +
+              std::to_string(data.test.rows());
+  return identity;
+}
 
 SweepSpec withReferenceSeries(const SweepSpec& spec) {
   SweepSpec out = spec;

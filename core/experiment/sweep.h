@@ -35,12 +35,14 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/sources/prepare.h"
 #include "core/experiment/curve.h"
 #include "core/experiment/sweep_spec.h"
+#include "core/experiment/trial_measures.h"
 #include "core/util/progress.h"
 
 namespace dpstudio::experiment {
@@ -52,6 +54,10 @@ struct TrialRecord {
   std::uint64_t seed = 0;
   double accuracy = 0;  // test accuracy (predictors: over their answered sample)
   double seconds = 0;   // wall-clock time of the trial (shared work it computed included)
+  // What the published bounds are drawn beside (trial_measures.h): only for the series a
+  // bound applies to (DP-LMGC, multiparty with logistic regression), and only when the sweep
+  // asked (SweepControl::measureBoundedQuantities). Not written to the trial table.
+  std::optional<TrialMeasures> measures = std::nullopt;
 };
 
 // Counts of the shared work actually done, to show that reuse is real.
@@ -81,12 +87,20 @@ struct SweepControl {
   int shardIndex = 0;
   int shardCount = 1;
   Progress progress;  // fraction of this shard's trials done; its stop token cancels
+  // Measure what the published bounds bound (TrialRecord::measures). Off by default: the CLI
+  // does not draw the bounds; the GUI's privacy–utility view does.
+  bool measureBoundedQuantities = false;
   // Called once per finished trial, from worker threads, one call at a time.
   std::function<void(const TrialRecord&)> onTrial;
 };
 
 // The spec with the non-private reference series it needs (sweep.h's header comment).
 SweepSpec withReferenceSeries(const SweepSpec& spec);
+
+// What the data are, for SweepSpec::dataset (the fingerprint: shards of one sweep must see the
+// same data): the training and test sources, the preprocessing steps and the shape. The CLI
+// and the GUI's paper presets, preparing the same request, give the same identity.
+std::string dataIdentity(const PreparedData& data);
 
 // Runs the (shard's) trials on `data` (its test part must have rows). Errors before any
 // trial (validation) are returned; a trial's own error stops the sweep and is returned.

@@ -12,7 +12,9 @@
 
 #include <algorithm>
 
+#include "core/experiment/paper_presets.h"
 #include "ui/number_list_field.h"
+#include "ui/sweep/preset_chooser.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -44,6 +46,8 @@ const std::vector<std::string> kDefaultMechanisms = {"output", "objective", "los
 }  // namespace
 
 SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
+  chooser_ = new PresetChooser;
+  dockControls_ = new QWidget;
   auto* mechanisms = new QGridLayout;
   mechanisms->setContentsMargins(0, 0, 0, 0);
   const auto& keys = experiment::privateMechanismKeys();
@@ -113,12 +117,17 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
   baseLabel_->setWordWrap(true);
   baseLabel_->setTextFormat(Qt::PlainText);
 
+  auto* dock = new QVBoxLayout(dockControls_);
+  dock->setContentsMargins(0, 0, 0, 0);
+  dock->addLayout(mechanisms);
+  dock->addLayout(row);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addLayout(mechanisms);
-  layout->addLayout(row);
+  layout->addWidget(chooser_);
+  layout->addWidget(dockControls_);
   layout->addLayout(second);
   layout->addWidget(baseLabel_);
+  connect(chooser_, &PresetChooser::changed, this, &SweepForm::presetChosen);
 
   connect(axis_, &QComboBox::currentIndexChanged, this, &SweepForm::axisChosen);
   connect(values_, &NumberListField::valueEdited, this, [this] {
@@ -128,6 +137,16 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
   connect(repeats_, &QSpinBox::valueChanged, this, &SweepForm::changed);
   connect(seed_, &QSpinBox::valueChanged, this, &SweepForm::changed);
   values_->setValues(experiment::defaultAxisValues(SweepAxis::Epsilon, {}));
+}
+
+bool SweepForm::presetMode() const { return chooser_->preset() != nullptr; }
+
+void SweepForm::presetChosen() {
+  const bool preset = presetMode();
+  dockControls_->setVisible(!preset);
+  baseLabel_->setVisible(!preset);
+  repeats_->setValue(chooser_->defaultRepeats());
+  emit changed();
 }
 
 void SweepForm::setBase(const TrainingSettings& settings, const mech::ProblemShape& shape) {
@@ -263,6 +282,11 @@ QCheckBox* SweepForm::mechanismBox(const std::string& key) const {
 }
 
 QStringList SweepForm::problems() const {
+  if (presetMode()) {
+    auto spec = experiment::presetSweepSpec(*chooser_->preset(), chooser_->quickVersion(), repeats_->value());
+    if (!spec) return {QString::fromStdString(spec.error().message)};
+    return {};
+  }
   if (!base_) return {baseProblem_.isEmpty() ? tr("no dataset") : tr("Model dock: %1").arg(baseProblem_)};
   if (!values_->isValid()) return {tr("values: %1").arg(values_->problem())};
   auto status = sweepSpec({}).validate(shape_);
@@ -271,6 +295,13 @@ QStringList SweepForm::problems() const {
 }
 
 experiment::SweepSpec SweepForm::sweepSpec(const std::string& dataset) const {
+  if (presetMode()) {
+    auto preset = experiment::presetSweepSpec(*chooser_->preset(), chooser_->quickVersion(), repeats_->value(),
+                                              static_cast<std::uint64_t>(seed_->value()));
+    experiment::SweepSpec spec = preset ? std::move(preset).value() : experiment::SweepSpec{};
+    spec.dataset = dataset;
+    return spec;
+  }
   experiment::SweepSpec spec;
   for (const std::string& key : mechanisms())
     if (auto plan = planFor(key, nullptr)) spec.series.push_back({key, plan->title(), *plan});

@@ -9,6 +9,10 @@
 // multiparty with softmax, …) is disabled with core's reason as its tooltip; the axis list
 // holds the axes that apply to the mechanisms ticked; values and repetitions are checked as
 // typed. problems() says what stops a sweep, one line per field.
+//
+// Or a paper figure (preset_chooser.h): the preset brings its data, mechanisms, axis and
+// values, so those controls give way to its description; repetitions and seed stay, the
+// repetitions set to the preset's reduced default.
 
 #include <QStringList>
 #include <QWidget>
@@ -30,6 +34,7 @@ QT_END_NAMESPACE
 namespace dpstudio::ui {
 
 class NumberListField;
+class PresetChooser;
 
 class SweepForm : public QWidget {
   Q_OBJECT
@@ -51,9 +56,15 @@ class SweepForm : public QWidget {
   void setRepeats(int repeats);
   void setSeed(int seed);
 
+  // A paper figure is chosen: the sweep is the preset's (presetChooser() says which and on
+  // what data), not the Model dock's.
+  bool presetMode() const;
+  PresetChooser* presetChooser() const { return chooser_; }
+
   QStringList problems() const;
   bool isValid() const { return problems().isEmpty(); }
-  // The sweep the controls describe (meaningful while isValid()); dataset: its identity.
+  // The sweep the controls describe (meaningful while isValid()); dataset: its identity
+  // (in preset mode usually empty: the session fills it in once the data are loaded).
   experiment::SweepSpec sweepSpec(const std::string& dataset) const;
 
   QCheckBox* mechanismBox(const std::string& key) const;
@@ -75,6 +86,10 @@ class SweepForm : public QWidget {
   std::optional<TrainingSettings> base_;
   QString baseProblem_;
   mech::ProblemShape shape_{};
+  void presetChosen();
+
+  PresetChooser* chooser_ = nullptr;
+  QWidget* dockControls_ = nullptr;  // mechanisms and axis: hidden while a preset is chosen
   std::map<std::string, QCheckBox*> boxes_;
   QComboBox* axis_ = nullptr;
   NumberListField* values_ = nullptr;

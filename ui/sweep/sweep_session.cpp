@@ -1,5 +1,7 @@
 #include "ui/sweep/sweep_session.h"
 
+#include <QElapsedTimer>
+
 #include <algorithm>
 
 namespace dpstudio::ui {
@@ -25,7 +27,10 @@ void SweepSession::start(SweepInput input, bool add) {
   }
   const experiment::SweepSpec full = experiment::withReferenceSeries(input.spec);
   Run run;
+  run.spec = full;
   run.layout = experiment::layoutOf(full);
+  if (!input.title.empty()) run.layout.title = input.title;
+  run.loading = input.request.has_value();
   if (!add || runs_.empty() || runs_.front().layout.axis != run.layout.axis) runs_.clear();
   runs_.push_back(std::move(run));
   inbox_ = std::make_shared<Inbox>();
@@ -33,19 +38,36 @@ void SweepSession::start(SweepInput input, bool add) {
 
   auto inbox = inbox_;
   auto work = [input = std::move(input), inbox](const Progress& progress) -> Result<experiment::SweepResult> {
-    std::optional<Dataset> separateTest;
-    if (input.test) separateTest = *input.test;
-    auto prepared = prepareLoaded(*input.dataset, std::move(separateTest), input.preparation);
+    // Loading a preset's files is the first 5 % of the job's progress; the trials the rest.
+    const double loadShare = input.request ? 0.05 : 0.0;
+    const QElapsedTimer clock = [] { QElapsedTimer t; t.start(); return t; }();
+    auto prepared = [&]() -> Result<PreparedData> {
+      if (input.request)
+        return prepareData(*input.request, Progress([progress, loadShare](double f) { progress.report(loadShare * f); },
+                                                    progress.stopToken()));
+      std::optional<Dataset> separateTest;
+      if (input.test) separateTest = *input.test;
+      return prepareLoaded(*input.dataset, std::move(separateTest), input.preparation);
+    }();
     if (!prepared) return prepared.error();
     if (progress.cancelled()) return Error::cancelled();
+    experiment::SweepSpec spec = input.spec;
+    if (input.request) {
+      spec.dataset = experiment::dataIdentity(prepared.value());
+      std::lock_guard lock(inbox->mutex);
+      inbox->dataset = spec.dataset;
+      inbox->loadSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
+    }
     experiment::SweepControl control;
     control.threads = input.threads;
-    control.progress = progress;
+    control.measureBoundedQuantities = true;  // the bounds panel draws them (cheap: bounded series only)
+    control.progress = Progress([progress, loadShare](double f) { progress.report(loadShare + (1 - loadShare) * f); },
+                                progress.stopToken());
     control.onTrial = [inbox](const experiment::TrialRecord& trial) {
       std::lock_guard lock(inbox->mutex);
       inbox->trials.push_back(trial);
     };
-    return experiment::runSweep(input.spec, prepared.value(), control);
+    return experiment::runSweep(spec, prepared.value(), control);
   };
   job_ = startJob<experiment::SweepResult>(tr("Sweep"), std::move(work), this);
   connect(job_, &JobHandle::finished, this, &SweepSession::jobEnded);
@@ -92,11 +114,28 @@ experiment::TrialTable SweepSession::lastTable() const {
   return table;
 }
 
+bool SweepSession::isLoading() const { return isRunning() && !runs_.empty() && runs_.back().loading; }
+
 void SweepSession::drain() {
   std::vector<experiment::TrialRecord> arrived;
+  std::optional<std::string> dataset;
+  double loadSeconds = 0;
   {
     std::lock_guard lock(inbox_->mutex);
     arrived.swap(inbox_->trials);
+    dataset.swap(inbox_->dataset);
+    loadSeconds = inbox_->loadSeconds;
+  }
+  if (dataset && !runs_.empty()) {
+    // The loaded data's identity completes the fingerprint (as the CLI's table has it).
+    Run& run = runs_.back();
+    run.spec.dataset = *dataset;
+    const std::string title = run.layout.title;
+    run.layout = experiment::layoutOf(run.spec);
+    run.layout.title = title;
+    run.loading = false;
+    run.loadSeconds = loadSeconds;
+    emit dataLoaded();
   }
   if (arrived.empty() || runs_.empty()) return;
   auto& trials = runs_.back().trials;
@@ -127,6 +166,7 @@ void SweepSession::jobEnded(JobHandle::State state) {
   drain();
   // A sweep refused before its first trial (a value the data cannot take) leaves no trace.
   if (state == JobHandle::State::Failed && !runs_.empty() && runs_.back().trials.empty()) runs_.pop_back();
+  if (!runs_.empty()) runs_.back().loading = false;
   recompute();
   QString message;
   bool error = false;
@@ -134,6 +174,8 @@ void SweepSession::jobEnded(JobHandle::State state) {
     message = tr("Sweep finished: %1 trials in %2 s.")
                   .arg(job->value().trials.size())
                   .arg(job->value().seconds, 0, 'f', 1);
+    if (!runs_.empty() && runs_.back().loadSeconds > 0)
+      message += tr(" The data loaded in %1 s.").arg(runs_.back().loadSeconds, 0, 'f', 1);
   } else if (state == JobHandle::State::Cancelled) {
     message = tr("Sweep cancelled: the %1 finished trials are kept.").arg(runs_.empty() ? 0 : runs_.back().trials.size());
   } else {
@@ -143,6 +185,31 @@ void SweepSession::jobEnded(JobHandle::State state) {
   job->deleteLater();
   emit runningChanged(false);
   emit finished(message, error);
+}
+
+}  // namespace dpstudio::ui
+
+namespace dpstudio::ui {
+
+std::vector<experiment::BoundedQuantity> SweepSession::boundedQuantities() const {
+  std::vector<experiment::BoundedQuantity> out;
+  for (const Run& run : runs_)
+    for (experiment::BoundedQuantity q : experiment::boundedQuantities(run.spec))
+      if (std::find(out.begin(), out.end(), q) == out.end()) out.push_back(q);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+QString SweepSession::whyNoBounds() const {
+  if (runs_.empty()) return tr("Start a sweep of DP-LMGC or multiparty aggregation to see the published bounds.");
+  return QString::fromStdString(experiment::whyNoBounds(runs_.back().spec));
+}
+
+experiment::BoundFigure SweepSession::boundFigure(experiment::BoundedQuantity quantity, double delta) const {
+  std::vector<experiment::BoundFigure> figures;
+  for (const Run& run : runs_)
+    figures.push_back(experiment::boundFigure(run.spec, run.trials, quantity, delta));
+  return experiment::overlayBoundFigures(figures);
 }
 
 }  // namespace dpstudio::ui

@@ -21,8 +21,11 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "core/experiment/bound_figure.h"
 #include "core/experiment/sweep.h"
 #include "core/experiment/trial_table.h"
 #include "core/sources/prepare.h"
@@ -30,11 +33,17 @@
 
 namespace dpstudio::ui {
 
-// What a sweep needs besides the plans: the data as the Model dock would prepare them.
+// What a sweep needs besides the plans: the data as the Model dock would prepare them, or
+// data to load (a paper preset's files or built-in set).
 struct SweepInput {
   std::shared_ptr<const Dataset> dataset;
   std::shared_ptr<const Dataset> test;  // a separate test file, or empty to split
   SplitAndPreprocess preparation;
+  // Set: load and prepare these data on the worker instead (MNIST's 60 000 rows take seconds);
+  // `dataset`, `test` and `preparation` are then unused, and the spec's dataset becomes the
+  // loaded data's identity (experiment::dataIdentity), as the CLI's is.
+  std::optional<DataRequest> request;
+  std::string title;           // the data's name in the chart's title; empty: spec.dataset
   experiment::SweepSpec spec;  // without the reference series (the engine adds them)
   int threads = 0;             // 0: every core
 };
@@ -62,6 +71,17 @@ class SweepSession : public QObject {
   const experiment::Curve& curve() const { return curve_; }
   // The trial table of the sweep shown last, as the CLI's --out writes it (empty without one).
   experiment::TrialTable lastTable() const;
+  // While a sweep's data are still being loaded (SweepInput::request).
+  bool isLoading() const;
+  // How long the last sweep's data took to load, in seconds (0 without a request).
+  double loadSeconds() const { return runs_.empty() ? 0.0 : runs_.back().loadSeconds; }
+
+  // The published bounds (core/experiment/bound_figure.h) for the sweeps shown: the
+  // quantities some series has a bound on, why there are none, and the figure of one.
+  // Every trial measures what its bounds bound (SweepControl::measureBoundedQuantities).
+  std::vector<experiment::BoundedQuantity> boundedQuantities() const;
+  QString whyNoBounds() const;
+  experiment::BoundFigure boundFigure(experiment::BoundedQuantity quantity, double delta) const;
 
   void setRefreshInterval(int ms) { refresh_.setInterval(ms); }
   // How often the curve was recomputed: the number of chart updates (for tests).
@@ -70,19 +90,26 @@ class SweepSession : public QObject {
  signals:
   void started(dpstudio::ui::JobHandle* job);
   void curveChanged();
+  // The data of a sweep with SweepInput::request are loaded (after loadSeconds()).
+  void dataLoaded();
   void runningChanged(bool running);
   // A sweep ended: ok, cancelled (finished trials kept) or failed (its message).
   void finished(const QString& message, bool error);
 
  private:
   struct Run {
+    experiment::SweepSpec spec;  // with the reference series, as the engine runs it
     experiment::SweepLayout layout;
     std::vector<experiment::TrialRecord> trials;
     bool cancelled = false;
+    bool loading = false;  // its data are still being loaded
+    double loadSeconds = 0;
   };
   struct Inbox {
     std::mutex mutex;
     std::vector<experiment::TrialRecord> trials;
+    std::optional<std::string> dataset;  // the loaded data's identity, once
+    double loadSeconds = 0;
   };
 
   void drain();

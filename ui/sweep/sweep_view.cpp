@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -23,6 +24,8 @@
 #include "core/experiment/trial_table.h"
 #include "core/sources/source.h"
 #include "ui/dataset_document.h"
+#include "ui/sweep/bounds_panel.h"
+#include "ui/sweep/preset_chooser.h"
 #include "ui/sweep/sweep_form.h"
 #include "ui/utility_chart.h"
 
@@ -45,6 +48,8 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
       clearButton_(new QPushButton(tr("Clear"))),
       exportButton_(new QPushButton(tr("Export\u2026"))),
       addBox_(new QCheckBox(tr("Add to the chart"))),
+      boundsBox_(new QCheckBox(tr("Theoretical bounds (as published)"))),
+      boundsPanel_(new BoundsPanel(session_, chart_)),
       status_(new QLabel),
       problem_(new QLabel) {
   setObjectName(QStringLiteral("sweepView"));
@@ -61,6 +66,11 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   addBox_->setObjectName(QStringLiteral("sweepAddToChart"));
   addBox_->setToolTip(tr("Draw the next sweep beside the ones shown (same swept parameter) instead of replacing "
                          "them"));
+  boundsBox_->setObjectName(QStringLiteral("sweepShowBounds"));
+  boundsBox_->setToolTip(tr("Under the chart, the bounds the papers prove for DP-LMGC (paper 000 Theorems 2, 3) and "
+                            "multiparty aggregation (paper 004 Theorems 4.2\u20134.4), as published, beside what "
+                            "they bound as measured in the sweep"));
+  boundsPanel_->setVisible(false);
   status_->setObjectName(QStringLiteral("sweepStatus"));
   status_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   problem_->setObjectName(QStringLiteral("sweepProblem"));
@@ -72,7 +82,7 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   note->setWordWrap(true);
   chartView_->setRenderHint(QPainter::Antialiasing);
   chartView_->setObjectName(QStringLiteral("sweepChartView"));
-  chartView_->setMinimumSize(360, 200);
+  chartView_->setMinimumSize(360, 230);
 
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(startButton_);
@@ -80,6 +90,7 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   buttons->addWidget(addBox_);
   buttons->addWidget(clearButton_);
   buttons->addWidget(exportButton_);
+  buttons->addWidget(boundsBox_);
   buttons->addStretch(1);
   auto* messages = new QHBoxLayout;
   messages->addWidget(problem_, 1);
@@ -89,7 +100,15 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   layout->addWidget(form_);
   layout->addLayout(buttons);
   layout->addLayout(messages);
-  layout->addWidget(chartView_, 1);
+  // The bounds under the accuracy chart, each resizable.
+  auto* charts = new QSplitter(Qt::Vertical);
+  charts->setObjectName(QStringLiteral("sweepChartSplitter"));
+  charts->setChildrenCollapsible(false);
+  charts->addWidget(chartView_);
+  charts->addWidget(boundsPanel_);
+  charts->setStretchFactor(0, 3);
+  charts->setStretchFactor(1, 2);
+  layout->addWidget(charts, 1);
   layout->addWidget(note);
 
   connect(startButton_, &QPushButton::clicked, this, &SweepView::startSweep);
@@ -99,6 +118,16 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
     session_->clear();
   });
   connect(exportButton_, &QPushButton::clicked, this, &SweepView::showExportDialog);
+  connect(boundsBox_, &QCheckBox::toggled, this, [this, charts](bool on) {
+    boundsPanel_->setVisible(on);
+    if (!on) return;
+    // The accuracy chart keeps most of the height: below ~230 px its title, legend and caption
+    // leave no plot.
+    const int total = charts->height();
+    charts->setSizes({std::max(total * 3 / 5, total - boundsPanel_->sizeHint().height()), total * 2 / 5});
+    boundsPanel_->refresh();
+  });
+  connect(session_, &SweepSession::dataLoaded, this, &SweepView::showCurve);
   connect(form_, &SweepForm::changed, this, &SweepView::refreshButtons);
   connect(session_, &SweepSession::curveChanged, this, &SweepView::showCurve);
   connect(session_, &SweepSession::runningChanged, this, &SweepView::refreshButtons);
@@ -143,7 +172,20 @@ void SweepView::refreshButtons() {
 
 void SweepView::startSweep() {
   refreshBase();
-  if (!form_->isValid() || session_->isRunning() || !source_) return;
+  if (!form_->isValid() || session_->isRunning()) return;
+  if (form_->presetMode()) {
+    // A paper figure: its own data, loaded on the worker (MNIST takes seconds), its own plans.
+    SweepInput input;
+    input.request = form_->presetChooser()->dataRequest();
+    input.title = form_->presetChooser()->chartTitle();
+    input.spec = form_->sweepSpec({});
+    const QString title = QString::fromStdString(input.title);
+    problem_->clear();
+    session_->start(std::move(input), addBox_->isChecked());
+    status_->setText(tr("Loading %1\u2026").arg(title));
+    return;
+  }
+  if (!source_) return;
   auto base = source_();
   if (!base) return;
   SweepInput input;
@@ -173,8 +215,10 @@ void SweepView::showCurve() {
     }
   }
   const long long done = session_->finishedTrials(), total = session_->totalTrials();
-  status_->setText(total > 0 ? tr("%1 of %2 trials").arg(done).arg(total) : QString());
+  if (session_->isLoading()) status_->setText(tr("Loading the data\u2026"));
+  else status_->setText(total > 0 ? tr("%1 of %2 trials").arg(done).arg(total) : QString());
   exportButton_->setEnabled(done > 0);
+  if (boundsPanel_->isVisible()) boundsPanel_->refresh();
 }
 
 void SweepView::connectLegend() {

@@ -6,8 +6,12 @@
 // a legend entry hides or shows that series with its band.
 //
 // It sweeps the current dataset with the Model dock's settings (setSource() says how to get
-// them). A sweep is an experiment on the user's data, not a private release: the view says
-// so, and nothing is recorded in the ledger.
+// them), or a paper figure with its own data (the form's "Paper figure" chooser). A sweep is
+// an experiment on the user's data, not a private release: the view says so, and nothing is
+// recorded in the ledger.
+//
+// "Theoretical bounds (as published)" shows, under the accuracy chart, the published bounds
+// that apply to the sweeps shown beside what they bound (ui/sweep/bounds_panel.h).
 
 #include <QString>
 #include <QWidget>
@@ -28,6 +32,7 @@ QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
+class BoundsPanel;
 class DatasetDocument;
 class SweepForm;
 class UtilityChart;
@@ -56,6 +61,8 @@ class SweepView : public QWidget {
   QPushButton* cancelButton() const { return cancelButton_; }
   QPushButton* exportButton() const { return exportButton_; }
   QCheckBox* addToChartBox() const { return addBox_; }
+  QCheckBox* boundsBox() const { return boundsBox_; }
+  BoundsPanel* boundsPanel() const { return boundsPanel_; }
   QLabel* statusLabel() const { return status_; }
 
   // Exports what the view shows: ".png" or ".svg" the figure, ".csv" the last sweep's trial
@@ -90,6 +97,8 @@ class SweepView : public QWidget {
   QPushButton* clearButton_;
   QPushButton* exportButton_;
   QCheckBox* addBox_;
+  QCheckBox* boundsBox_;
+  BoundsPanel* boundsPanel_;
   QLabel* status_;
   QLabel* problem_;
   std::set<QString> hidden_;  // series titles hidden from the chart by their legend entry

@@ -1,0 +1,48 @@
+#include "core/mechanisms/sgd_step.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace dpstudio::mech {
+namespace {
+
+std::string brief(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  return buffer;
+}
+
+}  // namespace
+
+Result<SgdStepLimits> dpSgdStepLimits(const MechanismOptions& options, Index features, Index classes) {
+  auto model = makeModel(options.learner, std::max<Index>(features, 1), std::max<Index>(classes, 2));
+  if (!model) return model.error();
+  SgdStepLimits limits;
+  limits.curvature = model.value()->constants().hessianBound;
+  const double lambda = options.learner.lambda;
+  limits.stable = 2.0 / (limits.curvature + lambda);
+  limits.divergent = lambda > 0 ? 2.0 / lambda : std::numeric_limits<double>::infinity();
+  return limits;
+}
+
+std::optional<std::string> dpSgdStepWarning(const MechanismOptions& options, Index features, Index classes) {
+  if (options.kind != MechanismKind::DpSgd) return std::nullopt;
+  const auto limits = dpSgdStepLimits(options, features, classes);
+  const double eta = options.sgd.learningRate;
+  if (!limits || !(eta > 0)) return std::nullopt;
+  if (eta >= limits.value().divergent)
+    return "the step size diverges on every dataset: each DP-SGD step multiplies \u03b8 by 1 \u2212 \u03b7\u03bb = " +
+           brief(1.0 - eta * options.learner.lambda) + " (\u03b7 = " + brief(eta) + ", \u03bb = " +
+           brief(options.learner.lambda) + "); use \u03b7 below 2/\u03bb = " + brief(limits.value().divergent) +
+           ", and below " + brief(limits.value().stable) + " to be safe on every dataset";
+  if (eta > limits.value().stable)
+    return "the step size \u03b7 = " + brief(eta) + " is above 2/(L + \u03bb) = " + brief(limits.value().stable) +
+           ", the largest that descends on every dataset whose rows lie in the unit ball (L = " +
+           brief(limits.value().curvature) +
+           ", the loss's largest curvature): on rows of norm near 1 DP-SGD can oscillate instead of converging; "
+           "a larger step only suits rows well inside the unit ball";
+  return std::nullopt;
+}
+
+}  // namespace dpstudio::mech

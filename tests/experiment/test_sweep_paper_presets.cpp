@@ -1,0 +1,73 @@
+// The paper presets as core's table (core/experiment/paper_presets.h): every preset builds
+// its sweep, the quick versions run on their built-in sets (each validated against the data
+// it will see), titles say which data, missing files are named. The CLI's expansion of the
+// same table: tests/cli/test_cli_presets.
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/experiment/paper_presets.h"
+#include "core/experiment/sweep.h"
+#include "tests/common/test_support.h"
+
+using namespace dpstudio;
+using namespace dpstudio::experiment;
+
+class TestSweepPaperPresets : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void quickVersionsFitTheirBuiltInData_data() {
+    QTest::addColumn<QString>("name");
+    for (const PaperPreset& p : paperPresets()) QTest::newRow(p.name.c_str()) << QString::fromStdString(p.name);
+  }
+  void quickVersionsFitTheirBuiltInData() {
+    QFETCH(QString, name);
+    const PaperPreset* preset = findPaperPreset(name.toStdString());
+    QVERIFY(preset);
+    const PreparedData data = test::orDie(prepareData(quickDataRequest(*preset)));
+    const SweepSpec spec = withReferenceSeries(test::orDie(presetSweepSpec(*preset, true, 2)));
+    const auto status = spec.validate({data.train.rows(), data.train.features(), data.train.classes()});
+    QVERIFY2(status.ok(), status.ok() ? "" : status.error().message.c_str());
+    QCOMPARE(spec.values, preset->quickValues);
+    QCOMPARE(spec.repeats, 2);
+    // One series per item, keyed by it (as the CLI keys them), then the reference.
+    for (std::size_t i = 0; i < preset->mechanisms.size(); ++i) QCOMPARE(spec.series[i].key, preset->mechanisms[i]);
+  }
+
+  void titlesSayWhichData() {
+    const PaperPreset* fig1a = findPaperPreset("paper003-fig1a");
+    QCOMPARE(presetTitle(*fig1a, false), std::string("Paper 003 Fig. 1a \u2014 MNIST"));
+    QCOMPARE(presetTitle(*fig1a, true),
+             std::string("Paper 003 Fig. 1a \u2014 quick version on built-in digits, not the paper's data"));
+    QCOMPARE(presetTitle(*findPaperPreset("paper004-fig2"), false), std::string("Paper 004 Fig. 2 \u2014 UCI Adult (a9a)"));
+    QVERIFY(!findPaperPreset("paper999"));
+  }
+
+  void theQuickVersionsOwnSettings() {
+    // Subsample-and-aggregate on digits' 1 346 rows: T = 16, not MNIST's 256.
+    const auto quick = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig1a"), true, 1));
+    const auto real = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig1a"), false, 1));
+    QCOMPARE(std::get<PrivatePrediction>(quick.series[3].plan.choice).options.teachers, Index{16});
+    QCOMPARE(std::get<PrivatePrediction>(real.series[3].plan.choice).options.teachers, Index{256});
+    // Paper 004's uneven split, as published.
+    const auto fig2 = test::orDie(presetSweepSpec(*findPaperPreset("paper004-fig2"), false, 1));
+    const auto& split = std::get<Multiparty>(fig2.series[5].plan.choice).options;
+    QCOMPARE(split.fractions, (std::vector<double>{0.1, 0.2, 0.2, 0.2, 0.3}));
+    QCOMPARE(split.calibration, mech::Calibration::Published);
+    QCOMPARE(split.lambda, 1e-3);
+  }
+
+  void missingFilesAreNamed() {
+    QTemporaryDir empty;
+    const auto missing = missingPresetFiles(*findPaperPreset("paper004-fig2"), empty.path().toStdString());
+    QCOMPARE(missing, (std::vector<std::string>{"a9a", "a9a.t"}));
+    QCOMPARE(missingPresetFiles(*findPaperPreset("paper003-fig1a"), "").size(), std::size_t{4});
+    if (!test::realDataDir().isEmpty())
+      for (const PaperPreset& p : paperPresets())
+        QVERIFY(missingPresetFiles(p, test::realDataDir().toStdString()).empty());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSweepPaperPresets)
+#include "test_sweep_paper_presets.moc"

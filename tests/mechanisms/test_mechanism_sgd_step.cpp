@@ -1,0 +1,95 @@
+// DP-SGD's step-size limits (core/mechanisms/sgd_step.h), from public quantities only: known
+// values of 2/(L + λ) and 2/λ, the warnings, and the claim behind the first limit — on data
+// in the unit ball that reach the loss's largest curvature (every row the same unit vector),
+// the noise-free DP-SGD iteration converges just below 2/(L + λ) and keeps cycling above it.
+
+#include <QtTest>
+
+#include "core/mechanisms/sgd_step.h"
+#include "core/models/objective.h"
+#include "tests/common/test_support.h"
+#include "tests/mechanisms/mechanism_fixtures.h"
+
+using namespace dpstudio;
+
+namespace {
+
+mech::MechanismOptions sgd(ModelKind model, double lambda, double eta, double huber = 0.5) {
+  mech::MechanismOptions o;
+  o.kind = mech::MechanismKind::DpSgd;
+  o.learner = {model, lambda, huber};
+  o.delta = 1e-5;
+  o.sgd.learningRate = eta;
+  return o;
+}
+
+// n rows equal to e1 in two dimensions, 60 % labelled 0: the softmax loss's curvature along
+// θ_0 − θ_1 is 2·0.6·0.4 = 0.48 at the minimizer, next to the bound L = 1/2.
+Dataset identicalUnitRows(Index n = 100) {
+  Dataset data;
+  data.X = Eigen::MatrixXd::Zero(n, 2);
+  data.X.col(0).setOnes();
+  data.y = Eigen::VectorXi::Zero(n);
+  for (Index i = 0; i < n * 2 / 5; ++i) data.y[i] = 1;
+  data.classNames = {"a", "b"};
+  data.featureNames = {"x1", "x2"};
+  return data;
+}
+
+// J(θ) − J(θ*) after noise-free, full-batch DP-SGD with step η (nothing clipped: ν = 10).
+double excessAfterSgd(double eta) {
+  const Dataset data = identicalUnitRows();
+  mech::MechanismOptions o = sgd(ModelKind::Softmax, 1e-2, eta);
+  o.sgd.noiseMultiplier = 0.0;
+  o.sgd.batchSize = data.rows();  // q = 1: every row in every step
+  o.sgd.clipNorm = 10.0;
+  o.sgd.epochs = 400;
+  const mech::PrivateModel run = test::trainWithSeed(o, data, 1);
+  const TrainedModel best = test::orDie(trainModel(o.learner, data.X, data.y, 2));
+  const Objective J(*best.model, data.X, data.y, {LossScale::Mean, o.learner.lambda, {}});
+  return J.value(run.trained.theta) - J.value(best.theta);
+}
+
+}  // namespace
+
+class TestMechanismSgdStep : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void limitsHaveKnownValues() {
+    // Softmax: L = 1/2, so 2/(1/2 + 0.01) = 3.9216 and 2/0.01 = 200.
+    const auto softmax = test::orDie(mech::dpSgdStepLimits(sgd(ModelKind::Softmax, 1e-2, 0.5), 64, 10));
+    QCOMPARE(softmax.curvature, 0.5);
+    DPSTUDIO_COMPARE_REL(softmax.stable, 2.0 / 0.51, 1e-15);
+    DPSTUDIO_COMPARE_REL(softmax.divergent, 200.0, 1e-15);
+    // LMGC, C = 3, h = 0.5: L = C/(2h) = 3.
+    const auto lmgc = test::orDie(mech::dpSgdStepLimits(sgd(ModelKind::Lmgc, 1e-2, 0.5), 4, 3));
+    DPSTUDIO_COMPARE_REL(lmgc.stable, 2.0 / 3.01, 1e-15);
+  }
+
+  void warningsSayWhichLimit() {
+    QVERIFY(!mech::dpSgdStepWarning(sgd(ModelKind::Softmax, 1e-2, 0.5), 64, 10));  // the default
+    const auto above = mech::dpSgdStepWarning(sgd(ModelKind::Softmax, 1e-2, 8), 64, 10);
+    QVERIFY(above);
+    QVERIFY(QString::fromStdString(*above).contains("3.92"));
+    QVERIFY(QString::fromStdString(*above).contains("unit ball"));
+    const auto diverges = mech::dpSgdStepWarning(sgd(ModelKind::Softmax, 1e-2, 250), 64, 10);
+    QVERIFY(diverges);
+    QVERIFY(QString::fromStdString(*diverges).contains("diverges on every dataset"));
+    mech::MechanismOptions output = sgd(ModelKind::Softmax, 1e-2, 250);
+    output.kind = mech::MechanismKind::Output;
+    QVERIFY(!mech::dpSgdStepWarning(output, 64, 10));  // only DP-SGD has a step
+  }
+
+  // The limit is where the worst case in the unit ball stops converging.
+  void identicalUnitRowsConvergeBelowTheLimitOnly() {
+    const double limit = 2.0 / 0.51;
+    const double below = excessAfterSgd(0.9 * limit), above = excessAfterSgd(1.5 * limit);
+    qInfo("J(θ_T) − J(θ*): %.3g at 0.9 × the limit, %.3g at 1.5 ×", below, above);
+    QVERIFY2(below < 1e-8, qPrintable(QString::number(below)));
+    QVERIFY2(above > 1e-3, qPrintable(QString::number(above)));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMechanismSgdStep)
+#include "test_mechanism_sgd_step.moc"
