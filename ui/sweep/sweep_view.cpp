@@ -82,7 +82,7 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   note->setWordWrap(true);
   chartView_->setRenderHint(QPainter::Antialiasing);
   chartView_->setObjectName(QStringLiteral("sweepChartView"));
-  chartView_->setMinimumSize(360, 230);
+  chartView_->setMinimumSize(360, 200);
 
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(startButton_);
@@ -90,9 +90,10 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   buttons->addWidget(addBox_);
   buttons->addWidget(clearButton_);
   buttons->addWidget(exportButton_);
-  buttons->addWidget(boundsBox_);
   buttons->addStretch(1);
+  // The bounds' check box on the status line: the buttons' row must not widen the window.
   auto* messages = new QHBoxLayout;
+  messages->addWidget(boundsBox_);
   messages->addWidget(problem_, 1);
   messages->addWidget(status_);
 
