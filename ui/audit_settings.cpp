@@ -98,7 +98,7 @@ QString auditMechanismHelp(const QString& key) {
   if (key == QLatin1String("dplmgc"))
     return QObject::tr("The private large-margin Gaussian classifier, corrected or as published.");
   if (key == QLatin1String("dpsgd"))
-    return QObject::tr("Noisy clipped gradient steps, \u03c3 calibrated by the RDP accountant.");
+    return QObject::tr("Noisy clipped gradient steps, \u03c3 calibrated by the PLD accountant.");
   if (key == QLatin1String("prediction"))
     return QObject::tr("Noisy scores of a strongly convex model for a budget of B answers; the audit asks "
                        "the canary B times.");

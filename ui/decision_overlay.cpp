@@ -6,6 +6,7 @@
 #include "ui/ensemble_regions.h"
 #include "ui/jobs/job.h"
 #include "ui/prediction_answers.h"
+#include "ui/privacy_status.h"
 #include "ui/region_image.h"
 #include "ui/scatter_view.h"
 
@@ -281,27 +282,19 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   }
 
   const QString model = modelDisplayName(settings.learner.kind);
-  QString status;      // plain, for the export's title
-  QString statusHtml;  // coloured, above the plot
+  PrivacyStatus marking;  // as an opened bundle's (privacy_status.h)
   if (!isPrivate) {
-    status = QObject::tr("not private: no mechanism");
-    statusHtml = QObject::tr("<span style=\"color:#b00020\">\u26a0 not private: no mechanism</span>");
+    marking = privacyStatus({}, {}, false);
   } else {
     const mech::MechanismReport& report = prediction ? result.prediction->report() : result.release->report;
-    const QString mechanism = privacyDisplayName(settings.privacy);
     QString budget = budgetText(report);
     // The privacy unit of a predictor is its budget of answers.
     if (prediction) budget += QObject::tr(" for B = %1 answers").arg(result.prediction->budget());
-    if (report.calibration == mech::Calibration::Published) {
-      status = QObject::tr("%1 as published (%2): NOT private as stated").arg(mechanism, budget);
-      statusHtml = QObject::tr("%1 <span style=\"color:#b00020\">\u26a0 as published (%2): NOT private as "
-                               "stated</span>")
-                       .arg(mechanism.toHtmlEscaped(), budget);
-    } else {
-      status = QObject::tr("%1, %2").arg(mechanism, budget);
-      statusHtml = QObject::tr("<span style=\"color:#1b5e20\">%1, %2</span>").arg(mechanism.toHtmlEscaped(), budget);
-    }
+    marking = privacyStatus(privacyDisplayName(settings.privacy), budget,
+                            report.calibration == mech::Calibration::Published);
   }
+  const QString& status = marking.plain;
+  const QString& statusHtml = marking.html;
   content.title = QObject::tr("%1 \u2014 %2 (%3)").arg(result.datasetName, model, status);
   // Short lines rather than one long one: the chart elides a title wider than itself.
   QStringList notes;

@@ -27,6 +27,7 @@
 
 #include "core/sources/source.h"
 #include "ui/audit_view.h"
+#include "ui/bundle/opened_model_overlay.h"
 #include "ui/dataset_controller.h"
 #include "ui/dataset_document.h"
 #include "ui/dataset_panel.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
       training_(new TrainingDocument(this)),
       trainer_(new TrainingController(document_, training_, ledger_.get(), this)),
       overlay_(new DecisionOverlay(scatter_, this)),
+      openedOverlay_(new OpenedModelOverlay(scatter_, this)),
       jobStatus_(new JobStatusWidget) {
   setObjectName(QStringLiteral("MainWindow"));
   tabs_ = new QTabWidget;
@@ -204,6 +206,17 @@ void MainWindow::createActions() {
   importModelAction_->setToolTip(tr("Check a .dpmodel bundle, read its model card, and answer the current dataset's "
                                     "rows through it"));
   connect(importModelAction_, &QAction::triggered, this, &MainWindow::showImportModelDialog);
+  hideOpenedModelAction_ = new QAction(tr("&Hide Opened Model"), this);
+  hideOpenedModelAction_->setObjectName(QStringLiteral("hideOpenedModelAction"));
+  hideOpenedModelAction_->setToolTip(tr("Show the trained model (or the dataset) again instead of the bundle shown "
+                                        "from Open Model"));
+  hideOpenedModelAction_->setEnabled(false);
+  connect(hideOpenedModelAction_, &QAction::triggered, this, [this] {
+    openedOverlay_->forget();
+    showDocument();
+  });
+  connect(openedOverlay_, &OpenedModelOverlay::requestChanged, this,
+          [this] { hideOpenedModelAction_->setEnabled(openedOverlay_->requested() != nullptr); });
 
   quitAction_ = new QAction(tr("&Quit"), this);
   quitAction_->setShortcut(QKeySequence::Quit);
@@ -257,7 +270,7 @@ void MainWindow::createModelDock() {
   modelPanel_ = modelDock_->panel();
   addDockWidget(Qt::RightDockWidgetArea, modelDock_);
   // A result that no longer matches the form says so above the plot too.
-  connect(modelPanel_, &ModelPanel::staleChanged, scatter_, &ScatterView::setTitleNote);
+  connect(modelPanel_, &ModelPanel::staleChanged, this, &MainWindow::showTitleNotes);
   connect(modelDock_, &ModelDock::statusMessage, this, [this](const QString& text, int timeoutMs) {
     if (text.isEmpty()) statusBar()->clearMessage();
     else statusBar()->showMessage(text, timeoutMs);
@@ -326,15 +339,8 @@ void MainWindow::connectTraining() {
   connect(training_, &TrainingDocument::modelChanged, this,
           [this] { exportModelAction_->setEnabled(training_->isModelOf(document_->dataset())); });
   // Draw N's spread says what it is where it is drawn; a new model (which drops it) clears it.
-  const auto showSpreadNote = [this] {
-    const auto& spread = training_->spread();
-    scatter_->setInfoNote(spread ? tr("faint lines: %1 more private draws \u2014 an experiment: not released, not "
-                                      "in the ledger")
-                                       .arg(spread->size())
-                                 : QString());
-  };
-  connect(training_, &TrainingDocument::spreadChanged, this, showSpreadNote);
-  connect(training_, &TrainingDocument::modelChanged, this, showSpreadNote);
+  connect(training_, &TrainingDocument::spreadChanged, this, &MainWindow::showTitleNotes);
+  connect(training_, &TrainingDocument::modelChanged, this, &MainWindow::showTitleNotes);
   connect(training_, &TrainingDocument::viewChanged, this, showModel);
 }
 
@@ -379,12 +385,23 @@ void MainWindow::createMenus() {
   view->addAction(toolBar->toggleViewAction());
   view->addSeparator();
   view->addAction(resetZoomAction_);
+  view->addAction(hideOpenedModelAction_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(algorithmsAction_);
   help->addSeparator();
   help->addAction(aboutAction_);
   help->addAction(aboutQtAction_);
+}
+
+void MainWindow::showTitleNotes() {
+  const bool opened = openedOverlay_->isShowing();
+  scatter_->setTitleNote(opened ? QString() : modelPanel_->staleNote());
+  const auto& spread = training_->spread();
+  scatter_->setInfoNote(spread && !opened ? tr("faint lines: %1 more private draws \u2014 an experiment: not released, "
+                                               "not in the ledger")
+                                                .arg(spread->size())
+                                          : QString());
 }
 
 QAction* MainWindow::showDockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut) {
@@ -406,6 +423,16 @@ void MainWindow::showDocument() {
   if (!document_->hasDataset()) return;
   const QString name = document_->displayName();
   setWindowTitle(tr("%1 \u2014 dpstudio").arg(name));
+  // An opened bundle asked for on this dataset and over this training result: drawn on the
+  // dataset's current view. A new dataset or training makes the request stale: dropped.
+  if (openedOverlay_->applies(document_->dataset(), training_->result()) && document_->view()) {
+    overlay_->detach();
+    openedOverlay_->show(*document_->view(), name);
+    showTitleNotes();
+    return;
+  }
+  openedOverlay_->forget();
+  showTitleNotes();
   if (training_->isModelOf(document_->dataset()) && training_->view()) {
     // The decision view. A new dataset view is followed by a new model view (the
     // TrainingController computes it), which lands here again; until then the model stays

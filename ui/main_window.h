@@ -11,6 +11,9 @@
 //
 // The centre shows the plain dataset until a model of the current dataset is trained; then
 // it is the decision view (decision_overlay.h). Opening another dataset drops the model.
+// A model bundle shown from Open Model takes the centre's place instead
+// (bundle/opened_model_overlay.h) until the next training, the next dataset, or View →
+// Hide Opened Model.
 
 #include <QMainWindow>
 #include <QString>
@@ -42,7 +45,9 @@ class LedgerStore;
 class LedgerView;
 class ModelDock;
 class ModelPanel;
+class OpenedModelOverlay;
 class RecentFiles;
+struct OpenedModel;
 class ScatterView;
 class SweepView;
 class TrainingController;
@@ -74,6 +79,7 @@ class MainWindow : public QMainWindow {
   TrainingController* trainer() const { return trainer_; }
   ModelPanel* modelPanel() const { return modelPanel_; }
   DecisionOverlay* decisionOverlay() const { return overlay_; }
+  OpenedModelOverlay* openedModelOverlay() const { return openedOverlay_; }
   // The session's privacy ledger: every private release made from this window (training,
   // answers, audits do not spend) is recorded here, and kept in the per-user ledger file
   // (privacy::defaultLedgerPath()) before it counts; the Ledger view shows it with the
@@ -110,6 +116,8 @@ class MainWindow : public QMainWindow {
   void showImportModelDialog();
   // Writes the shown model to `path` (no dialog); the error, or empty.
   QString exportModelTo(const QString& path);
+  // Shows an opened bundle's regions on the current dataset in place of the trained model.
+  void showOpenedModel(std::shared_ptr<const dpstudio::ui::OpenedModel> model);
 
  signals:
   void loadFailed(const QString& message);
@@ -132,6 +140,9 @@ class MainWindow : public QMainWindow {
   void restoreSettings();
   void saveSettings() const;
   void showDocument();
+  // The title's notes on the trained model (stale settings, Draw N's spread): not over an
+  // opened bundle's picture, which they do not describe.
+  void showTitleNotes();
   void handleOpened(const QString& spec);
   void handleOpenFailed(const QString& spec, const QString& message);
   void showAbout();
@@ -151,6 +162,7 @@ class MainWindow : public QMainWindow {
   TrainingDocument* training_;
   TrainingController* trainer_;
   DecisionOverlay* overlay_;
+  OpenedModelOverlay* openedOverlay_;
   ModelPanel* modelPanel_ = nullptr;
   ModelDock* modelDock_ = nullptr;
   JobStatusWidget* jobStatus_;
@@ -168,6 +180,7 @@ class MainWindow : public QMainWindow {
   QAction* exportAction_ = nullptr;
   QAction* exportModelAction_ = nullptr;
   QAction* importModelAction_ = nullptr;
+  QAction* hideOpenedModelAction_ = nullptr;
   QAction* importAction_ = nullptr;
   QAction* quitAction_ = nullptr;
   QAction* resetZoomAction_ = nullptr;

@@ -1,5 +1,6 @@
 // MainWindow's file actions: opening datasets and test files (File → Open, Import, drag and
-// drop, the command line), exporting the view, and exporting and opening model bundles.
+// drop, the command line), exporting the view, and exporting and opening model bundles (and
+// showing an opened one in the decision view).
 // The window's construction, docks, menus and settings are in main_window.cpp.
 
 #include <QDir>
@@ -8,10 +9,12 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 
 #include "core/bundle/bundle_reader.h"
 #include "core/sources/source.h"
 #include "ui/bundle/model_export.h"
+#include "ui/bundle/opened_model_overlay.h"
 #include "ui/dataset_controller.h"
 #include "ui/dataset_document.h"
 #include "ui/dataset_files.h"
@@ -153,7 +156,15 @@ void MainWindow::showImportModelDialog() {
   }
   auto* dialog = new ModelImportDialog(std::move(loaded).value(), path, document_, ledger_.get(), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &ModelImportDialog::showInViewRequested, this, &MainWindow::showOpenedModel);
   dialog->open();
+}
+
+void MainWindow::showOpenedModel(std::shared_ptr<const OpenedModel> model) {
+  if (!model || !document_->hasDataset()) return;
+  openedOverlay_->request(std::move(model), document_->dataset(), training_->result());
+  tabs_->setCurrentWidget(scatter_);
+  showDocument();
 }
 
 }  // namespace dpstudio::ui

@@ -32,7 +32,7 @@ const MechanismEntry kPrivateEntries[] = {
      "D: loss perturbation of the large-margin Gaussian classifier (Pathak & Raj; \u00a73 D), corrected or as "
      "published."},
     {MechanismKind::DpSgd, "DP-SGD",
-     "E: noisy clipped gradient steps on Poisson-sampled batches, \u03c3 calibrated by the RDP accountant "
+     "E: noisy clipped gradient steps on Poisson-sampled batches, \u03c3 calibrated by the PLD accountant "
      "(\u00a73 E). Softmax and LMGC."},
 };
 

@@ -66,6 +66,8 @@ class ModelPanel : public QWidget {
   QLabel* distanceLabel() const { return distanceLabel_; }
   QLabel* baselineLabel() const { return baselineLabel_; }
   QLabel* staleLabel() const { return staleLabel_; }
+  // What staleChanged() said last: the title's note while the result is stale, else empty.
+  const QString& staleNote() const { return staleNote_; }
   QFrame* restoredBanner() const { return restoredBanner_; }
   QLabel* restoredLabel() const { return restoredLabel_; }
 

@@ -1,21 +1,23 @@
-// dpstudio-cli accountant: ε of composed DP-SGD events by the RDP accountant, or the σ
-// that reaches a target ε (SPEC "CLI"; ALGORITHMS §1).
+// dpstudio-cli accountant: ε of composed DP-SGD events (Poisson-subsampled Gaussian) by the
+// PLD accountant (the default) or the RDP accountant, for add/remove or substitution
+// adjacency, or the σ that reaches a target ε (SPEC "CLI"; ALGORITHMS §1).
 
 #include <QJsonArray>
 
+#include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "app/cli/cli_common.h"
+#include "core/mechanisms/substitution_rdp.h"
+#include "core/privacy/pld_accountant.h"
 #include "core/privacy/rdp_accountant.h"
 
 namespace dpstudio::cli {
 namespace {
 
-// The RDP bound of the Poisson-subsampled Gaussian is for adding or removing one example;
-// a substitution changes two, which core/mechanisms/substitution_rdp.h accounts for.
-constexpr const char* kAdjacency = "add/remove one example (not substitution)";
-
-using privacy::RdpReport;
+using privacy::AccountantKind;
+using privacy::Adjacency;
 using privacy::SgmEvent;
 
 // Core errors name the parameter ("q must be ..."); on the command line, name the option
@@ -57,30 +59,114 @@ QJsonArray toJson(const std::vector<double>& values) {
   return out;
 }
 
-void printReport(const Command& command, const std::vector<SgmEvent>& events,
-                 const RdpReport& report, const double* calibratedSigma, double targetEpsilon) {
+// The RDP side of an account: the add/remove accountant (its orders, both conversions) or,
+// for substitution, its weak-triangle bound (substitution_rdp.h: improved and classic ε,
+// the improved order; no per-order list).
+struct RdpSide {
+  double epsilon = 0, order = 0, epsilonClassic = 0, orderClassic = 0;
+  std::optional<privacy::RdpReport> addRemove;  // add/remove only
+};
+
+Result<RdpSide> rdpAccount(const std::vector<SgmEvent>& events, double delta, Adjacency adjacency) {
+  RdpSide side;
+  if (adjacency == Adjacency::AddRemove) {
+    auto report = privacy::accountSampledGaussian(events, delta);
+    if (!report) return report.error();
+    side.epsilon = report.value().improved.epsilon;
+    side.order = report.value().improved.order;
+    side.epsilonClassic = report.value().classic.epsilon;
+    side.orderClassic = report.value().classic.order;
+    side.addRemove = report.value();
+    return side;
+  }
+  auto account = mech::accountSubstitution(events, delta);
+  if (!account) return account.error();
+  side.epsilon = account.value().epsilon;
+  side.order = account.value().order;
+  side.epsilonClassic = account.value().epsilonClassic;
+  return side;
+}
+
+// The σ shared by all events for which the chosen accountant's ε is at most the target.
+Result<double> calibrateRdp(const std::vector<SgmEvent>& events, double delta, double target,
+                            Adjacency adjacency) {
+  if (adjacency == Adjacency::AddRemove) {
+    auto calibration = privacy::calibrateSgmSigma(events, delta, target);
+    if (!calibration) return calibration.error();
+    return calibration.value().sigma;
+  }
+  auto calibration = mech::calibrateSubstitution(events, delta, target);
+  if (!calibration) return calibration.error();
+  return calibration.value().sigma;
+}
+
+struct Account {
+  AccountantKind accountant = AccountantKind::Pld;
+  Adjacency adjacency = Adjacency::AddRemove;
+  double delta = 0;
+  std::optional<privacy::PldReport> pld;  // when accountant == Pld
+  RdpSide rdp;                            // always: the headline or the comparison
+  double epsilon() const { return pld ? pld->epsilon : rdp.epsilon; }
+};
+
+QString adjacencyText(Adjacency adjacency) {
+  return adjacency == Adjacency::AddRemove ? QStringLiteral("add/remove one example")
+                                           : QStringLiteral("substitution (replace one example)");
+}
+
+QString short2(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", value);
+  return QString::fromLatin1(text);
+}
+
+void printReport(const Command& command, const std::vector<SgmEvent>& events, const Account& a,
+                 const double* calibratedSigma, double targetEpsilon) {
+  const bool pld = a.accountant == AccountantKind::Pld;
   if (command.json()) {
     QJsonArray eventList;
     for (const SgmEvent& event : events)
       eventList.append(QJsonObject{{"q", event.q}, {"sigma", event.sigma},
                                    {"steps", static_cast<qint64>(event.steps)}});
+    // SPEC's keys: `epsilon` (the chosen accountant's), `epsilon_classic` and `order` (the
+    // RDP accountant's, also beside PLD); the rest are extra.
     QJsonObject out{
-        {"epsilon", report.improved.epsilon},
-        {"epsilon_classic", report.classic.epsilon},
-        {"order", report.improved.order},
-        {"order_classic", report.classic.order},
-        {"delta", report.delta},
-        {"conversion", "improved (Canonne, Kamath & Steinke 2020); epsilon_classic: Mironov 2017"},
-        {"adjacency", kAdjacency},
+        {"accountant", QString::fromStdString(privacy::accountantName(a.accountant))},
+        {"adjacency", QString::fromStdString(privacy::adjacencyName(a.adjacency))},
+        {"epsilon", a.epsilon()},
+        {"epsilon_rdp", a.rdp.epsilon},
+        {"epsilon_classic", a.rdp.epsilonClassic},
+        {"order", a.rdp.order},
+        {"delta", a.delta},
         {"events", eventList},
-        {"orders", toJson(report.orders)},
-        {"orders_skipped", toJson(report.skippedOrders)},
     };
+    if (a.adjacency == Adjacency::AddRemove)
+      out["conversion"] = "RDP: improved (Canonne, Kamath & Steinke 2020); epsilon_classic: Mironov 2017";
+    else
+      out["conversion"] = "RDP: weak triangle inequality through the add/remove neighbour (Mironov 2017, Prop. 11); "
+                          "improved conversion; epsilon_classic: Mironov 2017";
+    if (a.rdp.addRemove) {
+      out["order_classic"] = a.rdp.orderClassic;
+      out["orders"] = toJson(a.rdp.addRemove->orders);
+      out["orders_skipped"] = toJson(a.rdp.addRemove->skippedOrders);
+      if (!a.rdp.addRemove->note.empty()) out["note"] = QString::fromStdString(a.rdp.addRemove->note);
+    }
+    if (pld) {
+      const privacy::PldReport& r = *a.pld;
+      out["epsilon_error"] = r.errorBound;
+      out["epsilon_charge_error"] = r.epsilonChargeError;
+      out["discretization_error"] = r.discretizationError;
+      out["delta_charged"] = r.deltaCharged;
+      out["discretization"] = r.discretization;
+      if (a.adjacency == Adjacency::AddRemove) {
+        out["epsilon_remove"] = r.epsilonRemove;
+        out["epsilon_add"] = r.epsilonAdd;
+      }
+    }
     if (calibratedSigma) {
       out["sigma"] = *calibratedSigma;
       out["target_epsilon"] = targetEpsilon;
     }
-    if (!report.note.empty()) out["note"] = QString::fromStdString(report.note);
     command.printJson(out);
     return;
   }
@@ -94,27 +180,68 @@ void printReport(const Command& command, const std::vector<SgmEvent>& events,
     printText(QString("sigma         %1  (calibrated: epsilon <= %2)")
                   .arg(*calibratedSigma, 0, 'g', 10)
                   .arg(targetEpsilon, 0, 'g', 6));
-  printText(QString("delta         %1").arg(report.delta, 0, 'g', 6));
-  printText(QString("adjacency     %1").arg(kAdjacency));
-  printText(QString("epsilon       %1  (order %2; improved conversion, Canonne-Kamath-Steinke)")
-                .arg(report.improved.epsilon, 0, 'g', 6)
-                .arg(report.improved.order));
-  printText(QString("              %1  (order %2; classic conversion, Mironov)")
-                .arg(report.classic.epsilon, 0, 'g', 6)
-                .arg(report.classic.order));
-  if (!report.note.empty()) printText("note          " + QString::fromStdString(report.note));
+  printText(QString("delta         %1").arg(a.delta, 0, 'g', 6));
+  printText(QString("adjacency     %1").arg(adjacencyText(a.adjacency)));
+  const QString rdpWhat = a.adjacency == Adjacency::AddRemove
+                              ? QStringLiteral("improved conversion, Canonne-Kamath-Steinke")
+                              : QStringLiteral("weak triangle inequality, improved conversion");
+  if (pld) {
+    const privacy::PldReport& r = *a.pld;
+    printText(QString("epsilon       %1  (PLD accountant, interval %2; an upper bound, the exact value is at "
+                      "most about %3 lower)")
+                  .arg(r.epsilon, 0, 'g', 6)
+                  .arg(r.discretization, 0, 'g', 3)
+                  .arg(short2(r.errorBound)));
+    if (a.adjacency == Adjacency::AddRemove)
+      printText(QString("              remove %1, add %2 (the larger is the guarantee)")
+                    .arg(r.epsilonRemove, 0, 'g', 6)
+                    .arg(r.epsilonAdd, 0, 'g', 6));
+    printText(QString("RDP epsilon   %1  (order %2; %3)").arg(a.rdp.epsilon, 0, 'g', 6).arg(a.rdp.order).arg(rdpWhat));
+  } else {
+    printText(QString("epsilon       %1  (RDP accountant, order %2; %3)")
+                  .arg(a.rdp.epsilon, 0, 'g', 6)
+                  .arg(a.rdp.order)
+                  .arg(rdpWhat));
+  }
+  if (a.rdp.addRemove)
+    printText(QString("              %1  (order %2; classic conversion, Mironov)")
+                  .arg(a.rdp.epsilonClassic, 0, 'g', 6)
+                  .arg(a.rdp.orderClassic));
+  else
+    printText(QString("              %1  (classic conversion, Mironov)").arg(a.rdp.epsilonClassic, 0, 'g', 6));
+  if (a.rdp.addRemove && !a.rdp.addRemove->note.empty())
+    printText("note          " + QString::fromStdString(a.rdp.addRemove->note));
+}
+
+Result<Account> accountFor(const std::vector<SgmEvent>& events, double delta, AccountantKind accountant,
+                           Adjacency adjacency) {
+  Account a;
+  a.accountant = accountant;
+  a.adjacency = adjacency;
+  a.delta = delta;
+  if (accountant == AccountantKind::Pld) {
+    auto pld = privacy::accountSampledGaussianPld(events, delta, adjacency);
+    if (!pld) return pld.error();
+    a.pld = pld.value();
+  }
+  auto rdp = rdpAccount(events, delta, adjacency);
+  if (!rdp) return rdp.error();
+  a.rdp = rdp.value();
+  return a;
 }
 
 }  // namespace
 
 int runAccountant(const QStringList& args) {
   Command command("accountant",
-                  "Privacy of composed DP-SGD runs (Poisson-subsampled Gaussian) by the RDP "
-                  "accountant. Repeat --q, --sigma and --steps once per event, in order; "
-                  "--target-epsilon instead of --sigma calibrates one sigma shared by all "
-                  "events. The epsilon is for add/remove-one adjacency (the accountant's "
-                  "usual setting); `train --mechanism dpsgd` reports the substitution "
-                  "(replace-one) epsilon the rest of dpstudio uses, which is larger.",
+                  "Privacy of composed DP-SGD runs (Poisson-subsampled Gaussian). Repeat --q, "
+                  "--sigma and --steps once per event, in order; --target-epsilon instead of "
+                  "--sigma calibrates one sigma shared by all events. The PLD accountant (the "
+                  "default; privacy loss distributions, near-exact, an upper bound) reports the "
+                  "RDP accountant's epsilon beside its own. Add/remove-one adjacency is the "
+                  "default (the accountants' usual setting); `train --mechanism dpsgd` reports "
+                  "the substitution (replace-one) epsilon the rest of dpstudio uses, which is "
+                  "larger: --adjacency substitution gives it.",
                   "");
   command.parser().addOptions({
       {"q", "Sampling rate of an event (--q or -q), in (0, 1]: batch size / n. Repeatable.",
@@ -124,12 +251,24 @@ int runAccountant(const QStringList& args) {
       {"steps", "Number of steps of an event, >= 1. Repeatable.", "T"},
       {"delta", "Target delta, in (0, 1).", "D"},
       {"target-epsilon", "Calibrate sigma so that epsilon <= E (instead of --sigma).", "E"},
+      {"accountant",
+       "pld (privacy loss distributions, the default) or rdp (Renyi DP, Mironov, Talwar & "
+       "Zhang 2019).",
+       "A", "pld"},
+      {"adjacency",
+       "add-remove (one example added or removed, the default) or substitution (one example "
+       "replaced).",
+       "R", "add-remove"},
   });
   int exitCode = kOk;
   if (!command.parse(args, &exitCode)) return exitCode;
   const QCommandLineParser& parser = command.parser();
   if (!parser.positionalArguments().isEmpty())
     return command.usageError("accountant takes no positional arguments");
+  const auto accountant = privacy::parseAccountant(parser.value("accountant").toStdString());
+  if (!accountant) return command.usageError("--accountant must be pld or rdp");
+  const auto adjacency = privacy::parseAdjacency(parser.value("adjacency").toStdString());
+  if (!adjacency) return command.usageError("--adjacency must be add-remove or substitution");
   if (!parser.isSet("q")) return command.usageError("--q, --steps and --sigma (or --target-epsilon) are required");
   if (!parser.isSet("delta")) return command.usageError("--delta is required");
   const bool calibrate = parser.isSet("target-epsilon");
@@ -164,17 +303,34 @@ int runAccountant(const QStringList& args) {
     events[i] = {qs.value()[i], calibrate ? 1.0 : sigmas.value()[i], steps[i]};
 
   if (calibrate) {
-    auto calibration =
-        privacy::calibrateSgmSigma(events, delta.value(), target.value());
-    if (!calibration) return command.fail(asOptionError(calibration.error()));
-    for (SgmEvent& event : events) event.sigma = calibration.value().sigma;
-    printReport(command, events, calibration.value().report, &calibration.value().sigma,
-                target.value());
+    // RDP's σ; for PLD also the search's starting point (PLD's ε there is normally below
+    // the target). RDP may not reach a target PLD reaches: then PLD starts from σ = 1.
+    auto rdpSigma = calibrateRdp(events, delta.value(), target.value(), *adjacency);
+    double sigma = 0;
+    std::optional<privacy::PldReport> pld;  // PLD's report at that σ
+    if (*accountant == AccountantKind::Rdp) {
+      if (!rdpSigma) return command.fail(asOptionError(rdpSigma.error()));
+      sigma = rdpSigma.value();
+    } else {
+      if (!rdpSigma && rdpSigma.error().field != "target_epsilon")
+        return command.fail(asOptionError(rdpSigma.error()));
+      auto calibration = privacy::calibrateSgmSigmaPld(events, delta.value(), target.value(), *adjacency, {},
+                                                       rdpSigma ? rdpSigma.value() : 0.0);
+      if (!calibration) return command.fail(asOptionError(calibration.error()));
+      sigma = calibration.value().sigma;
+      pld = calibration.value().report;
+    }
+    for (SgmEvent& event : events) event.sigma = sigma;
+    Account account{*accountant, *adjacency, delta.value(), pld, {}};
+    auto rdp = rdpAccount(events, delta.value(), *adjacency);
+    if (!rdp) return command.fail(asOptionError(rdp.error()));
+    account.rdp = rdp.value();
+    printReport(command, events, account, &sigma, target.value());
     return kOk;
   }
-  auto report = privacy::accountSampledGaussian(events, delta.value());
-  if (!report) return command.fail(asOptionError(report.error()));
-  printReport(command, events, report.value(), nullptr, 0.0);
+  auto account = accountFor(events, delta.value(), *accountant, *adjacency);
+  if (!account) return command.fail(asOptionError(account.error()));
+  printReport(command, events, account.value(), nullptr, 0.0);
   return kOk;
 }
 

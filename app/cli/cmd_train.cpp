@@ -160,7 +160,7 @@ int runTrain(const QStringList& args) {
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
   if (hasGuarantee)
     if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, train.rows())) warnings.push_back(*doubtful);
-  if (const auto* mechanism = std::get_if<experiment::TrainingMechanism>(&plan.value().choice)) {
+  if (mechanism) {
     if (auto swamped = mech::noiseSwampsModelWarning(mechanism->options, report, train.classes()))
       warnings.push_back(*swamped);
     if (auto step = mech::dpSgdStepWarning(mechanism->options, train.features(), train.classes()))

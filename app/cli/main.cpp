@@ -24,7 +24,7 @@ const char* kUsage =
     "  predict    predict with a model bundle (--model FILE.dpmodel --data DATA [--out preds.csv])\n"
     "  inspect FILE.dpmodel  check a model bundle, print its manifest and privacy statement\n"
     "  calibrate  the noise parameters a mechanism would use, without data\n"
-    "  accountant epsilon of DP-SGD runs (--q Q --sigma S --steps T ... --delta D)\n"
+    "  accountant epsilon of DP-SGD runs (--q Q --sigma S --steps T ... --delta D) by PLD or RDP\n"
     "  audit      empirical privacy audit: a lower bound on epsilon (--mechanism X --trials N)\n"
     "  sweep      privacy-utility curves: accuracy against epsilon, B, delta, n, D, C, lambda, T or K\n"
     "  sweep-merge  merge the trial tables of a sweep's shards into one summary and plot\n"

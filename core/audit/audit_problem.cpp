@@ -37,22 +37,6 @@ Dataset twoClusters(Index n, std::uint64_t seed) {
   return data;
 }
 
-AuditProblem withCanary(const Dataset& D, Index replaced, const Eigen::VectorXd& canary, int label,
-                        std::string description) {
-  AuditProblem problem;
-  problem.D = D;
-  problem.Dprime = D;
-  problem.Dprime.X.row(replaced) = canary.transpose();
-  problem.Dprime.y[replaced] = label;
-  problem.Dprime.provenance.source = D.provenance.source + " with one row replaced by the canary";
-  problem.replaced = replaced;
-  problem.canary = canary;
-  problem.canaryLabel = label;
-  problem.query = canary;
-  problem.description = std::move(description);
-  return problem;
-}
-
 // The canary rule of the header, against (model, θ) on D, replacing one of `rows`.
 Result<AuditProblem> chooseCanary(const Dataset& D, const Model& model, const Eigen::VectorXd& theta,
                                   const std::vector<Index>& rows, const std::string& what) {

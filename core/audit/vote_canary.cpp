@@ -89,15 +89,7 @@ Result<AuditProblem> voteCanaryFromData(const AuditOptions& options, const Datas
         auto retrained = trainModel(o.learner, part.X, part.y, D.classes());
         if (!retrained) return retrained.error();
         if (model.predict(retrained.value().theta, q.transpose())[0] != c.runnerUp) continue;
-        AuditProblem problem;
-        problem.D = D;
-        problem.Dprime = D;
-        problem.Dprime.X.row(rows.front()) = canary.transpose();
-        problem.Dprime.y[rows.front()] = static_cast<int>(c.runnerUp);
-        problem.Dprime.provenance.source = D.provenance.source + " with one row replaced by the canary";
-        problem.replaced = rows.front();
-        problem.canary = canary;
-        problem.canaryLabel = static_cast<int>(c.runnerUp);
+        AuditProblem problem = withCanary(D, rows.front(), canary, static_cast<int>(c.runnerUp), "");
         problem.query = q;
         problem.description = D.provenance.source + ", " + std::to_string(D.rows()) + " rows; query: row " +
                               std::to_string(c.row + 1) + " (of those whose vote, turned by one teacher, the runs could tell apart best); D' replaces row " +

@@ -21,7 +21,16 @@ Dataset zeros(Index n, Index d, const std::string& source) {
   return data;
 }
 
-AuditProblem replaceRow(const Dataset& D, Index row, const Eigen::VectorXd& canary, int label,
+// P(answer = target) for answers drawn ∝ exp(β·votes), computed stably.
+double probabilityOf(const Eigen::VectorXi& votes, Index target, double beta) {
+  const Eigen::ArrayXd scaled = beta * votes.cast<double>().array();
+  const Eigen::ArrayXd weights = (scaled - scaled.maxCoeff()).exp();
+  return weights[target] / weights.sum();
+}
+
+}  // namespace
+
+AuditProblem withCanary(const Dataset& D, Index row, const Eigen::VectorXd& canary, int label,
                         std::string description) {
   AuditProblem problem;
   problem.D = D;
@@ -37,15 +46,6 @@ AuditProblem replaceRow(const Dataset& D, Index row, const Eigen::VectorXd& cana
   return problem;
 }
 
-// P(answer = target) for answers drawn ∝ exp(β·votes), computed stably.
-double probabilityOf(const Eigen::VectorXi& votes, Index target, double beta) {
-  const Eigen::ArrayXd scaled = beta * votes.cast<double>().array();
-  const Eigen::ArrayXd weights = (scaled - scaled.maxCoeff()).exp();
-  return weights[target] / weights.sum();
-}
-
-}  // namespace
-
 Index decisiveRowCount(double lambda, double huber, double reach) {
   constexpr double kCap = 200000;
   const double wanted = std::ceil(1.25 * reach / (lambda * std::max(1e-3, 1.0 - huber)));
@@ -59,7 +59,7 @@ AuditProblem oneDecisiveRow(Index n, Index row, const std::string& why) {
   D.X(row, 0) = 1.0;
   D.y[row] = 1;
   AuditProblem problem =
-      replaceRow(D, row, Eigen::VectorXd::Ones(1), 0,
+      withCanary(D, row, Eigen::VectorXd::Ones(1), 0,
                  "one decisive row: " + std::to_string(n) + " rows in d = 1, all at the origin (no gradient for a "
                  "linear model without intercept) but row " + std::to_string(row + 1) + " = (x = 1, label 1); D' "
                  "flips its label" + (why.empty() ? std::string() : "; " + why));
@@ -102,7 +102,7 @@ AuditProblem voteSplit(Index teachers, Index zeroVotes, std::uint64_t partitionS
       D.y[row] = votesZero ? 0 : 1;
     }
   const Index replaced = parts.front().front();
-  AuditProblem problem = replaceRow(
+  AuditProblem problem = withCanary(
       D, replaced, Eigen::Vector2d(0.0, 1.0), 1,
       "vote split: " + std::to_string(n) + " rows, " + std::to_string(teachers) + " teachers of 3 rows; " +
           std::to_string(zeroVotes) + " teachers hold x = e1 with label 0 and vote 0 at the query (0.2, 0.98)/norm, "

@@ -23,6 +23,10 @@
 
 namespace dpstudio::audit {
 
+// D and D' = D with row `row` replaced by (canary, label); the query is the canary.
+AuditProblem withCanary(const Dataset& D, Index row, const Eigen::VectorXd& canary, int label,
+                        std::string description);
+
 // Rows of the one-decisive-row problem for λ and Huber h: ⌈1.25·reach/(λ(1 − h))⌉ within
 // [40, 200 000], so that the released θ stays on the linear part of the loss. reach = 1 where
 // noise is added to θ* (output perturbation, prediction sensitivity); objective perturbation's

@@ -9,8 +9,12 @@
 namespace dpstudio::bundle {
 namespace {
 
-std::string accountant(const PrivacyContext& c) {
+std::string accountant(const mech::MechanismReport& report, const PrivacyContext& c) {
   if (c.mechanismKey == "none") return "none";
+  // DP-SGD reports the PLD accountant's grid when that accountant gave its epsilon.
+  if (c.mechanismKey == "dpsgd" && report.accountant == privacy::AccountantKind::Pld)
+    return "PLD accountant (privacy loss distributions of the replace-one pair, pessimistic discretization) over "
+           "the steps; the RDP bound is in the derived values as epsilon_rdp";
   if (c.mechanismKey == "dpsgd")
     return "RDP accountant (Mironov, Talwar & Zhang 2019) over the steps, converted to substitution by the "
            "weak triangle inequality";
@@ -64,7 +68,7 @@ QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyC
       {"epsilon", guarantee ? QJsonValue(report.epsilon) : QJsonValue::Null},
       {"delta", guarantee ? QJsonValue(report.delta) : QJsonValue::Null},
       {"adjacency", kAdjacency},
-      {"accountant", QString::fromStdString(accountant(context))},
+      {"accountant", QString::fromStdString(accountant(report, context))},
       {"release_granularity", report.releaseGranularity},
       {"expected_noise_norm", report.expectedNoiseNorm},
       {"derived", derived},

@@ -4,22 +4,30 @@
 // gradient to norm ν, adds N(0, σ²ν²I) to the sum, divides by the expected batch size qn,
 // adds the (data-independent) gradient of (λ/2)‖θ‖², and steps; LMGC is projected onto the
 // PSD cone after each step (post-processing). Privacy: T = ⌈epochs/q⌉ steps of the
-// subsampled Gaussian. The RDP accountant bounds them for add/remove neighbours; the
-// product's guarantee is under substitution, which can move the clipped sum by 2ν, so ε
-// comes from the substitution bound of substitution_rdp.h (about twice the add/remove ε,
-// which the report shows beside it). σ is calibrated for the target (ε, δ) under
-// substitution unless given, in which case the report's ε is the substitution ε of that σ.
+// subsampled Gaussian, under the product's adjacency, substitution (a replaced example can
+// move the clipped sum by 2ν). ε comes from the PLD accountant (privacy/pld_accountant.h)
+// with the replace-one pair (1−q)N(0,σ²)+qN(1,σ²) against (1−q)N(0,σ²)+qN(−1,σ²): it is
+// near-exact, where RDP's substitution bound (substitution_rdp.h, the weak triangle
+// inequality) is not; that bound, at the same σ, is reported beside it, with the add/remove
+// RDP ε for comparison. σ is calibrated for the target (ε, δ) by the PLD accountant unless
+// given, in which case the report's ε is the PLD ε of that σ. Where the PLD grid cannot
+// represent the run (a given σ ≲ 0.005, whose losses span thousands: ε in the millions)
+// the RDP bound is used instead and the report says so.
 //
 // The starting point is data-independent (zero): LMGC's usual warm start from class
 // means and covariances would itself be a release of the data.
 
 #include <cmath>
+#include <cstdio>
+#include <deque>
 #include <limits>
+#include <mutex>
 
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/models/lmgc.h"
 #include "core/models/objective.h"
 #include "core/mechanisms/substitution_rdp.h"
+#include "core/privacy/pld_accountant.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::mech::detail {
@@ -56,6 +64,125 @@ std::vector<Index> poissonSample(privacy::NoiseSource& noise, Index n, double q)
   return chosen;
 }
 
+// The guarantee of T steps at σ under substitution, and which accountant gave it.
+struct SgdAccount {
+  double epsilon = 0;                // the guarantee
+  privacy::AccountantKind accountant = privacy::AccountantKind::Pld;
+  privacy::PldReport pld;            // when accountant == Pld
+  SubstitutionAccount rdp;           // RDP's substitution bound at the same σ (always)
+  std::string fallback;              // why RDP was used, if it was
+};
+
+constexpr const char* kPldCannotRepresent =
+    "the PLD accountant's grid cannot hold the privacy losses of so small a noise multiplier";
+
+// PLD limits too tight for this σ (the grid errors name "sigma"): RDP stands in.
+bool pldCannotRepresent(const Error& error) {
+  return error.kind == ErrorKind::InvalidPrivacy && error.field == "sigma";
+}
+
+Result<SgdAccount> accountSgdUncached(const SgdPlan& p, double sigma, double delta) {
+  auto rdp = accountSubstitution(p.q, sigma, p.steps, delta);
+  if (!rdp) return rdp.error();
+  SgdAccount account;
+  account.rdp = rdp.value();
+  auto pld = privacy::accountSampledGaussianPld({{p.q, sigma, p.steps}}, delta, privacy::Adjacency::Substitution);
+  if (pld) {
+    account.pld = pld.value();
+    account.epsilon = account.pld.epsilon;
+  } else if (pldCannotRepresent(pld.error())) {
+    account.accountant = privacy::AccountantKind::Rdp;
+    account.epsilon = account.rdp.epsilon;
+    account.fallback = kPldCannotRepresent;
+  } else {
+    return pld.error();
+  }
+  return account;
+}
+
+// The σ whose substitution ε is at most the target: PLD's, searched from RDP's σ (PLD's
+// ε at RDP's σ is normally below the target, so the search only goes down). RDP's σ when
+// PLD cannot represent the run there; PLD alone when RDP's orders cannot reach the target.
+Result<std::pair<double, SgdAccount>> calibrateSgdUncached(const SgdPlan& p, double delta, double targetEpsilon) {
+  auto rdp = calibrateSubstitution(p.q, p.steps, delta, targetEpsilon);
+  if (!rdp && rdp.error().field != "target_epsilon") return rdp.error();
+  auto pld = privacy::calibrateSgmSigmaPld({{p.q, 1.0, p.steps}}, delta, targetEpsilon,
+                                           privacy::Adjacency::Substitution, {},
+                                           rdp ? rdp.value().sigma : 0.0);
+  if (!pld) {
+    if (!rdp || !pldCannotRepresent(pld.error())) return pld.error();
+    SgdAccount account;
+    account.accountant = privacy::AccountantKind::Rdp;
+    account.rdp = rdp.value().account;
+    account.epsilon = account.rdp.epsilon;
+    account.fallback = kPldCannotRepresent;
+    return std::pair{rdp.value().sigma, account};
+  }
+  const double sigma = pld.value().sigma;
+  auto rdpAtSigma = accountSubstitution(p.q, sigma, p.steps, delta);
+  if (!rdpAtSigma) return rdpAtSigma.error();
+  SgdAccount account;
+  account.pld = pld.value().report;
+  account.epsilon = account.pld.epsilon;
+  account.rdp = rdpAtSigma.value();
+  return std::pair{sigma, account};
+}
+
+// Accounting is a pure function of (q, T, δ, and σ or the target ε) and takes up to a
+// second at very large ε: the GUI asks again on every form change, training asks after the
+// preview did, and a sweep asks once per trial with the same numbers. So the last results
+// are kept (a few dozen; locked, as sweep trials calibrate from worker threads).
+class AccountMemo {
+ public:
+  struct Key {
+    double q, delta, value;  // value: σ (calibrate false) or the target ε (calibrate true)
+    long long steps;
+    bool calibrate;
+    bool operator==(const Key&) const = default;
+  };
+  using Value = std::pair<double, SgdAccount>;  // (σ, its account)
+
+  template <class Compute>
+  Result<Value> get(const Key& key, Compute compute) {
+    {
+      const std::lock_guard lock(mutex_);
+      for (const auto& [k, v] : entries_)
+        if (k == key) return v;
+    }
+    auto value = compute();
+    if (!value) return value;
+    const std::lock_guard lock(mutex_);
+    entries_.emplace_back(key, value.value());
+    if (entries_.size() > kCapacity) entries_.pop_front();
+    return value;
+  }
+
+ private:
+  static constexpr std::size_t kCapacity = 32;
+  std::mutex mutex_;
+  std::deque<std::pair<Key, Value>> entries_;
+};
+
+AccountMemo& accountMemo() {
+  static AccountMemo memo;
+  return memo;
+}
+
+Result<SgdAccount> accountSgd(const SgdPlan& p, double sigma, double delta) {
+  auto value = accountMemo().get({p.q, delta, sigma, p.steps, false}, [&]() -> Result<AccountMemo::Value> {
+    auto account = accountSgdUncached(p, sigma, delta);
+    if (!account) return account.error();
+    return AccountMemo::Value{sigma, account.value()};
+  });
+  if (!value) return value.error();
+  return value.value().second;
+}
+
+Result<std::pair<double, SgdAccount>> calibrateSgd(const SgdPlan& p, double delta, double targetEpsilon) {
+  return accountMemo().get({p.q, delta, targetEpsilon, p.steps, true},
+                           [&] { return calibrateSgdUncached(p, delta, targetEpsilon); });
+}
+
 }  // namespace
 
 Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemShape& s) {
@@ -65,7 +192,7 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   if (!made) return made.error();
   report.noiseDimension = made.value()->parameterCount();
   double sigma = 0;
-  SubstitutionAccount account;
+  SgdAccount account;
   if (o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0) {
     // σ = 0: the same clipped steps with no noise, the non-private baseline to compare with.
     report.epsilon = std::numeric_limits<double>::infinity();
@@ -81,22 +208,34 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   }
   if (o.sgd.noiseMultiplier) {
     sigma = *o.sgd.noiseMultiplier;
-    auto accounted = accountSubstitution(p.q, sigma, p.steps, o.delta);
+    auto accounted = accountSgd(p, sigma, o.delta);
     if (!accounted) return accounted.error();
     account = accounted.value();
     report.epsilon = account.epsilon;  // the guarantee this σ gives
   } else {
-    auto calibrated = calibrateSubstitution(p.q, p.steps, o.delta, o.epsilon);
+    auto calibrated = calibrateSgd(p, o.delta, o.epsilon);
     if (!calibrated) return calibrated.error();
-    sigma = calibrated.value().sigma;
-    account = calibrated.value().account;
+    sigma = calibrated.value().first;
+    account = calibrated.value().second;
   }
+  const bool pld = account.accountant == privacy::AccountantKind::Pld;
+  report.accountant = account.accountant;
   report.set("epsilon_accounted", account.epsilon,
-             "ε under substitution at this σ (RDP weak triangle inequality through the add/remove "
-             "neighbour; ≤ the target when σ is calibrated)");
-  report.set("rdp_order", account.order, "order of the best RDP→(ε, δ) conversion");
-  report.set("epsilon_classic", account.epsilonClassic, "the same, classic RDP conversion (Mironov 2017)");
-  report.set("epsilon_add_remove", account.epsilonAddRemove,
+             pld ? "ε under substitution at this σ by the PLD accountant (replace-one privacy loss distribution, "
+                   "pessimistic discretization; ≤ the target when σ is calibrated)"
+                 : "ε under substitution at this σ by the RDP accountant (weak triangle inequality through the "
+                   "add/remove neighbour; the PLD grid cannot represent this σ)");
+  if (pld) {
+    report.set("epsilon_error", account.pld.errorBound,
+               "how much of ε the PLD accountant's pessimism may add: mass charged to δ plus the grid's "
+               "estimated overestimate (the exact ε lies in about [ε − this, ε])");
+    report.set("pld_discretization", account.pld.discretization, "h: the privacy-loss grid of the PLD accountant");
+  }
+  report.set("epsilon_rdp", account.rdp.epsilon,
+             "ε under substitution at this σ by the RDP accountant (weak triangle inequality), for comparison");
+  report.set("rdp_order", account.rdp.order, "order of RDP's best RDP→(ε, δ) conversion");
+  report.set("epsilon_classic", account.rdp.epsilonClassic, "RDP's ε, classic conversion (Mironov 2017)");
+  report.set("epsilon_add_remove", account.rdp.epsilonAddRemove,
              "ε of the same run for add/remove neighbours (RDP accountant), NOT the guarantee");
   report.set("q", p.q, "q = batch/n (Poisson sampling rate)");
   report.set("steps", static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
@@ -105,10 +244,16 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   report.set("clip_norm", o.sgd.clipNorm, "ν");
   report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma * o.sgd.clipNorm, report.noiseDimension);
   report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖noise‖ of one step");
+  char error[32];
+  std::snprintf(error, sizeof error, "%.2g", pld ? account.pld.errorBound : 0.0);
   report.statement = "(" + privacy::formatNumber(report.epsilon) + ", " + privacy::formatNumber(o.delta) +
                      ")-DP under substitution of one training example: DP-SGD, " + std::to_string(p.steps) +
-                     " steps of the Poisson-subsampled Gaussian; RDP of the sampled Gaussian (Mironov, Talwar & Zhang "
-                     "2019) carried from add/remove to substitution by the weak triangle inequality";
+                     " steps of the Poisson-subsampled Gaussian; " +
+                     (pld ? "epsilon by the PLD accountant (privacy loss distributions, replace-one; an upper bound, "
+                            "the exact value is at most about " + std::string(error) + " lower); the RDP accountant "
+                            "gives " + privacy::formatNumber(account.rdp.epsilon)
+                          : "epsilon by the RDP accountant (sampled-Gaussian RDP, Mironov, Talwar & Zhang 2019, carried "
+                            "from add/remove to substitution by the weak triangle inequality): " + account.fallback);
   return report;
 }
 

@@ -21,6 +21,7 @@
 #include "core/data/dataset.h"
 #include "core/learn/learner.h"
 #include "core/privacy/noise.h"
+#include "core/privacy/pld_accountant.h"
 #include "core/privacy/noise_source.h"
 
 namespace dpstudio::mech {
@@ -115,6 +116,8 @@ struct MechanismReport {
   // cover: `warning` says so too, and the JSON carries "converged": false.
   std::optional<Termination> termination;
   double releaseGranularity = 0;     // release mode: the rounding grid; 0 = none
+  // DP-SGD: the accountant that gave ε (PLD, or RDP where the PLD grid cannot hold σ).
+  std::optional<privacy::AccountantKind> accountant;
   // Set by trainPrivatelyFromSolution only: the perturbed problem (B, C, D) started from
   // the given non-private minimizer, not from zero. Never set by a release path; not part
   // of the report's JSON (a sweep's instrumentation, SweepWork::warmStarts).

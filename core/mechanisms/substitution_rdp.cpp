@@ -36,31 +36,45 @@ class StepRdp {
 
 }  // namespace
 
-Result<SubstitutionAccount> accountSubstitution(double q, double sigma, long long steps, double delta) {
-  if (!(q > 0 && q <= 1)) return privacy::invalidParameter("q", "in (0, 1]", q);
-  if (auto ok = privacy::requirePositive("sigma", sigma); !ok) return ok.error();
-  if (steps < 1) return privacy::invalidParameter("steps", "a whole number >= 1", static_cast<double>(steps));
+Result<SubstitutionAccount> accountSubstitution(const std::vector<privacy::SgmEvent>& events, double delta) {
+  if (events.empty())
+    return Error{ErrorKind::InvalidPrivacy, "at least one event (q, sigma, steps) is needed", {}, 0, "steps"};
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    const privacy::SgmEvent& event = events[e];
+    Status ok = Ok{};
+    if (!(event.q > 0 && event.q <= 1)) ok = privacy::invalidParameter("q", "in (0, 1]", event.q);
+    else if (auto positive = privacy::requirePositive("sigma", event.sigma); !positive) ok = positive;
+    else if (event.steps < 1)
+      ok = privacy::invalidParameter("steps", "a whole number >= 1", static_cast<double>(event.steps));
+    if (!ok) {
+      Error error = ok.error();
+      if (events.size() > 1) error.message += " (event " + std::to_string(e + 1) + ")";
+      return error;
+    }
+  }
   if (auto ok = privacy::requireOpenUnit("delta", delta); !ok) return ok.error();
 
   const std::vector<double> orders = privacy::defaultRdpOrders();
-  const double T = static_cast<double>(steps);
-  std::vector<double> substitution(orders.size()), addRemove(orders.size());
-  StepRdp step(q, sigma);
-  for (std::size_t i = 0; i < orders.size(); ++i) {
-    const double alpha = orders[i];
-    auto plain = step.at(alpha);
-    if (!plain) return plain.error();
-    addRemove[i] = T * plain.value();
-    if (q >= 1) {
-      // No subsampling: the Gaussian mechanism of sensitivity 2 (in units of ν), exactly.
-      substitution[i] = T * 2.0 * alpha / (sigma * sigma);
-      continue;
+  std::vector<double> substitution(orders.size(), 0.0), addRemove(orders.size(), 0.0);
+  for (const privacy::SgmEvent& event : events) {
+    const double T = static_cast<double>(event.steps);
+    StepRdp step(event.q, event.sigma);
+    for (std::size_t i = 0; i < orders.size(); ++i) {
+      const double alpha = orders[i];
+      auto plain = step.at(alpha);
+      if (!plain) return plain.error();
+      addRemove[i] += T * plain.value();
+      if (event.q >= 1) {
+        // No subsampling: the Gaussian mechanism of sensitivity 2 (in units of ν), exactly.
+        substitution[i] += T * 2.0 * alpha / (event.sigma * event.sigma);
+        continue;
+      }
+      auto toNeighbour = step.at(2 * alpha);
+      auto fromNeighbour = step.at(2 * alpha - 1);
+      if (!toNeighbour) return toNeighbour.error();
+      if (!fromNeighbour) return fromNeighbour.error();
+      substitution[i] += T * ((alpha - 0.5) / (alpha - 1) * toNeighbour.value() + fromNeighbour.value());
     }
-    auto toNeighbour = step.at(2 * alpha);
-    auto fromNeighbour = step.at(2 * alpha - 1);
-    if (!toNeighbour) return toNeighbour.error();
-    if (!fromNeighbour) return fromNeighbour.error();
-    substitution[i] = T * ((alpha - 0.5) / (alpha - 1) * toNeighbour.value() + fromNeighbour.value());
   }
   using privacy::RdpConversion;
   auto improved = privacy::rdpToEpsilon(orders, substitution, delta, RdpConversion::Improved);
@@ -72,10 +86,19 @@ Result<SubstitutionAccount> accountSubstitution(double q, double sigma, long lon
                              reference.value().epsilon};
 }
 
-Result<SubstitutionCalibration> calibrateSubstitution(double q, long long steps, double delta,
+Result<SubstitutionAccount> accountSubstitution(double q, double sigma, long long steps, double delta) {
+  return accountSubstitution(std::vector<privacy::SgmEvent>{{q, sigma, steps}}, delta);
+}
+
+Result<SubstitutionCalibration> calibrateSubstitution(const std::vector<privacy::SgmEvent>& events, double delta,
                                                       double targetEpsilon) {
   if (auto ok = privacy::requirePositive("target_epsilon", targetEpsilon); !ok) return ok.error();
-  auto first = accountSubstitution(q, 1.0, steps, delta);  // validates everything but σ
+  std::vector<privacy::SgmEvent> withSigma = events;
+  auto accountAt = [&](double sigma) {
+    for (privacy::SgmEvent& event : withSigma) event.sigma = sigma;
+    return accountSubstitution(withSigma, delta);
+  };
+  auto first = accountAt(1.0);  // validates everything but σ
   if (!first) return first.error();
 
   // ε(σ) falls as σ grows, towards the floor the largest order can certify. Bracket by
@@ -90,14 +113,14 @@ Result<SubstitutionCalibration> calibrateSubstitution(double q, long long steps,
                                        "reachable (above the floor these RDP orders can certify at this delta, ~" +
                                            privacy::formatNumber(hiAccount.epsilon) + ")",
                                        targetEpsilon);
-    auto account = accountSubstitution(q, hi, steps, delta);
+    auto account = accountAt(hi);
     if (!account) return account.error();
     hiAccount = account.value();
   }
   double lo = hi;
   for (;;) {
     lo *= 0.5;
-    auto account = accountSubstitution(q, lo, steps, delta);
+    auto account = accountAt(lo);
     if (!account) return account.error();
     if (account.value().epsilon > targetEpsilon) break;
     hi = lo;
@@ -106,7 +129,7 @@ Result<SubstitutionCalibration> calibrateSubstitution(double q, long long steps,
   }
   while (hi - lo > 1e-9 * hi) {
     const double mid = std::sqrt(lo) * std::sqrt(hi);
-    auto account = accountSubstitution(q, mid, steps, delta);
+    auto account = accountAt(mid);
     if (!account) return account.error();
     if (account.value().epsilon <= targetEpsilon) {
       hi = mid;
@@ -116,6 +139,11 @@ Result<SubstitutionCalibration> calibrateSubstitution(double q, long long steps,
     }
   }
   return SubstitutionCalibration{hi, hiAccount};
+}
+
+Result<SubstitutionCalibration> calibrateSubstitution(double q, long long steps, double delta,
+                                                      double targetEpsilon) {
+  return calibrateSubstitution(std::vector<privacy::SgmEvent>{{q, 1.0, steps}}, delta, targetEpsilon);
 }
 
 }  // namespace dpstudio::mech

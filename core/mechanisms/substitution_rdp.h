@@ -22,9 +22,15 @@
 // x and x', so the usual RDP → (ε, δ) conversions apply. With q = 1 (no subsampling) the
 // exact value is used instead: the Gaussian of sensitivity 2, RDP_sub(α) = T·2α/σ².
 //
+// Several events (q_i, σ_i, T_i) compose by adding their substitution RDP curves order by
+// order (RDP composes additively under any fixed adjacency).
+//
 // Orders: the accountant's defaultRdpOrders(); an order whose series does not converge is
 // skipped, as in the accountant. Pure functions, thread-safe.
 
+#include <vector>
+
+#include "core/privacy/rdp_accountant.h"
 #include "core/util/result.h"
 
 namespace dpstudio::mech {
@@ -39,6 +45,9 @@ struct SubstitutionAccount {
 // ε of `steps` steps at sampling rate q in (0, 1] and noise multiplier σ > 0, at δ in (0, 1).
 // Errors (InvalidPrivacy) name "q", "sigma", "steps" or "delta".
 Result<SubstitutionAccount> accountSubstitution(double q, double sigma, long long steps, double delta);
+// The same for the composition of several events (the RDP accountant's SgmEvent; errors
+// also say which event, 1-based).
+Result<SubstitutionAccount> accountSubstitution(const std::vector<privacy::SgmEvent>& events, double delta);
 
 struct SubstitutionCalibration {
   double sigma = 0;  // the smallest σ found (to a relative 1e-9) with account.epsilon ≤ target
@@ -49,6 +58,9 @@ struct SubstitutionCalibration {
 // account.epsilon ≤ targetEpsilon always holds (conservative). Errors name "target_epsilon"
 // when no σ ≤ 1e8 reaches it.
 Result<SubstitutionCalibration> calibrateSubstitution(double q, long long steps, double delta,
+                                                      double targetEpsilon);
+// One σ shared by all events (their sigma fields are ignored).
+Result<SubstitutionCalibration> calibrateSubstitution(const std::vector<privacy::SgmEvent>& events, double delta,
                                                       double targetEpsilon);
 
 }  // namespace dpstudio::mech

@@ -19,6 +19,24 @@ class TestDataPreprocess : public QObject {
   Q_OBJECT
 
  private slots:
+  // The column sweep that replaced strided row reductions in the unit-ball clipping must sum
+  // exactly as X.row(i).squaredNorm() does — the clipping's guarantee (every row ≤ 1 by each
+  // way the code measures it) rests on it. Rows scaled to norm 1 (where the sums sit at the
+  // rounding edge), sparse and dense, and the long rows of images.
+  void sequentialRowSquaredNormsMatchRowReductions() {
+    for (const Eigen::Index d : {Eigen::Index{3}, Eigen::Index{57}, Eigen::Index{784}}) {
+      Eigen::MatrixXd X = Eigen::MatrixXd::Random(300, d);
+      for (Eigen::Index i = 0; i < X.rows(); i += 3) X.row(i) = X.row(i).cwiseMax(0.6) - Eigen::RowVectorXd::Constant(d, 0.6);
+      dpstudio::scaleRowsToUnitNorm(X);
+      const Eigen::VectorXd sums = dpstudio::sequentialRowSquaredNorms(X);
+      for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        QCOMPARE(sums[i], X.row(i).squaredNorm());
+        QVERIFY(X.row(i).squaredNorm() <= 1.0);
+        QVERIFY(X.rowwise().norm()[i] <= 1.0);
+      }
+    }
+  }
+
   void splitIsDeterministicAndStratified() {
     const Dataset data = openDataset("builtin:digits").value();
     const auto a = stratifiedSplit(data.y, data.classes(), 0.25, 7).value();

@@ -85,7 +85,7 @@ void TestHelpDialog::documentHasEveryMechanism() {
   QVERIFY2(found.size() >= 16, qPrintable(found.join(QLatin1String(" | "))));
   const QStringList mechanisms = {
       QStringLiteral("norm-bound"),         QStringLiteral("noise families"),
-      QStringLiteral("ledger"),             QStringLiteral("rdp accountant"),
+      QStringLiteral("ledger"),             QStringLiteral("rdp accountant"), QStringLiteral("pld accountant"),
       QStringLiteral("output perturbation"), QStringLiteral("objective perturbation"),
       QStringLiteral("loss perturbation"),  QStringLiteral("dp-lmgc"),
       QStringLiteral("dp-sgd"),             QStringLiteral("tuning"),

@@ -13,6 +13,7 @@
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/gaussian.h"
 #include "core/privacy/noise.h"
+#include "core/privacy/pld_accountant.h"
 #include "core/privacy/rdp_accountant.h"
 #include "tests/common/test_support.h"
 #include "tests/mechanisms/mechanism_fixtures.h"
@@ -182,8 +183,9 @@ class TestMechanismCalibration : public QObject {
     QCOMPARE(r.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Published));
   }
 
-  // σ is conservative (its ε ≤ target, under substitution and a fortiori add/remove) and
-  // tight (a slightly smaller σ would exceed the target).
+  // σ comes from the PLD accountant under substitution: conservative (its ε ≤ target) and
+  // tight (a slightly smaller σ exceeds it), below RDP's σ; RDP's bound at that σ, larger
+  // than the target, and the add/remove RDP ε are reported beside it.
   void dpSgdSigmaIsConservative() {
     auto o = test::options(MechanismKind::DpSgd, ModelKind::Softmax, 1.0);
     o.sgd.batchSize = 256;
@@ -192,16 +194,39 @@ class TestMechanismCalibration : public QObject {
     const double sigma = valueOf(r, "noise_multiplier"), q = valueOf(r, "q");
     const auto steps = static_cast<long long>(valueOf(r, "steps"));
     QCOMPARE(steps, static_cast<long long>(std::ceil(5 / q)));
-    QVERIFY(mech::accountSubstitution(q, sigma, steps, 1e-5).value().epsilon <= 1.0);
-    QVERIFY(mech::accountSubstitution(q, sigma * (1 - 1e-6), steps, 1e-5).value().epsilon > 1.0);
+    auto pld = [&](double s) {
+      return privacy::accountSampledGaussianPld({{q, s, steps}}, 1e-5, privacy::Adjacency::Substitution).value();
+    };
+    QVERIFY(pld(sigma).epsilon <= 1.0);
+    QVERIFY(pld(sigma * (1 - 1e-5)).epsilon > 1.0);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_accounted"), pld(sigma).epsilon, 1e-12);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_error"), pld(sigma).errorBound, 1e-12);
+    QVERIFY(valueOf(r, "epsilon_error") > 0 && valueOf(r, "epsilon_error") < 1e-3);
+    QCOMPARE(valueOf(r, "pld_discretization"), 1e-4);
+    const auto rdp = mech::accountSubstitution(q, sigma, steps, 1e-5).value();
+    DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_rdp"), rdp.epsilon, 1e-12);
+    QVERIFY(rdp.epsilon > 1.0);
+    QVERIFY(sigma < mech::calibrateSubstitution(q, steps, 1e-5, 1.0).value().sigma);
     const auto addRemove = privacy::accountSampledGaussian({{q, sigma, steps}}, 1e-5).value();
-    QVERIFY(addRemove.improved.epsilon <= 1.0);
     DPSTUDIO_COMPARE_REL(valueOf(r, "epsilon_add_remove"), addRemove.improved.epsilon, 1e-12);
-    QVERIFY(valueOf(r, "epsilon_accounted") <= 1.0);
+    QVERIFY2(r.statement.find("by the PLD accountant") != std::string::npos, r.statement.c_str());
 
     o.sgd.noiseMultiplier = 2.0;  // given σ: the report's ε is what it buys
     const auto given = calibrated(o, {60000, 20, 10});
-    DPSTUDIO_COMPARE_REL(given.epsilon, mech::accountSubstitution(q, 2.0, steps, 1e-5).value().epsilon, 1e-14);
+    DPSTUDIO_COMPARE_REL(given.epsilon, pld(2.0).epsilon, 1e-14);
+    DPSTUDIO_COMPARE_REL(valueOf(given, "epsilon_rdp"), mech::accountSubstitution(q, 2.0, steps, 1e-5).value().epsilon,
+                         1e-14);
+  }
+
+  // A noise multiplier so small that the PLD grid cannot hold its losses (σ = 0.002: losses
+  // in the hundreds of thousands): the RDP bound stands in, and the report says so.
+  void dpSgdFallsBackToRdpWhereThePldGridCannotGo() {
+    auto o = test::options(MechanismKind::DpSgd, ModelKind::Softmax, 1.0);
+    o.sgd.noiseMultiplier = 0.002;
+    const auto r = calibrated(o, {1000, 5, 2});
+    QCOMPARE(r.epsilon, valueOf(r, "epsilon_rdp"));
+    QVERIFY(!r.value("epsilon_error"));
+    QVERIFY2(r.statement.find("by the RDP accountant") != std::string::npos, r.statement.c_str());
   }
 
   // Without subsampling the substitution bound is exact: the Gaussian of sensitivity 2ν,
@@ -215,6 +240,21 @@ class TestMechanismCalibration : public QObject {
     QVERIFY(sampled.epsilonClassic >= sampled.epsilon);
     QVERIFY(!mech::accountSubstitution(0.0, 1, 1, 1e-5));
     QCOMPARE(mech::calibrateSubstitution(0.01, 100, 1e-5, -1).error().field, std::string("target_epsilon"));
+
+    // Several events add their curves order by order: a split run is the whole run, and
+    // different events compose to more than either; a shared σ is calibrated for them.
+    const auto whole = mech::accountSubstitution(0.01, 1.1, 1000, 1e-5).value();
+    const auto split = mech::accountSubstitution({{0.01, 1.1, 400}, {0.01, 1.1, 600}}, 1e-5).value();
+    DPSTUDIO_COMPARE_REL(split.epsilon, whole.epsilon, 1e-12);
+    DPSTUDIO_COMPARE_REL(split.epsilonAddRemove, whole.epsilonAddRemove, 1e-12);
+    const auto mixed = mech::accountSubstitution({{0.01, 1.1, 1000}, {1.0, 5.0, 3}}, 1e-5).value();
+    QVERIFY(mixed.epsilon > whole.epsilon);
+    const auto shared = mech::calibrateSubstitution({{0.01, 0, 1000}, {1.0, 0, 3}}, 1e-5, 2.0).value();
+    QVERIFY(shared.account.epsilon <= 2.0);
+    QVERIFY(mech::accountSubstitution({{0.01, shared.sigma * (1 - 1e-6), 1000}, {1.0, shared.sigma * (1 - 1e-6), 3}},
+                                      1e-5).value().epsilon > 2.0);
+    QVERIFY(mech::accountSubstitution({{0.01, 1, 10}, {0.01, -1, 10}}, 1e-5).error().message.find("event 2") !=
+            std::string::npos);
   }
 
   void invalidOptionsAreRejectedBeforeAnyWork_data() {

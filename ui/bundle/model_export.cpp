@@ -2,6 +2,7 @@
 
 #include <QDialogButtonBox>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -10,6 +11,7 @@
 
 #include "core/bundle/bundle_answering.h"
 #include "core/bundle/bundle_export.h"
+#include "ui/bundle/opened_model.h"
 #include "ui/dataset_document.h"
 
 namespace dpstudio::ui {
@@ -47,6 +49,7 @@ ModelImportDialog::ModelImportDialog(bundle::LoadedBundle loaded, QString path, 
       ledger_(ledger),
       card_(new QTextBrowser),
       evaluate_(new QPushButton),
+      showInView_(new QPushButton(tr("Show in Decision View"))),
       result_(new QLabel) {
   setObjectName(QStringLiteral("modelImportDialog"));
   setWindowTitle(tr("Model %1").arg(QFileInfo(path_).fileName()));
@@ -67,23 +70,31 @@ ModelImportDialog::ModelImportDialog(bundle::LoadedBundle loaded, QString path, 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(evaluate_, &QPushButton::clicked, this, &ModelImportDialog::evaluate);
+  showInView_->setObjectName(QStringLiteral("showBundleInViewButton"));
+  connect(showInView_, &QPushButton::clicked, this, &ModelImportDialog::showInView);
+  refreshShowInView();
+  // A dataset that finishes opening while the dialog is up changes what can be drawn.
+  if (datasets_) connect(datasets_, &DatasetDocument::datasetChanged, this, &ModelImportDialog::refreshShowInView);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(card_, 1);
   if (const auto remaining = loaded_.budgetRemaining())
     layout->addWidget(new QLabel(tr("Budget: %1 of %2 answers left.").arg(*remaining).arg(*loaded_.budget())));
-  layout->addWidget(evaluate_);
+  auto* actions = new QHBoxLayout;
+  actions->addWidget(evaluate_, 1);
+  actions->addWidget(showInView_);
+  layout->addLayout(actions);
   layout->addWidget(result_);
   layout->addWidget(buttons);
 }
 
 void ModelImportDialog::evaluate() {
   if (!datasets_ || !datasets_->hasDataset()) return;
-  const Dataset& data = *datasets_->dataset();
+  const Dataset& queries = *datasets_->dataset();
   if (loaded_.stateful() && confirmSpending_) {
     const auto answer = QMessageBox::question(
         this, tr("Spend the budget?"),
         tr("Answering %1 rows spends %1 of the %2 answers left in %3. Continue?")
-            .arg(data.rows())
+            .arg(queries.rows())
             .arg(loaded_.budgetRemaining().value_or(0))
             .arg(QFileInfo(path_).fileName()));
     if (answer != QMessageBox::Yes) return;
@@ -95,7 +106,7 @@ void ModelImportDialog::evaluate() {
     return;
   }
   // The bundle does not name its training data (the dataset shown is only the queries').
-  auto answered = bundle::answerDataset(loaded_, path_, data, *noise.value(), {ledger_, {}});
+  auto answered = bundle::answerDataset(loaded_, path_, queries, *noise.value(), {ledger_, {}});
   if (!answered) {
     result_->setText(tr("\u26a0 %1").arg(QString::fromStdString(answered.error().toString())));
     return;
@@ -114,6 +125,26 @@ void ModelImportDialog::evaluate() {
                 .arg(entry->epsilon, 0, 'g', 6)
                 .arg(entry->inferenceBudget->budget);
   result_->setText(text);
+}
+
+const Dataset* ModelImportDialog::shownDataset() const {
+  return datasets_ && datasets_->hasDataset() ? datasets_->dataset().get() : nullptr;
+}
+
+void ModelImportDialog::refreshShowInView() {
+  const QString why = whyNotDrawable(loaded_, shownDataset());
+  showInView_->setEnabled(why.isEmpty());
+  showInView_->setToolTip(why.isEmpty() ? tr("Draw this model's regions on %1's view: its own preprocessing and model "
+                                             "applied at every pixel (free: it is a released model, not a predictor "
+                                             "with a budget)")
+                                              .arg(datasets_->displayName())
+                                        : why);
+}
+
+void ModelImportDialog::showInView() {
+  if (!whyNotDrawable(loaded_, shownDataset()).isEmpty()) return;
+  emit showInViewRequested(openedModel(loaded_, path_));
+  accept();
 }
 
 }  // namespace dpstudio::ui
