@@ -121,17 +121,17 @@ const std::vector<PaperPreset>& paperPresets() {
   using A = SweepAxis;
   static const std::vector<PaperPreset> table = {
       {"paper003-fig1a", "Paper 003 Fig. 1a", "accuracy against ε", PresetData::Mnist, kPaper003Mechanisms,
-       A::Epsilon, {0.1, 0.3, 1, 3, 10}, std::nullopt, {0.1, 0.3, 1, 3, 10}},
+       A::Epsilon, {0.1, 0.3, 1, 3, 10}, std::nullopt, {1, 3, 10, 30, 100, 300}, std::nullopt},
       {"paper003-fig4", "Paper 003 Fig. 4", "accuracy against the training rows n", PresetData::Mnist,
-       kPaper003Mechanisms, A::Rows, {1000, 3000, 10000, 30000, 60000}, 1.0, {100, 200, 400, 800, 1300}},
+       kPaper003Mechanisms, A::Rows, {1000, 3000, 10000, 30000, 60000}, 1.0, {100, 200, 400, 800, 1300}, 30.0},
       {"paper003-fig5a", "Paper 003 Fig. 5a", "accuracy against the dimension D of a random projection",
-       PresetData::Mnist, kPaper003Mechanisms, A::Dims, {10, 20, 50, 100, 200, 400}, 1.0, {5, 10, 20, 40, 64}},
+       PresetData::Mnist, kPaper003Mechanisms, A::Dims, {10, 20, 50, 100, 200, 400}, 1.0, {5, 10, 20, 40, 64}, 30.0},
       {"paper003-fig5b", "Paper 003 Fig. 5b", "accuracy against the number of classes C", PresetData::Mnist,
-       kPaper003Mechanisms, A::Classes, {2, 3, 4, 5, 6, 7, 8, 9, 10}, 1.0, {2, 3, 4, 5, 6, 7, 8, 9, 10}},
+       kPaper003Mechanisms, A::Classes, {2, 3, 4, 5, 6, 7, 8, 9, 10}, 1.0, {2, 3, 4, 5, 6, 7, 8, 9, 10}, 30.0},
       {"paper003-fig6a", "Paper 003 Fig. 6a", "loss perturbation against λ", PresetData::Mnist, {"loss"}, A::Lambda,
-       {1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 5e-1}, 1.0, {1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 5e-1}},
+       {1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 5e-1}, 1.0, {1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 5e-1}, 30.0},
       {"paper003-fig6b", "Paper 003 Fig. 6b", "subsample-and-aggregate against the teachers T", PresetData::Mnist,
-       {"subsample"}, A::Teachers, {16, 32, 64, 128, 256, 512, 1024}, 1.0, {2, 4, 8, 16, 32, 64}},
+       {"subsample"}, A::Teachers, {16, 32, 64, 128, 256, 512, 1024}, 1.0, {2, 4, 8, 16, 32, 64}, 30.0},
       // Paper 004 Figure 2: the three party splits (even and the paper's two uneven ones), each
       // corrected and as published, beside the all-data baselines: non-private w* (added by
       // the sweep) and the same mechanism with one party holding every row (all data, DP).
@@ -140,7 +140,7 @@ const std::vector<PaperPreset>& paperPresets() {
        {"multiparty:parties=5", "multiparty:parties=5:published", "multiparty:split=0.15/0.2/0.2/0.2/0.25",
         "multiparty:split=0.15/0.2/0.2/0.2/0.25:published", "multiparty:split=0.1/0.2/0.2/0.2/0.3",
         "multiparty:split=0.1/0.2/0.2/0.2/0.3:published", "multiparty:parties=1"},
-       A::Epsilon, {0.1, 0.3, 1, 3, 10, 30}, std::nullopt, {0.1, 0.3, 1, 3, 10, 30}},
+       A::Epsilon, {0.1, 0.3, 1, 3, 10, 30}, std::nullopt, {1, 3, 10, 30, 100, 300, 1000}, std::nullopt},
   };
   return table;
 }
@@ -199,7 +199,7 @@ Result<SweepSpec> presetSweepSpec(const PaperPreset& preset, bool quick, int rep
   const Index teachers = (quick && s.quickTeachers) ? *s.quickTeachers : s.teachers.value_or(predict::PredictionOptions{}.teachers);
   SweepSpec spec;
   for (const std::string& item : preset.mechanisms) {
-    auto plan = presetPlan(s, teachers, item, preset.epsilon);
+    auto plan = presetPlan(s, teachers, item, quick ? preset.quickEpsilon : preset.epsilon);
     if (!plan) return plan.error();
     spec.series.push_back({item, plan.value().title(), plan.value()});
   }

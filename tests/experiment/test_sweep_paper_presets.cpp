@@ -45,6 +45,10 @@ class TestSweepPaperPresets : public QObject {
   }
 
   void theQuickVersionsOwnSettings() {
+    // ε shifted to where digits' 45× fewer rows show the paper's curves (paper_presets.h).
+    const auto fig4 = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig4"), true, 1));
+    QCOMPARE(fig4.series[0].plan.epsilon(), 30.0);
+    QCOMPARE(test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig4"), false, 1)).series[0].plan.epsilon(), 1.0);
     // Subsample-and-aggregate on digits' 1 346 rows: T = 16, not MNIST's 256.
     const auto quick = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig1a"), true, 1));
     const auto real = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig1a"), false, 1));

@@ -152,7 +152,7 @@ class TestSweepBoundsPresets : public QObject {
     QVERIFY2(title.contains(QStringLiteral("Paper 003 Fig. 1a")), qPrintable(title));
     QVERIFY2(title.contains(QStringLiteral("quick version on built-in digits, not the paper")), qPrintable(title));
     QCOMPARE(view->chart()->meanSeries().size(), 4);  // output, loss, prediction, subsample
-    QCOMPARE(view->session()->finishedTrials(), 5LL * 5 * 2);
+    QCOMPARE(view->session()->finishedTrials(), 5LL * 6 * 2);  // 4 mechanisms and the reference, 6 values
     saveScreenshot(&window, QStringLiteral("sweep-preset-quick"));
 
     // Back to none: the dock's controls return.

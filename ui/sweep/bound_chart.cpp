@@ -73,9 +73,10 @@ BoundChart::BoundChart(QGraphicsItem* parent) : QChart(parent) {
   setBackgroundRoundness(0);
   setDropShadowEnabled(false);
   setBackgroundBrush(Qt::white);
-  setPlotAreaBackgroundBrush(Qt::white);
-  setPlotAreaBackgroundPen(QPen(QColor(60, 60, 60), 1.0));
-  setPlotAreaBackgroundVisible(true);
+  // No plot-area frame: the view sets this chart's plot area to line up with the accuracy
+  // chart's (BoundsPanel), and Qt Charts (6.4) leaves a fixed plot area's background where
+  // the automatic layout had put it. The axes' lines frame the plot instead.
+  setPlotAreaBackgroundVisible(false);
   setMargins(QMargins(10, 6, 16, 6));
   // No legend: a series has the accuracy chart's colour (its legend is right above), and the
   // line styles are the key under the chart (BoundsPanel); a legend here would take half of

@@ -49,6 +49,8 @@ BoundsPanel::BoundsPanel(SweepSession* session, UtilityChart* accuracy, QWidget*
       empty_(new QLabel) {
   setObjectName(QStringLiteral("sweepBoundsPanel"));
   quantity_->setObjectName(QStringLiteral("sweepBoundQuantity"));
+  quantity_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  quantity_->setMinimumContentsLength(20);
   quantity_->setAccessibleName(tr("Bounded quantity"));
   quantity_->setToolTip(tr("What the bounds bound: each is drawn beside the same quantity measured in the sweep"));
   confidence_->setObjectName(QStringLiteral("sweepBoundConfidence"));
@@ -84,6 +86,8 @@ BoundsPanel::BoundsPanel(SweepSession* session, UtilityChart* accuracy, QWidget*
   layout->addWidget(chartView_, 1);
   layout->addWidget(notes_);
 
+  connect(accuracy_, &QChart::plotAreaChanged, this, &BoundsPanel::alignWithAccuracy);
+  connect(chart_, &QGraphicsWidget::geometryChanged, this, &BoundsPanel::alignWithAccuracy);
   connect(quantity_, &QComboBox::currentIndexChanged, this, &BoundsPanel::refresh);
   connect(confidence_, &QComboBox::currentIndexChanged, this, &BoundsPanel::refresh);
   refresh();
@@ -136,6 +140,7 @@ void BoundsPanel::refresh() {
     return -1;
   };
   chart_->setFigure(figure, colourOf, accuracy_->meanSeries().isEmpty() ? std::nullopt : xRangeOf(accuracy_));
+  alignWithAccuracy();
   // The key: colours are the accuracy chart's (its legend is above); the styles say what is what.
   QStringList bounds, levels;
   for (const auto& bound : figure.bounds) {
@@ -159,5 +164,23 @@ void BoundsPanel::refresh() {
 namespace dpstudio::ui {
 
 QString BoundsPanel::notesText() const { return notes_->toPlainText(); }
+
+void BoundsPanel::alignWithAccuracy() {
+  const QRectF above = accuracy_->plotArea();
+  const QRectF own = chart_->geometry();
+  // Room above for the top tick's label, below for the x labels.
+  constexpr double kTop = 18, kBottom = 30;
+  if (accuracy_->meanSeries().isEmpty() || above.width() < 50 || own.height() < kTop + kBottom + 40) {
+    if (!chart_->plotArea().isEmpty() && chart_->property("aligned").toBool()) {
+      chart_->setPlotArea(QRectF());  // automatic again
+      chart_->setProperty("aligned", false);
+    }
+    return;
+  }
+  const QRectF wanted(above.left(), kTop, std::min(above.width(), own.width() - above.left() - 8),
+                      own.height() - kTop - kBottom);
+  if (chart_->plotArea() != wanted) chart_->setPlotArea(wanted);
+  chart_->setProperty("aligned", true);
+}
 
 }  // namespace dpstudio::ui

@@ -49,6 +49,9 @@ class BoundsPanel : public QWidget {
 
  private:
   void refreshQuantities();
+  // Puts the plot under the accuracy chart's plot, edge to edge, so that a value of the swept
+  // parameter sits at the same x in both (the accuracy chart's legend may take its right side).
+  void alignWithAccuracy();
 
   SweepSession* session_;
   UtilityChart* accuracy_;

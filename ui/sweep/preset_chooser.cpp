@@ -80,11 +80,11 @@ PresetChooser::PresetChooser(QWidget* parent)
   dataLine->addWidget(new QLabel(tr("Data folder")));
   dataLine->addWidget(folder_, 1);
   dataLine->addWidget(browse_);
-  dataLine->addWidget(quick_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(top);
   layout->addWidget(dataRow_);
+  layout->addWidget(quick_);
   layout->addWidget(description_);
 
   connect(preset_, &QComboBox::currentIndexChanged, this, [this] {
@@ -171,6 +171,7 @@ void PresetChooser::chooseFolder() {
 void PresetChooser::refresh() {
   const experiment::PaperPreset* p = preset();
   dataRow_->setVisible(p != nullptr);
+  quick_->setVisible(p != nullptr);
   description_->setVisible(p != nullptr);
   if (!p) return;
   const auto& s = experiment::presetDataSettings(p->data);
@@ -202,7 +203,7 @@ void PresetChooser::refresh() {
   if (s.budget) settings += tr(", B = %1").arg(*s.budget);
   const auto teachers = quick && s.quickTeachers ? s.quickTeachers : s.teachers;
   if (teachers) settings += tr(", T = %1").arg(*teachers);
-  if (p->epsilon) settings += tr(", \u03b5 = %1").arg(*p->epsilon);
+  if (const auto epsilon = quick ? p->quickEpsilon : p->epsilon) settings += tr(", \u03b5 = %1").arg(*epsilon);
   // Two lines; the series in the tooltip (and, once it runs, in the chart's legend).
   description_->setText(tr("%1 \u2014 %2, %3 series; data: %4.\n%5 at %6; %7. The paper averages %8 repetitions; "
                            "this view starts with %9.")
