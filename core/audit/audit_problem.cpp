@@ -135,6 +135,19 @@ Result<AuditProblem> builtinAuditProblem(const AuditOptions& options) {
     const double reach = options.training.kind == mech::MechanismKind::Objective ? 1.0 + 6.0 / options.training.epsilon : 1.0;
     return oneDecisiveRow(decisiveRowCount(l.lambda, l.huber, reach), 0, "");
   }
+  if (options.target == AuditTarget::Training && options.training.learner.kind == ModelKind::Softmax &&
+      (options.training.kind == mech::MechanismKind::DpSgd || options.training.kind == mech::MechanismKind::Loss)) {
+    // Softmax without intercept has no gradient at the origin either, and with two classes the
+    // decisive row's gradient x(p − e_y) lies along (1, −1) whatever θ is: flipping its label
+    // moves DP-SGD's clipped sum by exactly 2ν at every step (while ‖p − e_y‖ > ν) and the
+    // noise that explains a loss-perturbation output by e₁ − e₀. DP-SGD: rows ≤ the batch, so
+    // that every step samples the row (q = 1) and the release is the Gaussian mechanism of
+    // the composed steps, which the accountant bounds nearly exactly.
+    const Index rows = options.training.kind == mech::MechanismKind::DpSgd
+                           ? std::clamp<Index>(options.training.sgd.batchSize, 2, 40)
+                           : 40;
+    return oneDecisiveRow(rows, 0, "softmax, two classes");
+  }
   if (options.target == AuditTarget::Prediction && binaryLinear(options.prediction.learner.kind)) {
     const LearnerSpec& l = options.prediction.learner;
     return oneDecisiveRow(decisiveRowCount(l.lambda, l.huber), 0, "the query is x = 1");

@@ -13,9 +13,10 @@
 // Built-in problems (no data given): the worst cases of worst_case.h — one decisive row in
 // d = 1 for output and objective perturbation and prediction sensitivity on logistic
 // regression and the Huber SVM, and for multiparty aggregation (the row in the smallest
-// party); a vote split for subsample-and-aggregate. Everything else (softmax, LMGC, loss
-// perturbation, DP-LMGC, DP-SGD): two Gaussian clusters in d = 2 (40 rows) and the canary
-// rule above.
+// party), and for DP-SGD and loss perturbation on two-class softmax (DP-SGD with no more
+// rows than its batch, so every step samples the row); a vote split for
+// subsample-and-aggregate. Everything else (softmax with more classes, LMGC, DP-LMGC): two
+// Gaussian clusters in d = 2 (40 rows) and the canary rule above.
 
 #include "core/audit/audit.h"
 
