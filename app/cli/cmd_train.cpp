@@ -44,6 +44,11 @@ OptimizerOutput optimizerOutput(const TrainedModel& model) {
                                    .arg(summary.iterations);
     out.text = QString("%1, objective %2, gradient norm %3")
                    .arg(what).arg(summary.objective, 0, 'g', 10).arg(summary.gradientNorm, 0, 'g', 3);
+    if (!summary.message.empty()) {
+      // Why the optimizer stopped short, in the solver's words: the user's first clue.
+      out.json["message"] = QString::fromStdString(summary.message);
+      out.text += QString(" (%1)").arg(QString::fromStdString(summary.message));
+    }
     return out;
   }
   int maxIterations = 0;

@@ -207,10 +207,13 @@ double SoftmaxModel::lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMa
     double sum = 0;
     for (Index i = 0; i < size; ++i) {
       const double top = A.row(i).maxCoeff();
+      const int label = y[begin + i];
+      // From the logit, not log(e^{a_y − top}): that underflows to log 0 once the label's
+      // logit trails by ~745 (raw pixels 0–255 do that in the first line-search trial).
+      const double labelGap = A(i, label) - top;
       A.row(i).array() = (A.row(i).array() - top).exp();
       const double norm = A.row(i).sum();
-      const int label = y[begin + i];
-      sum += std::log(norm) - std::log(A(i, label));
+      sum += std::log(norm) - labelGap;
       A.row(i) /= norm;   // softmax probabilities
       A(i, label) -= 1.0;  // ∂ℓ/∂logits = p − e_y
     }

@@ -190,6 +190,29 @@ class TestLinearModels : public QObject {
     }
   }
 
+  // Logits far apart (raw 0–255 pixels give thousands at the first line-search trial): the
+  // loss is the gap, finite, not log of an underflowed probability; and softmax trains on
+  // unscaled rows.
+  void softmaxLossIsFiniteForFarApartLogits() {
+    SoftmaxModel model(1, 3);
+    Eigen::VectorXd theta(3);
+    theta << 0.0, 2000.0, 1000.0;  // logits 0, 2000, 1000 at x = 1
+    const Eigen::MatrixXd X = Eigen::MatrixXd::Ones(1, 1);
+    Eigen::VectorXd grad(3);
+    const double loss = model.lossSum(theta, X, Eigen::VectorXi::Constant(1, 0), &grad);
+    QCOMPARE(loss, 2000.0);
+    QVERIFY(grad.allFinite());
+    QCOMPARE(grad[0], -1.0);  // p − e_y with p = e₁
+
+    Eigen::MatrixXd raw = randomUnitBallRows(300, 4, 5).cwiseAbs() * 255.0;
+    Eigen::VectorXi y(300);
+    for (Index i = 0; i < 300; ++i) y[i] = raw(i, 0) > raw(i, 1) ? 1 : 0;
+    auto trained = trainModel({ModelKind::Softmax, 1e-5, 0.5}, raw, y, 2);
+    QVERIFY(trained);
+    QVERIFY2(trained.value().summary.termination == Termination::Converged, trained.value().summary.message.c_str());
+    QVERIFY(accuracy(*trained.value().model, trained.value().theta, raw, y) > 0.95);
+  }
+
   void trainedLogisticSeparatesSeparableData() {
     // Two blobs with a clear gap: logistic regression must classify them all.
     Eigen::MatrixXd X = randomUnitBallRows(400, 2, 13) * 0.3;
