@@ -204,11 +204,10 @@ Eigen::MatrixXd Preprocessor::transform(const Eigen::MatrixXd& X) const {
   return applyFeatureMap(transformBeforeFeatureMap(X));
 }
 
-Eigen::MatrixXd Preprocessor::transformBeforeFeatureMap(const Eigen::MatrixXd& X) const {
-  Eigen::MatrixXd Z = X;
+Eigen::MatrixXd Preprocessor::transformBeforeFeatureMap(Eigen::MatrixXd Z) const {
   if (spec.publicRanges.size() == 1) {
     const auto& r = spec.publicRanges[0];
-    Z = ((Z.array() - r.lo) / (r.hi - r.lo)).cwiseMax(0.0).cwiseMin(1.0).matrix();
+    Z.array() = ((Z.array() - r.lo) / (r.hi - r.lo)).cwiseMax(0.0).cwiseMin(1.0);
   } else if (!spec.publicRanges.empty()) {
     for (Index j = 0; j < Z.cols(); ++j) {
       const auto& r = spec.publicRanges[static_cast<std::size_t>(j)];
@@ -222,26 +221,26 @@ Eigen::MatrixXd Preprocessor::transformBeforeFeatureMap(const Eigen::MatrixXd& X
   return Z;
 }
 
-Eigen::MatrixXd Preprocessor::applyFeatureMap(const Eigen::MatrixXd& Z) const {
+Eigen::MatrixXd Preprocessor::applyFeatureMap(Eigen::MatrixXd Z) const {
   if (!randomFeatures && !spec.intercept) return Z;
-  Eigen::MatrixXd mapped = randomFeatures ? randomFeatures->apply(Z) : Z;
-  return spec.intercept ? appendIntercept(mapped) : mapped;
+  if (randomFeatures) Z = randomFeatures->apply(Z);
+  return spec.intercept ? appendIntercept(Z) : Z;
 }
 
 Result<Dataset> Preprocessor::apply(const Dataset& data) const {
   auto beforeMap = applyBeforeFeatureMap(data);
   if (!beforeMap) return beforeMap.error();
-  return applyFeatureMap(beforeMap.value());
+  return applyFeatureMap(std::move(beforeMap).value());
 }
 
-Result<Dataset> Preprocessor::applyBeforeFeatureMap(const Dataset& data) const {
+Result<Dataset> Preprocessor::applyBeforeFeatureMap(Dataset data) const {
   if (data.features() != inputDim)
     return Error::badData("the data have " + std::to_string(data.features()) +
                               " features but the preprocessing was fitted on " +
                               std::to_string(inputDim),
                           data.provenance.source);
-  Dataset out = data;
-  out.X = transformBeforeFeatureMap(data.X);
+  Dataset out = std::move(data);
+  out.X = transformBeforeFeatureMap(std::move(out.X));
   if (projection.size() > 0 || pcaBasis.size() > 0) {
     out.featureNames.clear();
     const std::string prefix = pcaBasis.size() > 0 ? "pc" : "proj";
@@ -254,9 +253,9 @@ Result<Dataset> Preprocessor::applyBeforeFeatureMap(const Dataset& data) const {
   return out;
 }
 
-Dataset Preprocessor::applyFeatureMap(const Dataset& beforeMap) const {
-  Dataset out = beforeMap;
-  out.X = applyFeatureMap(beforeMap.X);
+Dataset Preprocessor::applyFeatureMap(Dataset beforeMap) const {
+  Dataset out = std::move(beforeMap);
+  out.X = applyFeatureMap(std::move(out.X));
   if (randomFeatures) {
     out.featureNames.clear();
     for (Index j = 0; j < randomFeatures->outputDim(); ++j) out.featureNames.push_back("rff" + std::to_string(j + 1));

@@ -8,7 +8,7 @@
 
 namespace dpstudio {
 
-Result<Dataset> alignToTraining(const Dataset& test, const Dataset& train) {
+Result<Dataset> alignToTraining(Dataset test, const Dataset& train) {
   const std::string& src = test.provenance.source;
   if (test.features() != train.features())
     return Error::badData("the test data have " + std::to_string(test.features()) +
@@ -22,17 +22,16 @@ Result<Dataset> alignToTraining(const Dataset& test, const Dataset& train) {
     const auto it = trainIndex.find(test.classNames[k]);
     if (it != trainIndex.end()) remap[k] = it->second;
   }
-  Dataset out = test;
-  out.classNames = train.classNames;
-  for (Index i = 0; i < out.y.size(); ++i) {
+  for (Index i = 0; i < test.y.size(); ++i) {
     const int mapped = remap[static_cast<std::size_t>(test.y[i])];
     if (mapped < 0)
       return Error::badData("label '" + test.classNames[static_cast<std::size_t>(test.y[i])] +
                                 "' does not occur in the training data",
                             src, static_cast<long>(i + 1), "label");
-    out.y[i] = mapped;
+    test.y[i] = mapped;
   }
-  return out;
+  test.classNames = train.classNames;
+  return test;
 }
 
 DataRequest mnistRequest(const std::string& dir) {
@@ -74,7 +73,8 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
                                    const SplitAndPreprocess& settings) {
   Dataset test;
   if (separateTest) {
-    auto aligned = alignToTraining(*separateTest, train);
+    auto aligned = alignToTraining(std::move(*separateTest), train);
+    separateTest.reset();
     if (!aligned) return aligned.error();
     test = std::move(aligned).value();
   } else if (settings.split == SplitKind::Ordered) {
@@ -101,15 +101,19 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
   out.clippedTrainValues = countOutsideRanges(settings.preprocess.publicRanges, train.X);
   out.clippedTestValues = countOutsideRanges(settings.preprocess.publicRanges, test.X);
   out.preprocessor = std::move(pre).value();
-  auto trainBefore = out.preprocessor.applyBeforeFeatureMap(train);
+  // The raw rows are handed over and transformed in place: one copy of the data at a time.
+  auto trainBefore = out.preprocessor.applyBeforeFeatureMap(std::move(train));
   if (!trainBefore) return trainBefore.error();
-  auto testBefore = out.preprocessor.applyBeforeFeatureMap(test);
+  auto testBefore = out.preprocessor.applyBeforeFeatureMap(std::move(test));
   if (!testBefore) return testBefore.error();
-  out.train = out.preprocessor.applyFeatureMap(trainBefore.value());
-  out.test = out.preprocessor.applyFeatureMap(testBefore.value());
   if (out.preprocessor.hasFeatureMap() && settings.keepRowsBeforeMap) {
+    out.train = out.preprocessor.applyFeatureMap(trainBefore.value());
+    out.test = out.preprocessor.applyFeatureMap(testBefore.value());
     out.trainBeforeMap = std::move(trainBefore).value();
     out.testBeforeMap = std::move(testBefore).value();
+  } else {
+    out.train = out.preprocessor.applyFeatureMap(std::move(trainBefore).value());
+    out.test = out.preprocessor.applyFeatureMap(std::move(testBefore).value());
   }
   return out;
 }

@@ -69,6 +69,7 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
 
 // Re-expresses `test` in the training data's classes (by class name) and checks that the
 // feature counts agree; a test label the training data never saw is a BadData error.
-Result<Dataset> alignToTraining(const Dataset& test, const Dataset& train);
+// By value: a test set handed over (std::move) is relabelled in place, not copied.
+Result<Dataset> alignToTraining(Dataset test, const Dataset& train);
 
 }  // namespace dpstudio
