@@ -86,6 +86,8 @@ int runSweep(const QStringList& args) {
       {"threads", "Worker threads (default: every core).", "N"},
       {"out", "Write the trial table (one CSV row per trial) to this file.", "FILE.csv"},
       {"plot", "Render the curve to this PNG or SVG file (no display needed).", "FILE.png|svg"},
+      {"measure-bounds", "Also measure what the published bounds bound (excess risk for DP-LMGC, ||w - w*|| and "
+                         "excess risk for multiparty) into the trial table's last columns."},
       {"shard", "Run only shard K of N of the trials (merge the tables with sweep-merge).", "K/N"},
       {"preset", "A sweep of the papers' figures: " + presetNames().join(", ") + ".", "NAME"},
       {"data-dir", "Where the presets find their data (default: $DPSTUDIO_DATA_DIR).", "DIR"},
@@ -167,6 +169,7 @@ int runSweep(const QStringList& args) {
   control.threads = static_cast<int>(threads.value());
   control.shardIndex = shard.index;
   control.shardCount = shard.count;
+  control.measureBoundedQuantities = command.parser().isSet("measure-bounds");
   control.onTrial = [&progressLine](const experiment::TrialRecord&) { progressLine.step(); };
   auto result = experiment::runSweep(spec, data, control);
   if (!result) return command.fail(result.error());

@@ -56,7 +56,7 @@ struct TrialRecord {
   double seconds = 0;   // wall-clock time of the trial (shared work it computed included)
   // What the published bounds are drawn beside (trial_measures.h): only for the series a
   // bound applies to (DP-LMGC, multiparty with logistic regression), and only when the sweep
-  // asked (SweepControl::measureBoundedQuantities). Not written to the trial table.
+  // asked (SweepControl::measureBoundedQuantities). Written to the trial table.
   std::optional<TrialMeasures> measures = std::nullopt;
 };
 

@@ -8,6 +8,7 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -15,9 +16,16 @@ namespace dpstudio::experiment {
 namespace {
 
 const char* kMagic = "# dpstudio sweep trials ";
-const char* kColumns = "mechanism,axis,value,repeat,seed,accuracy,seconds,value_index";
+// Tables written before the measures columns existed are still read (kBaseColumns).
+const char* kBaseColumns = "mechanism,axis,value,repeat,seed,accuracy,seconds,value_index";
+const char* kColumns =
+    "mechanism,axis,value,repeat,seed,accuracy,seconds,value_index,"
+    "train_rows,features,classes,distance,empirical_excess,true_excess";
+constexpr int kBaseFields = 8, kFields = 14;
 
 QString number(double value) { return QString::number(value, 'g', 17); }
+// Not measured (the series has no published bound, or the sweep did not ask): empty.
+QString optionalNumber(double value) { return std::isnan(value) ? QString() : number(value); }
 
 Error bad(const std::string& path, long line, const std::string& message) {
   return Error{ErrorKind::BadData, message, path, line, {}};
@@ -83,10 +91,20 @@ Status writeTrialTable(const std::string& path, const TrialTable& table) {
   out << kMagic << QJsonDocument(layoutJson(table)).toJson(QJsonDocument::Compact) << "\n";
   out << kColumns << "\n";
   const std::string axis = axisName(table.layout.axis);
-  for (const TrialRecord& t : table.trials)
+  for (const TrialRecord& t : table.trials) {
     out << QString::fromStdString(t.series) << ',' << QString::fromStdString(axis) << ',' << number(t.value) << ','
         << t.id.repeat << ',' << QString::number(t.seed) << ',' << number(t.accuracy) << ',' << number(t.seconds)
-        << ',' << t.id.valueIndex << "\n";
+        << ',' << t.id.valueIndex;
+    if (t.measures) {
+      const TrialMeasures& m = *t.measures;
+      out << ',' << m.shape.rows << ',' << m.shape.features << ',' << m.shape.classes << ','
+          << optionalNumber(m.distance) << ',' << optionalNumber(m.empiricalExcess) << ','
+          << optionalNumber(m.trueExcess);
+    } else {
+      out << ",,,,,,";
+    }
+    out << "\n";
+  }
   out.flush();
   if (!file.commit()) return Error{ErrorKind::Internal, "cannot write: " + file.errorString().toStdString(), path, 0, {}};
   return Ok{};
@@ -104,7 +122,10 @@ Result<TrialTable> readTrialTable(const std::string& path) {
   if (!header.isObject()) return bad(path, 1, "the sweep header is not JSON: " + parseError.errorString().toStdString());
   auto table = tableFromJson(header.object(), path);
   if (!table) return table.error();
-  if (in.readLine() != kColumns) return bad(path, 2, std::string("expected the columns ") + kColumns);
+  const QString columns = in.readLine();
+  if (columns != kColumns && columns != kBaseColumns)
+    return bad(path, 2, std::string("expected the columns ") + kColumns);
+  const int fields = columns == kColumns ? kFields : kBaseFields;
   std::map<std::string, int> seriesIndex;
   for (std::size_t s = 0; s < table.value().layout.series.size(); ++s)
     seriesIndex[table.value().layout.series[s].key] = static_cast<int>(s);
@@ -115,7 +136,8 @@ Result<TrialTable> readTrialTable(const std::string& path) {
     ++line;
     if (text.trimmed().isEmpty()) continue;
     const QStringList f = text.split(',');
-    if (f.size() != 8) return bad(path, line, "expected 8 fields, found " + std::to_string(f.size()));
+    if (f.size() != fields)
+      return bad(path, line, "expected " + std::to_string(fields) + " fields, found " + std::to_string(f.size()));
     TrialRecord t;
     t.series = f[0].toStdString();
     const auto it = seriesIndex.find(t.series);
@@ -129,6 +151,21 @@ Result<TrialTable> readTrialTable(const std::string& path) {
     t.id.valueIndex = f[7].toInt(&ok[5]);
     for (int k = 0; k < 6; ++k)
       if (!ok[k]) return bad(path, line, "field " + std::to_string(k + 3) + " is not a number");
+    if (fields == kFields && !f[8].isEmpty()) {
+      TrialMeasures m;
+      bool okShape[3] = {};
+      m.shape = {f[8].toLongLong(&okShape[0]), f[9].toLongLong(&okShape[1]), f[10].toLongLong(&okShape[2])};
+      for (int k = 0; k < 3; ++k)
+        if (!okShape[k]) return bad(path, line, "field " + std::to_string(k + 9) + " is not a whole number");
+      double* targets[3] = {&m.distance, &m.empiricalExcess, &m.trueExcess};
+      for (int k = 0; k < 3; ++k) {
+        if (f[11 + k].isEmpty()) continue;  // not measured: stays NaN
+        bool okValue = false;
+        *targets[k] = f[11 + k].toDouble(&okValue);
+        if (!okValue) return bad(path, line, "field " + std::to_string(k + 12) + " is not a number");
+      }
+      t.measures = m;
+    }
     t.id.series = it->second;
     if (t.id.valueIndex < 0 || t.id.valueIndex >= static_cast<int>(layout.values.size()) || t.id.repeat < 0 ||
         t.id.repeat >= layout.repeats)

@@ -1,6 +1,8 @@
 #pragma once
 // A sweep's trial table on disk: one CSV row per finished trial (mechanism, axis, value,
-// repeat, seed, accuracy, seconds, value_index), after a comment line that carries the
+// repeat, seed, accuracy, seconds, value_index, then what the published bounds are drawn
+// beside, trial_measures.h — train_rows, features, classes, distance, empirical_excess,
+// true_excess — empty where not measured), after a comment line that carries the
 // sweep's layout as JSON (sweep.h: series, axis, values, repetitions, fingerprint, shard).
 // Shards of one sweep (`sweep --shard K/N`) write such tables; `sweep-merge` reads them
 // back, refuses tables of different sweeps, and summarizes them as one run.

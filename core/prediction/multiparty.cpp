@@ -53,11 +53,18 @@ Result<predict::RowParts> partyRows(Index n, const MultipartyOptions& options) {
 Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
                                                  const predict::RowParts& parties, const TrainControl& control) {
   if (auto status = options.validate(); !status) return status.error();
-  Index smallest = train.rows();
-  for (const auto& rows : parties) smallest = std::min(smallest, static_cast<Index>(rows.size()));
+  // The data contract is checked here, not only in trainMultiparty: the sweep and the audit
+  // train local models directly (to reuse them across repetitions), and a sweep once ran
+  // multiparty on 3-class iris and on rows of norm in the thousands without a word.
+  if (auto status = requireBinary(train); !status) return status.error();
+  auto bounded = predict::unitRows(train);
+  if (!bounded) return bounded.error();
+  const Dataset& rows = bounded.value().rows(train);
+  Index smallest = rows.rows();
+  for (const auto& part : parties) smallest = std::min(smallest, static_cast<Index>(part.size()));
   const double tolerance = localGradientTolerance(options, smallest);
   auto trained = predict::trainParts(
-      train, parties,
+      rows, parties,
       [&options, tolerance](const Dataset& part, const TrainControl& each) {
         return trainExact(options, part, tolerance, each);
       },

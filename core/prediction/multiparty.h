@@ -29,7 +29,9 @@ Result<predict::RowParts> partyRows(Index n, const MultipartyOptions& options);
 
 // Each party's minimizer of J_j to the gradient tolerance localGradientTolerance() (else an
 // error: the calibration assumed it), trained in parallel; progress 0 → 1 as parties
-// finish; cancellation → ErrorKind::Cancelled.
+// finish; cancellation → ErrorKind::Cancelled. Refuses what trainMultiparty refuses: data
+// that is not binary, rows beyond the unit ball (rows within its rounding allowance are
+// clipped, as every mechanism does).
 Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
                                                  const predict::RowParts& parties, const TrainControl& control = {});
 

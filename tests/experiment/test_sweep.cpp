@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <random>
 
 #include "core/experiment/trial_table.h"
@@ -39,6 +40,51 @@ class TestSweep : public QObject {
   }
 
  private slots:
+  // What the published bounds are drawn beside survives the file (to the last bit); a
+  // quantity not measured stays NaN, a trial without measures stays without; a table
+  // written before these columns existed is still read.
+  void trialTableKeepsTheBoundMeasures() {
+    const SweepResult run = test::orDie(runSweep(mixedSpec(), blobs_));
+    TrialTable table{layoutOf(run.spec), 0, 1, true, {run.trials[0], run.trials[1]}};
+    TrialMeasures m;
+    m.shape = {123, 4, 2};
+    m.empiricalExcess = 0.1 + 1e-17;
+    m.trueExcess = 1.0 / 3.0;
+    table.trials[0].measures = m;
+    table.trials[1].measures.reset();
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("measures.csv").toStdString();
+    QVERIFY(writeTrialTable(path, table));
+    const TrialTable read = test::orDie(readTrialTable(path));
+    QCOMPARE(read.trials.size(), std::size_t(2));
+    QVERIFY(read.trials[0].measures.has_value());
+    const TrialMeasures& back = *read.trials[0].measures;
+    QCOMPARE(back.shape.rows, Index{123});
+    QCOMPARE(back.shape.features, Index{4});
+    QCOMPARE(back.shape.classes, Index{2});
+    QCOMPARE(back.empiricalExcess, m.empiricalExcess);
+    QCOMPARE(back.trueExcess, m.trueExcess);
+    QVERIFY(std::isnan(back.distance));
+    QVERIFY(!read.trials[1].measures.has_value());
+
+    // The same table as an older dpstudio wrote it: eight columns, no measures.
+    QFile file(QString::fromStdString(path));
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    file.close();
+    lines[1] = "mechanism,axis,value,repeat,seed,accuracy,seconds,value_index";
+    for (int k = 2; k < lines.size(); ++k) lines[k] = lines[k].section(',', 0, 7);
+    const std::string oldPath = dir.filePath("old.csv").toStdString();
+    QFile old(QString::fromStdString(oldPath));
+    QVERIFY(old.open(QIODevice::WriteOnly | QIODevice::Text));
+    old.write(lines.join('\n').toUtf8() + "\n");
+    old.close();
+    const TrialTable oldRead = test::orDie(readTrialTable(oldPath));
+    QCOMPARE(oldRead.trials.size(), std::size_t(2));
+    QVERIFY(!oldRead.trials[0].measures.has_value());
+    QCOMPARE(oldRead.trials[0].accuracy, table.trials[0].accuracy);
+  }
+
   void sameTableForAnyThreadCount() {
     const SweepSpec spec = mixedSpec();
     SweepControl one;
@@ -290,6 +336,29 @@ class TestSweep : public QObject {
 
     PreparedData noTest = test::unitRowData("iris", 0.0);
     QVERIFY(!runSweep(mixedSpec(), noTest));
+  }
+
+  // The sweep trains multiparty's local models itself (once per split) and once skipped the
+  // contract trainMultiparty checks: it ran on 3-class iris (accuracy 1/3, distance inf) and
+  // on breast cancer's raw rows (norms in the thousands) without a word.
+  void multipartyRefusesWhatTrainingRefuses() {
+    SweepSpec spec;
+    spec.series = {test::series("multiparty", PrivacyPlan::multiparty({}))};
+    spec.axis = SweepAxis::Epsilon;
+    spec.values = {1};
+    spec.repeats = 1;
+    auto threeClasses = runSweep(spec, test::unitRowData("iris"));
+    QVERIFY(!threeClasses);
+    QCOMPARE(threeClasses.error().field, std::string("classes"));
+
+    SplitAndPreprocess raw;
+    raw.testFraction = 0.3;
+    auto unbounded = runSweep(spec, test::orDie(prepareLoaded(test::orDie(loadBuiltin("breast_cancer")), std::nullopt, raw)));
+    QVERIFY(!unbounded);
+    QCOMPARE(unbounded.error().kind, ErrorKind::InvalidPrivacy);
+    QVERIFY2(unbounded.error().message.find("||x|| <= 1") != std::string::npos, unbounded.error().message.c_str());
+
+    QVERIFY(runSweep(spec, blobs_));  // binary, unit rows: runs
   }
 
   void trialSeedsDependOnTheTrialOnly() {
