@@ -1,5 +1,6 @@
 #include "core/optim/lbfgs.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -128,12 +129,15 @@ OptimizeSummary minimizeLbfgs(const SmoothFunction& f, Eigen::VectorXd& theta,
   if (!std::isfinite(summary.objective) || !grad.allFinite()) {
     summary.termination = Termination::NumericalError;
     summary.message = "the objective or its gradient is not finite";
-  } else if (summary.termination != Termination::Cancelled && summary.gradientNorm > target) {
+  } else if (summary.termination != Termination::Cancelled && summary.gradientNorm > target &&
+             summary.iterations < options.maxIterations) {
     // LBFGSpp's line search compares objective values and stalls near the optimum; finish
-    // with derivative-only steps (see gradient_polish.h).
+    // with derivative-only steps (see gradient_polish.h), within what is left of the
+    // iteration limit: maxIterations bounds the two together (a limit of 1 once ran 164).
     PolishOptions polish;
     polish.absoluteTolerance = options.absoluteTolerance;
     polish.relativeTolerance = options.relativeTolerance;
+    polish.maxIterations = std::min(polish.maxIterations, options.maxIterations - summary.iterations);
     const OptimizeSummary polished = polishGradient(f, theta, polish, callback);
     summary.iterations += polished.iterations;
     summary.evaluations += polished.evaluations;
@@ -143,6 +147,8 @@ OptimizeSummary minimizeLbfgs(const SmoothFunction& f, Eigen::VectorXd& theta,
         polished.termination == Termination::NumericalError) {
       summary.termination = polished.termination;
       summary.message = polished.message;
+    } else if (summary.iterations >= options.maxIterations) {
+      summary.termination = Termination::MaxIterations;
     } else if (summary.termination == Termination::Converged) {
       summary.termination = Termination::LineSearchFailed;  // neither reached the tolerance
       summary.message = polished.message;

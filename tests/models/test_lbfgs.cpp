@@ -34,6 +34,25 @@ class TestLbfgs : public QObject {
     QVERIFY(summary.gradientNorm <= 1e-10 * std::max(1.0, x.norm()) * 1.0001);
   }
 
+  // The limit bounds L-BFGS and the gradient polish after it together: --max-iterations 1
+  // on MNIST once ran 164 iterations of polish.
+  void iterationLimitHoldsForThePolishToo() {
+    Eigen::VectorXd scales = Eigen::VectorXd::LinSpaced(200, 1.0, 1e4);  // κ = 1e4: many iterations
+    auto f = [&](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+      g = scales.cwiseProduct(x) - Eigen::VectorXd::Ones(200);
+      return 0.5 * x.dot(scales.cwiseProduct(x)) - x.sum();
+    };
+    for (int limit : {1, 3, 10}) {
+      Eigen::VectorXd x = Eigen::VectorXd::Zero(200);
+      LbfgsOptions options;
+      options.absoluteTolerance = options.relativeTolerance = 1e-12;
+      options.maxIterations = limit;
+      const auto summary = minimizeLbfgs(f, x, options);
+      QVERIFY2(summary.iterations <= limit, qPrintable(QString("%1 iterations").arg(summary.iterations)));
+      QCOMPARE(int(summary.termination), int(Termination::MaxIterations));
+    }
+  }
+
   void rosenbrock() {
     auto f = [](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
       const double a = 1 - x[0], b = x[1] - x[0] * x[0];
