@@ -136,6 +136,7 @@ class CsvParser {
 };
 
 Result<Dataset> CsvParser::run() {
+  if (const auto nul = io::findNulByte(text_)) return fail(io::binaryDataMessage(*nul, "CSV"), nul->line);
   if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) text_.remove_prefix(kUtf8Bom.size());
   if (options_.skipRows < 0) return fail("the number of rows to skip must be >= 0");
   if (options_.skipRows > 0) {

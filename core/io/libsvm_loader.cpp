@@ -60,6 +60,8 @@ class LibSvmParser {
 };
 
 Result<Dataset> LibSvmParser::run() {
+  if (const auto nul = io::findNulByte(text_))
+    return Error::badData(io::binaryDataMessage(*nul, "LIBSVM"), source_, nul->line);
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") text_.remove_prefix(3);
   if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos)
     return Error::badData("the file is empty", source_);

@@ -60,6 +60,28 @@ IntegerKind parseInteger(std::string_view text, long long& value) {
   return IntegerKind::Integer;
 }
 
+std::optional<BytePosition> findNulByte(std::string_view text) {
+  const std::size_t nul = text.find('\0');
+  if (nul == std::string_view::npos) return std::nullopt;
+  BytePosition at{1, 1};
+  for (std::size_t i = 0; i < nul; ++i) {
+    const char c = text[i];
+    const bool lineEnds = c == '\n' || (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'));
+    if (lineEnds) {
+      ++at.line;
+      at.column = 1;
+    } else if (c != '\r') {
+      ++at.column;
+    }
+  }
+  return at;
+}
+
+std::string binaryDataMessage(const BytePosition& at, std::string_view format) {
+  return "a NUL byte at column " + std::to_string(at.column) + ": binary data, not " + std::string(format) +
+         " text (a spreadsheet, image or compressed file under a text name?)";
+}
+
 bool isMissingToken(std::string_view text) {
   switch (text.size()) {
     case 0: return true;

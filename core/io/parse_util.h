@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,18 @@ NumberKind parseNumber(std::string_view text, double& value);
 // Parses the whole of `text` as a base-10 integer (leading '+' accepted).
 enum class IntegerKind { Integer, Overflow, NotInteger };
 IntegerKind parseInteger(std::string_view text, long long& value);
+
+// Where a text file holds binary data: the first NUL byte, by 1-based line (a lone CR, LF
+// and CRLF each end one) and 1-based byte column. A text format has none, so one means an
+// image, a spreadsheet or a compressed file under a text name; reading on would quote the
+// byte in an error message or, worse, take it for a category.
+struct BytePosition {
+  long line = 0;
+  std::size_t column = 0;
+};
+std::optional<BytePosition> findNulByte(std::string_view text);
+// "a NUL byte at column K: binary data, not <format> text (…)": the message for the above.
+std::string binaryDataMessage(const BytePosition& at, std::string_view format);
 
 // The spellings of a missing value: "", "NA", "N/A", "?", "null" (case-insensitive).
 bool isMissingToken(std::string_view text);

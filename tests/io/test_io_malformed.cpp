@@ -82,6 +82,10 @@ void TestIoMalformed::rejected_data() {
   row("csv -inf", "csv_inf.csv", "", "value is not finite", 4, "y");
   row("csv overflowing number", "csv_overflow.csv", "", "value is not finite", 3, "y");
   row("csv one class only", "csv_one_class.csv", "", "only one class ('yes')", 0, "");
+  // Binary data under a text name: refused at the byte, never quoted or taken for a category.
+  row("csv NUL byte", "csv_nul_byte.csv", "", "a NUL byte at column 3: binary data, not CSV text", 4, "");
+  row("csv NUL byte after CR and CRLF line ends", "csv_nul_byte_cr.csv", "",
+      "a NUL byte at column 2: binary data", 5, "");
   // CSV: missing values.
   row("csv missing value, empty cell", "csv_missing_empty.csv", "",
       "missing value (an empty cell)", 3, "y");
@@ -104,6 +108,7 @@ void TestIoMalformed::rejected_data() {
   row("csv label column index out of range", "csv_label_index_range.csv", "label=5",
       "label column 5 is out of range: the file has 3 columns, numbered from 1 (-1 is the last)", 0, "");
   // LIBSVM.
+  row("libsvm NUL byte", "svm_nul_byte.libsvm", "", "a NUL byte at column 7: binary data, not LIBSVM text", 3, "");
   row("libsvm index 0", "svm_index_zero.libsvm", "",
       "feature index 0 is not allowed: indices are 1-based", 3, "field 2");
   row("libsvm negative index", "svm_index_negative.libsvm", "",
