@@ -35,6 +35,8 @@ struct ColumnStats {
   std::string firstText;
   long firstNonFiniteLine = 0;
   std::string firstNonFinite;
+  long firstNumberLine = 0;  // a categorical column's numbers are said in its note
+  std::string firstNumber;
 };
 
 bool isNumberLike(std::string_view text) {
@@ -364,7 +366,12 @@ MaybeError CsvParser::scanRecord(const CsvRecord& record) {
   for (std::size_t k = 0; k < features; ++k) {
     const io::CsvCell& cell = record.cells[featureColumns_[k]];
     ColumnStats& stats = stats_[k];
-    switch (io::parseNumber(cell.text, out[k])) {
+    const NumberKind kind = io::parseNumber(cell.text, out[k]);
+    if (kind != NumberKind::NotNumber && stats.firstNumberLine == 0) {
+      stats.firstNumberLine = cell.line;
+      stats.firstNumber = cell.text;
+    }
+    switch (kind) {
       case NumberKind::Number: ++stats.numbers; break;
       case NumberKind::NotFinite:
         ++stats.numbers;
@@ -453,9 +460,18 @@ Result<Dataset> CsvParser::assemble() {
       width += static_cast<Index>(categoryNames[k].size());
       for (const std::string& value : categoryNames[k])
         data.featureNames.push_back(featureBaseName(k) + "=" + value);
-      data.provenance.steps.push_back("one-hot encoded column " + columnPhrase(featureColumns_[k]) +
-                                      " (" + std::to_string(categoryNames[k].size()) +
-                                      " categories)");
+      std::string note = "one-hot encoded column " + columnPhrase(featureColumns_[k]) + " (" +
+                         std::to_string(categoryNames[k].size()) + " categories)";
+      // Mostly text, some numbers: a person should see which cells were read as names, in
+      // case the column was meant to be numeric and the text is the typo.
+      const ColumnStats& s = stats_[k];
+      if (s.numbers > 0)
+        note += ": " + std::to_string(s.numbers) + " of its " + std::to_string(s.numbers + s.texts) +
+                " cells are numbers, read as category names too (the first " +
+                io::quoteForMessage(s.firstNumber) + " on line " + std::to_string(s.firstNumberLine) +
+                "; the first text " + io::quoteForMessage(s.firstText) + " on line " +
+                std::to_string(s.firstTextLine) + ")";
+      data.provenance.steps.push_back(std::move(note));
       // ALGORITHMS §0: the category list was read off the data, so a model whose input
       // layout depends on it is not private unless the categories are declared publicly.
       data.provenance.notPrivate.push_back("the categories of column " +

@@ -77,6 +77,7 @@ class TestIoFormats : public QObject {
   void a9aSliceValues();
   void gzipIsTransparent();
   void droppedRowsAreRecorded();
+  void numbersInACategoricalColumnAreNamed();
   void inflateStopsAtTheSizeLimit();
   void progressIsMonotoneAndEndsAtOne();
   void cancellationBeforeLoading();
@@ -379,6 +380,23 @@ void TestIoFormats::droppedRowsAreRecorded() {
   const auto clean = parseCsv("x,label\n1,a\n2,b\n", options, "inline.csv");
   QVERIFY(clean.ok());
   QVERIFY(clean.value().provenance.steps.empty());
+}
+
+// Issue 15 item 3: a mostly-text column is one-hot encoded, numbers and all; its note says
+// which cells were numbers, so a person who meant the column to be numeric finds the text.
+void TestIoFormats::numbersInACategoricalColumnAreNamed() {
+  const auto result = parseCsv("kind,w,label\ncat,1,a\ndog,2,b\n42,3,a\ncat,4,b\n", {}, "inline.csv");
+  QVERIFY(result.ok());
+  const auto& steps = result.value().provenance.steps;
+  const std::string expected =
+      "one-hot encoded column 'kind' (3 categories): 1 of its 4 cells are numbers, read as category names too "
+      "(the first '42' on line 4; the first text 'cat' on line 2)";
+  QVERIFY2(std::find(steps.begin(), steps.end(), expected) != steps.end(),
+           qPrintable(QString::fromStdString(steps.empty() ? std::string("no notes") : steps.front())));
+  // All text: the plain note.
+  const auto text = parseCsv("kind,w,label\ncat,1,a\ndog,2,b\n", {}, "inline.csv");
+  QVERIFY(text.ok());
+  QCOMPARE(text.value().provenance.steps.front(), std::string("one-hot encoded column 'kind' (2 categories)"));
 }
 
 void TestIoFormats::inflateStopsAtTheSizeLimit() {
