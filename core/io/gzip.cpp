@@ -153,10 +153,21 @@ Result<FileBytes> readFileBytes(const std::string& path, const Progress& progres
     if (have > maxBytes) return tooLarge(path, maxBytes);
     if (got < kChunk) break;
     if (progress.cancelled()) return Error::cancelled();
+    // Reading a file of gigabytes takes seconds: say how far (its size is known but for pipes).
+    if (!ec && size > 0) progress.report(std::min(1.0, static_cast<double>(have) / static_cast<double>(size)));
   }
   result.bytes.resize(have);
   if (std::ferror(file))
     return Error::badData(std::string("cannot read file: ") + std::strerror(errno), path);
+  // A file still being written (a download, an export in progress) would be parsed half
+  // done, or with a torn last line that happens to parse: refuse it instead.
+  std::error_code after;
+  const auto sizeAfter = std::filesystem::file_size(path, after);
+  if (!ec && !after && (have != size || sizeAfter != size))
+    return Error::badData("the file changed while it was read (" + std::to_string(size) + " bytes when opened, " +
+                              std::to_string(have) + " read, " + std::to_string(sizeAfter) +
+                              " now): read it again once it is complete",
+                          path);
 
   if (isGzip(result.bytes)) {
     auto inflated = inflateGzip(result.bytes, path, maxBytes, progress);

@@ -78,6 +78,7 @@ class TestIoFormats : public QObject {
   void gzipIsTransparent();
   void droppedRowsAreRecorded();
   void numbersInACategoricalColumnAreNamed();
+  void fileThatChangesWhileReadIsRefused();
   void inflateStopsAtTheSizeLimit();
   void progressIsMonotoneAndEndsAtOne();
   void cancellationBeforeLoading();
@@ -397,6 +398,37 @@ void TestIoFormats::numbersInACategoricalColumnAreNamed() {
   const auto text = parseCsv("kind,w,label\ncat,1,a\ndog,2,b\n", {}, "inline.csv");
   QVERIFY(text.ok());
   QCOMPARE(text.value().provenance.steps.front(), std::string("one-hot encoded column 'kind' (2 categories)"));
+}
+
+// Issue 15 item 3: a file still being written (a download in progress) is refused, not
+// parsed half done. The reader reports progress after every MiB; here that is when a line
+// is appended to the file, as a writer would.
+void TestIoFormats::fileThatChangesWhileReadIsRefused() {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("growing.csv"));
+  {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("x,label\n");
+    const QByteArray rows = QByteArray("1,a\n2,b\n").repeated(200000);  // 1.6 MB: two chunks
+    file.write(rows);
+  }
+  bool appended = false;
+  const Progress progress([&](double) {
+    if (appended) return;
+    appended = true;
+    QFile file(path);
+    if (file.open(QIODevice::Append)) file.write("3,a\n");
+  });
+  const auto grown = loadDatasetFile(path.toStdString(), {}, progress);
+  QVERIFY(appended);
+  QVERIFY(!grown.ok());
+  QVERIFY2(QString::fromStdString(grown.error().message).contains(QStringLiteral("the file changed while it was read")),
+           qPrintable(QString::fromStdString(grown.error().toString())));
+  // Once complete, it reads.
+  const auto complete = loadDatasetFile(path.toStdString(), {});
+  QVERIFY2(complete.ok(), complete.ok() ? "" : complete.error().toString().c_str());
+  QCOMPARE(complete.value().rows(), Index{400001});
 }
 
 void TestIoFormats::inflateStopsAtTheSizeLimit() {
