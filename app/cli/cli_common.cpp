@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/data/declared_structure.h"
+#include "core/io/load_estimate.h"
 
 namespace dpstudio::cli {
 
@@ -68,6 +69,18 @@ void Command::warn(const std::vector<std::string>& warnings) const {
     const QByteArray bytes = ("dpstudio-cli " + name_ + ": warning: " + QString::fromStdString(warning) + "\n").toUtf8();
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
   }
+}
+
+void Command::sayMemoryNeeded(const std::string& spec, const LoadOptions& options) const {
+  constexpr std::uint64_t kWorthSaying = 256'000'000;
+  if (spec.empty() || spec.rfind("builtin:", 0) == 0) return;
+  const auto estimate = estimateLoad(spec, options);
+  if (!estimate || estimate.value().peakBytes < kWorthSaying) return;
+  std::string line = "dpstudio-cli " + name_.toStdString() + ": reading " + spec + " needs " +
+                     (estimate.value().exact ? "" : "about ") + byteSizeText(estimate.value().peakBytes) + " of memory";
+  if (const auto available = availableMemoryBytes()) line += " (" + byteSizeText(*available) + " available)";
+  line += "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 QJsonArray toJsonArray(const std::vector<std::string>& items) {
@@ -292,6 +305,8 @@ Result<DataRequest> Command::dataRequest() const {
   if (!randomFeatures) return randomFeatures.error();
   pre.randomFeatures = randomFeatures.value();
   if (auto status = pre.validate(); !status) return status.error();
+  sayMemoryNeeded(request.trainSpec, request.trainOptions);
+  sayMemoryNeeded(request.testSpec, request.testOptions);
   return request;
 }
 

@@ -58,6 +58,10 @@ class Command {
   // Text mode: each warning on stderr as "dpstudio-cli NAME: warning: …". JSON mode: nothing
   // (the caller lists them under "warnings").
   void warn(const std::vector<std::string>& warnings) const;
+  // Before a large file is read (an estimated peak of 256 MB or more), says on stderr what
+  // reading it will take: "reading X needs about 5.6 GB of memory (20 GB available)". Data
+  // that is not a file (builtin:NAME) or cannot be estimated says nothing.
+  void sayMemoryNeeded(const std::string& spec, const LoadOptions& options) const;
   // Reports an error in the chosen style and returns its exit code.
   int fail(const Error& error) const;
   int usageError(const QString& message) const;

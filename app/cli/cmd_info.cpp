@@ -17,6 +17,7 @@ int runInfo(const QStringList& args) {
   auto options = command.loadOptions();
   if (!options) return command.fail(options.error());
 
+  command.sayMemoryNeeded(positional[0].toStdString(), options.value());
   auto loaded = openDataset(positional[0].toStdString(), options.value());
   if (!loaded) return command.fail(loaded.error());
   const Dataset& data = loaded.value();

@@ -42,12 +42,7 @@ Error tooLarge(const std::string& source, std::uint64_t maxBytes) {
 // The gzip trailer's ISIZE (uncompressed size mod 2^32 of the last member) as a first
 // guess for the output size; for the usual single-member file below 4 GiB it is exact.
 std::size_t initialOutputSize(std::string_view in, std::uint64_t maxBytes) {
-  std::uint64_t guess = 0;
-  if (in.size() >= 18) {
-    const auto* p = reinterpret_cast<const unsigned char*>(in.data() + in.size() - 4);
-    guess = std::uint64_t{p[0]} | (std::uint64_t{p[1]} << 8) | (std::uint64_t{p[2]} << 16) |
-            (std::uint64_t{p[3]} << 24);
-  }
+  std::uint64_t guess = in.size() >= 18 ? gzipTrailerSize(in) : 0;
   // A damaged trailer must not make us reserve gigabytes: deflate cannot expand data
   // by more than about 1032:1.
   const std::uint64_t ceiling = std::min<std::uint64_t>(maxBytes + 1, in.size() * 1032ull + 1024);
@@ -125,6 +120,31 @@ Result<std::string> inflateGzip(std::string_view in, const std::string& sourceNa
   }
   out.resize(produced);
   return out;
+}
+
+Result<std::string> inflatePrefix(std::string_view in, std::size_t maxBytes, const std::string& sourceName) {
+  z_stream stream{};
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+    return Error{ErrorKind::Internal, "cannot initialise zlib", sourceName, 0, {}};
+  const std::unique_ptr<z_stream, InflateEnd> guard(&stream);
+  std::string out(maxBytes, '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  stream.avail_in = static_cast<uInt>(std::min<std::size_t>(in.size(), std::numeric_limits<uInt>::max()));
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(maxBytes);
+  const int status = inflate(&stream, Z_SYNC_FLUSH);
+  if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
+    const std::string detail = stream.msg ? stream.msg : "unreadable deflate stream";
+    return Error::badData("corrupt gzip data (" + detail + ")", sourceName);
+  }
+  out.resize(maxBytes - stream.avail_out);
+  return out;
+}
+
+std::uint64_t gzipTrailerSize(std::string_view last) {
+  if (last.size() < 4) return 0;
+  const auto* p = reinterpret_cast<const unsigned char*>(last.data() + last.size() - 4);
+  return std::uint64_t{p[0]} | (std::uint64_t{p[1]} << 8) | (std::uint64_t{p[2]} << 16) | (std::uint64_t{p[3]} << 24);
 }
 
 Result<FileBytes> readFileBytes(const std::string& path, const Progress& progress,

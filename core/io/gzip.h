@@ -31,6 +31,17 @@ Result<std::string> inflateGzip(std::string_view compressed, const std::string& 
                                 std::uint64_t maxBytes = kMaxFileBytes,
                                 const Progress& progress = {});
 
+// The first (at most) maxBytes of what a gzip stream decompresses to, without inflating
+// the rest: what a reader will face, for estimating it before reading (load_estimate.h).
+// Fewer bytes when the stream ends (or the given compressed bytes run out) first; a corrupt
+// start is BadData.
+Result<std::string> inflatePrefix(std::string_view compressed, std::size_t maxBytes,
+                                  const std::string& sourceName);
+
+// The gzip trailer's ISIZE, read from a file's last four bytes: the last member's
+// uncompressed size modulo 2^32 (exact for the usual single member under 4 GiB).
+std::uint64_t gzipTrailerSize(std::string_view lastFourBytes);
+
 // Reads the whole file at `path` and inflates it if it is gzip. A missing or unreadable
 // file is BadData "cannot open file: <reason>" with the path as source.
 Result<FileBytes> readFileBytes(const std::string& path, const Progress& progress = {},

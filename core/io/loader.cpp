@@ -9,6 +9,7 @@
 #include "core/io/gzip.h"
 #include "core/io/idx_loader.h"
 #include "core/io/libsvm_loader.h"
+#include "core/io/load_estimate.h"
 #include "core/io/parse_util.h"
 
 namespace dpstudio {
@@ -158,19 +159,28 @@ std::string formatName(DataFormat format) {
   return "auto";
 }
 
+DataFormat detectDataFormat(const std::string& path, std::string_view content, DataFormat declared) {
+  if (declared != DataFormat::Auto) return declared;
+  const DataFormat named = formatFromName(path, content);
+  return named != DataFormat::Auto ? named : sniffFormat(content);
+}
+
 Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& options,
                                 const Progress& progress) {
   // Small files are read and parsed between two progress checks: look before starting.
   if (progress.cancelled()) return Error::cancelled();
+  // A file that cannot fit is refused before it exhausts the machine (load_estimate.h). An
+  // estimate that fails leaves the reader to name what is wrong with the file.
+  if (const auto estimate = estimateLoad(path, options); estimate && !estimate.value().sampledWhole) {
+    if (Status fits = checkLoadFits(estimate.value(), availableMemoryBytes(), path); !fits) return fits.error();
+  }
   // Reading (and inflating) is the cheaper part; parsing gets most of the bar.
   Result<FileBytes> file = readFileBytes(path, io::subProgress(progress, 0.0, 0.3));
   if (!file) return file.error();
   std::string bytes = std::move(file.value().bytes);
   const bool gzip = file.value().gzip;
 
-  DataFormat format = options.format;
-  if (format == DataFormat::Auto) format = formatFromName(path, bytes);
-  if (format == DataFormat::Auto) format = sniffFormat(bytes);
+  const DataFormat format = detectDataFormat(path, bytes, options.format);
 
   const Progress parseProgress = io::subProgress(progress, 0.3, 1.0);
   Result<Dataset> parsed = Error::badData("unknown format", path);

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/data/dataset.h"
@@ -59,6 +60,10 @@ std::string delimiterName(char delimiter);  // "comma", "semicolon", "tab", or t
 // Parses a format name as used on the command line: "csv", "libsvm" (or "svmlight"), "idx".
 std::optional<DataFormat> parseDataFormat(const std::string& name);
 std::string formatName(DataFormat format);
+
+// The format a file is read as: `declared` unless Auto, else from the name (after a
+// ".gz"), else from the content (its first decompressed bytes suffice).
+DataFormat detectDataFormat(const std::string& path, std::string_view content, DataFormat declared = DataFormat::Auto);
 
 // Reads a dataset file. The result has passed validateForClassification().
 Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& options = {},
