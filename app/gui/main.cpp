@@ -20,9 +20,9 @@
 #include <cstdio>
 
 #include "core/learn/learner.h"
-#include "ui/kernel_fields.h"
 #include "ui/main_window.h"
 #include "ui/startup_options.h"
+#include "ui/training/kernel_fields.h"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);

@@ -26,13 +26,13 @@
 #include <cmath>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/audit_chart.h"
-#include "ui/audit_form.h"
-#include "ui/audit_view.h"
-#include "ui/dataset_document.h"
-#include "ui/job_status_widget.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/jobs/job_status_widget.h"
 #include "ui/main_window.h"
-#include "ui/number_field.h"
+#include "ui/privacy/audit_chart.h"
+#include "ui/privacy/audit_form.h"
+#include "ui/privacy/audit_view.h"
+#include "ui/widgets/number_field.h"
 
 using dpstudio::ModelKind;
 using dpstudio::test::isolateSettings;

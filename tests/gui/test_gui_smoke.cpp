@@ -18,12 +18,12 @@
 #include <QToolButton>
 #include <QValueAxis>
 
-#include "ui/dataset_controller.h"
-#include "ui/dataset_document.h"
-#include "ui/dataset_panel.h"
-#include "ui/job_status_widget.h"
+#include "ui/dataset/dataset_controller.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/dataset/dataset_panel.h"
+#include "ui/jobs/job_status_widget.h"
 #include "ui/main_window.h"
-#include "ui/scatter_view.h"
+#include "ui/plot/scatter_view.h"
 
 using dpstudio::ViewKind;
 using dpstudio::ui::DatasetController;

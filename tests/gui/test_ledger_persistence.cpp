@@ -23,11 +23,11 @@
 #include <QTimer>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/ledger_model.h"
-#include "ui/ledger_store.h"
-#include "ui/ledger_view.h"
-#include "ui/prediction_answers_box.h"
-#include "ui/training_controller.h"
+#include "ui/privacy/ledger_model.h"
+#include "ui/privacy/ledger_store.h"
+#include "ui/privacy/ledger_view.h"
+#include "ui/training/prediction_answers_box.h"
+#include "ui/training/training_controller.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;

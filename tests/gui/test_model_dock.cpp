@@ -16,14 +16,14 @@
 #include <QToolButton>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/job_status_widget.h"
+#include "ui/jobs/job_status_widget.h"
 #include "ui/main_window.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/number_field.h"
-#include "ui/scatter_view.h"
-#include "ui/training_controller.h"
-#include "ui/training_document.h"
+#include "ui/plot/scatter_view.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/training/training_controller.h"
+#include "ui/training/training_document.h"
+#include "ui/widgets/number_field.h"
 
 using dpstudio::ModelKind;
 using dpstudio::test::isolateSettings;

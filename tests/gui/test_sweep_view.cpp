@@ -27,11 +27,11 @@
 
 #include "tests/cli/cli_runner.h"
 #include "tests/gui/gui_training_support.h"
-#include "ui/number_list_field.h"
+#include "ui/plot/utility_chart.h"
 #include "ui/sweep/sweep_form.h"
 #include "ui/sweep/sweep_session.h"
 #include "ui/sweep/sweep_view.h"
-#include "ui/utility_chart.h"
+#include "ui/widgets/number_list_field.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;

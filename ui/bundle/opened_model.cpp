@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "ui/training_document.h"
+#include "ui/training/training_document.h"
 
 namespace dpstudio::ui {
 namespace {

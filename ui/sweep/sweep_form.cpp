@@ -13,8 +13,8 @@
 #include <algorithm>
 
 #include "core/experiment/paper_presets.h"
-#include "ui/number_list_field.h"
 #include "ui/sweep/preset_chooser.h"
+#include "ui/widgets/number_list_field.h"
 
 namespace dpstudio::ui {
 namespace {

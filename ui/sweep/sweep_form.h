@@ -22,7 +22,7 @@
 #include <string>
 
 #include "core/experiment/sweep_spec.h"
-#include "ui/training_document.h"
+#include "ui/training/training_document.h"
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;

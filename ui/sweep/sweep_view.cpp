@@ -23,11 +23,11 @@
 
 #include "core/experiment/trial_table.h"
 #include "core/sources/source.h"
-#include "ui/dataset_document.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/plot/utility_chart.h"
 #include "ui/sweep/bounds_panel.h"
 #include "ui/sweep/preset_chooser.h"
 #include "ui/sweep/sweep_form.h"
-#include "ui/utility_chart.h"
 
 namespace dpstudio::ui {
 namespace {

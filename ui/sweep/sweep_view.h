@@ -1,7 +1,7 @@
 #pragma once
 // The privacy–utility view (a central tab beside the decision view): the sweep's controls
 // (sweep_form.h), Start / Cancel, "Add to the chart", Clear and Export, and the chart of
-// core's curve (ui/utility_chart.h) filling in as trials finish (sweep_session.h batches the
+// core's curve (ui/plot/utility_chart.h) filling in as trials finish (sweep_session.h batches the
 // updates). Hovering a point shows its value, mean, standard deviation and count; clicking
 // a legend entry hides or shows that series with its band.
 //
@@ -21,7 +21,7 @@
 
 #include "core/util/result.h"
 #include "ui/sweep/sweep_session.h"
-#include "ui/training_document.h"
+#include "ui/training/training_document.h"
 
 QT_BEGIN_NAMESPACE
 class QChartView;
