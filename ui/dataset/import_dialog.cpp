@@ -118,7 +118,20 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
       debounce_(new QTimer(this)) {
   setWindowTitle(tr("Import %1").arg(QFileInfo(path).fileName()));
   setObjectName(QStringLiteral("importDialog"));
+  setUpOptionFields();
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(makeOptionsForm());
+  addPreview(layout);
+  layout->addWidget(buttons_);
+  connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  resize(760, 680);
+  connectOptions();
+  updateRows();
+  startPreview();
+}
 
+void ImportDialog::setUpOptionFields() {
   // Names for tests and accessibility tools, as a person reads the rows.
   format_->setObjectName(QStringLiteral("format"));
   header_->setObjectName(QStringLiteral("header"));
@@ -155,7 +168,10 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
   libsvmFeatures_->setSpecialValueText(tr("from the file"));
   libsvmFeatures_->setToolTip(tr("The feature count; a test file must use its training file's (a9a.t: 123)."));
   labelsPath_->setPlaceholderText(tr("the labels file next to the images"));
-  if (looksLikeIdxImages(path)) labelsPath_->setText(guessIdxLabelsPath(path));
+  if (looksLikeIdxImages(path_)) labelsPath_->setText(guessIdxLabelsPath(path_));
+}
+
+QFormLayout* ImportDialog::makeOptionsForm() {
   auto* browse = new QPushButton(tr("Browse\u2026"));
   connect(browse, &QPushButton::clicked, this, [this] {
     const QString labels = QFileDialog::getOpenFileName(this, tr("Labels file"), QFileInfo(path_).absolutePath(),
@@ -167,7 +183,7 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
   labelsRow->addWidget(browse);
 
   auto* form = new QFormLayout;
-  auto* file = new QLabel(QDir::toNativeSeparators(path));
+  auto* file = new QLabel(QDir::toNativeSeparators(path_));
   file->setTextInteractionFlags(Qt::TextSelectableByMouse);
   file->setWordWrap(true);
   form->addRow(tr("File:"), file);
@@ -179,7 +195,10 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
   form->addRow(QString(), dropMissing_);
   form->addRow(tr("LIBSVM features:"), libsvmFeatures_);
   form->addRow(tr("IDX labels:"), labelsRow);
+  return form;
+}
 
+void ImportDialog::addPreview(QVBoxLayout* layout) {
   raw_->setReadOnly(true);
   raw_->setLineWrapMode(QPlainTextEdit::NoWrap);
   raw_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -193,20 +212,16 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->verticalHeader()->hide();
   table_->setMinimumHeight(150);
-
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form);
   layout->addWidget(new QLabel(tr("<b>The file</b> (first lines):")));
   layout->addWidget(raw_);
   layout->addWidget(new QLabel(tr("<b>As read</b> with these options:")));
   layout->addWidget(summary_);
   layout->addWidget(warnings_);
   layout->addWidget(table_, 1);
-  layout->addWidget(buttons_);
-  connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  resize(760, 680);
+}
 
+// Every change of an option reads the file again, once the typing pauses.
+void ImportDialog::connectOptions() {
   debounce_->setSingleShot(true);
   debounce_->setInterval(250);
   connect(debounce_, &QTimer::timeout, this, &ImportDialog::startPreview);
@@ -218,8 +233,6 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
   connect(labelColumn_, &QLineEdit::textChanged, this, &ImportDialog::schedulePreview);
   connect(labelsPath_, &QLineEdit::textChanged, this, &ImportDialog::schedulePreview);
   connect(dropMissing_, &QCheckBox::toggled, this, &ImportDialog::schedulePreview);
-  updateRows();
-  startPreview();
 }
 
 LoadOptions ImportDialog::options() const {

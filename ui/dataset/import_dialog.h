@@ -20,12 +20,14 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
+class QVBoxLayout;
 QT_END_NAMESPACE
 
 namespace dpstudio::ui {
@@ -60,6 +62,13 @@ class ImportDialog : public QDialog {
   void previewShown();  // after every preview (success or error)
 
  private:
+  // The constructor's parts, in order: the option fields' names, entries and tooltips; the
+  // form that lays them out; the file's first lines and what is read below it; the signals
+  // that read the file again.
+  void setUpOptionFields();
+  QFormLayout* makeOptionsForm();
+  void addPreview(QVBoxLayout* layout);
+  void connectOptions();
   void schedulePreview();
   void startPreview();
   void showPreview(const ImportPreview& preview);

@@ -223,16 +223,14 @@ QString regionsNote(const TrainingResult& result) {
   return QObject::tr("\u26a0 regions: the non-private model \u03b8* \u2014 not released");
 }
 
+// The data points. Test points first, so that the filled training points are drawn over the
+// rings; a predictor's answered points above everything: they are what the budget bought.
 // answers: a private predictor's, or nullptr.
-ScatterContent modelContent(const TrainingResult& result, const ModelView& view, const PredictionAnswers* answers) {
-  const ModelViewGeometry& geometry = view.geometry;
-  const TrainingSettings& settings = result.settings;
+void addModelPoints(ScatterContent& content, const TrainingResult& result, const ModelViewGeometry& geometry,
+                    const PredictionAnswers* answers) {
   const PreparedData& data = *result.data;
-  const bool isPrivate = result.isPrivate();
   const bool prediction = result.isPrediction();
   const bool hasTest = geometry.testCoords.rows() > 0;
-  ScatterContent content;
-  // Test points first, so that the filled training points are drawn over the rings.
   AnsweredLists answered;
   if (prediction && hasTest) {
     answered = answeredLists(data.test, geometry.testCoords, answers ? answers->labels() : std::vector<Index>{});
@@ -241,11 +239,116 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
     addPointSets(content, data.test, geometry.testCoords, SeriesRole::TestPoints);
   }
   addPointSets(content, data.train, geometry.trainCoords, SeriesRole::Points);
-  // The answered points above everything: they are what the budget bought.
   if (prediction && hasTest) {
     addSets(content, data.test, answered.rings, SeriesRole::AnsweredRing);
     addSets(content, data.test, answered.dots, SeriesRole::AnsweredFill);
   }
+}
+
+// The legend: the points, the model's ellipses when `drawn` are, and the dashed reference.
+void addLegendKeys(ScatterContent& content, const TrainingResult& result, const ModelViewGeometry& geometry,
+                   int drawn) {
+  const bool prediction = result.isPrediction();
+  const bool hasTest = geometry.testCoords.rows() > 0;
+  content.keys.push_back({QObject::tr("training points"), SeriesRole::Points});
+  if (prediction && hasTest) {
+    content.keys.push_back({QObject::tr("test points, not answered"), SeriesRole::TestPoints});
+    content.keys.push_back({QObject::tr("private answer (dot)"), SeriesRole::AnsweredFill});
+    content.keys.push_back({QObject::tr("true label (ring)"), SeriesRole::AnsweredRing});
+  } else if (hasTest) {
+    content.keys.push_back({QObject::tr("test points"), SeriesRole::TestPoints});
+  }
+  if (drawn > 0)
+    content.keys.push_back(
+        {ellipseKeyName(geometry.ellipses, geometry.ellipsesAreShadows, result.isPrivate()), SeriesRole::Curve});
+  // The dashed reference: the non-private ellipses and, in the regions image, its boundaries.
+  if (result.multiparty)
+    content.keys.push_back({QObject::tr("all-data non-private model (dashed)"), SeriesRole::ReferenceCurve});
+  else if (result.release)
+    content.keys.push_back({QObject::tr("non-private model (dashed)"), SeriesRole::ReferenceCurve});
+}
+
+// The title's privacy mark, as an opened bundle's (privacy_status.h).
+PrivacyStatus modelPrivacyStatus(const TrainingResult& result) {
+  if (!result.isPrivate()) return privacyStatus({}, {}, false);
+  const bool prediction = result.isPrediction();
+  const mech::MechanismReport& report = prediction ? result.prediction->report() : result.release->report;
+  QString budget = budgetText(report);
+  // The privacy unit of a predictor is its budget of answers.
+  if (prediction) budget += QObject::tr(" for B = %1 answers").arg(result.prediction->budget());
+  return privacyStatus(privacyDisplayName(result.settings.privacy), budget,
+                       report.calibration == mech::Calibration::Published);
+}
+
+// The title's further lines, one note each: what the picture cannot show when the model sees
+// more than two (d) dimensions, and which model is which. drawn and referenceDrawn: how many
+// of the model's and of the reference's ellipses are drawn.
+QStringList detailNotes(const TrainingResult& result, const ModelViewGeometry& geometry, Index d, int drawn,
+                        int referenceDrawn) {
+  const bool prediction = result.isPrediction();
+  QStringList notes;
+  // Every class without a visible ellipse says why, before anything else (the chart shows
+  // only the title's first lines when space is short).
+  if (!prediction)
+    if (const QString reasons =
+            ellipseReasons(geometry.ellipses, result.data->train, geometry.trainCoords, d, result.isPrivate());
+        !reasons.isEmpty())
+      notes << reasons;
+  if (const QString kernel = kernelNote(result.settings.data.preprocess); !kernel.isEmpty()) notes << kernel;
+  if (prediction)
+    notes << QObject::tr("only the answers are private: each answered test point spends one of the B "
+                         "answers \u2014 dot: the released label, ring: the true one");
+  else if (result.multiparty)
+    notes << QObject::tr("regions: the released model \u0175 + \u03b7 \u00b7 dashed: the all-data "
+                         "non-private model w*, for comparison (not released)");
+  else if (result.isPrivate())
+    notes << QObject::tr("regions%1: the private model \u00b7 dashed: the non-private model, for "
+                         "comparison (not released)")
+                 .arg(drawn > 0 ? QObject::tr(" and solid ellipses") : QString());
+  if (d > 2)
+    notes << QObject::tr("points are projected onto the plane from %1-D: a point's region need not "
+                         "be its prediction")
+                 .arg(d);
+  if (geometry.ellipsesAreShadows && drawn + referenceDrawn > 0)
+    notes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane where bounded, else "
+                         "their sections (the tooltips say which)")
+                 .arg(d);
+  return notes;
+}
+
+// The plain title and the rich one: dataset, model and privacy mark, then short lines of
+// notes rather than one long one (the chart elides a title wider than itself).
+void setModelTitle(ScatterContent& content, const TrainingResult& result, const ModelViewGeometry& geometry,
+                   const QString& preprocessing, const QStringList& detailNotes) {
+  const bool prediction = result.isPrediction();
+  const QString model = modelDisplayName(result.settings.learner.kind);
+  const PrivacyStatus marking = modelPrivacyStatus(result);
+  content.title = QObject::tr("%1 \u2014 %2 (%3)").arg(result.datasetName, model, marking.plain);
+  QStringList notes;
+  notes << (preprocessing.isEmpty() ? QObject::tr("raw features") : preprocessing);
+  if (!prediction) notes << regionsNote(result);
+
+  QString html = QObject::tr("%1 \u2014 %2 &nbsp;%3").arg(result.datasetName.toHtmlEscaped(), model.toHtmlEscaped(),
+                                                           marking.html);
+  if (geometry.projection.notPrivate)
+    html += QObject::tr(" <span style=\"color:#b00020\">\u26a0 PCA view: fitted on the data</span>");
+  const QString noteStyle = QStringLiteral("<br><span style=\"font-weight:normal; font-size:small; color:#555555\">%1</span>");
+  html += noteStyle.arg(notes.join(QStringLiteral(" \u00b7 ")).toHtmlEscaped());
+  // What the regions of a predictor are, where nobody can miss it: not what it releases.
+  if (prediction)
+    html += QStringLiteral("<br><span style=\"font-weight:normal; color:#8a1c00\">%1</span>")
+                .arg(regionsNote(result).toHtmlEscaped());
+  for (const QString& note : detailNotes) html += noteStyle.arg(note.toHtmlEscaped());
+  content.titleHtml = html;
+}
+
+// answers: a private predictor's, or nullptr.
+ScatterContent modelContent(const TrainingResult& result, const ModelView& view, const PredictionAnswers* answers) {
+  const ModelViewGeometry& geometry = view.geometry;
+  const bool isPrivate = result.isPrivate();
+  const bool prediction = result.isPrediction();
+  ScatterContent content;
+  addModelPoints(content, result, geometry, answers);
 
   // The dimension the view plane lives in: the model's inputs, or the rows before its feature map.
   const Index d = geometry.projection.hasFeatureMap() ? geometry.projection.featureMap->inputDim()
@@ -258,89 +361,14 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   const int referenceDrawn =
       addEllipses(content, view.referenceEllipses, SeriesRole::ReferenceCurve, result,
                   QObject::tr("the non-private model's (for reference; not released)"), d);
+  addLegendKeys(content, result, geometry, drawn);
 
-  content.keys.push_back({QObject::tr("training points"), SeriesRole::Points});
-  if (prediction && hasTest) {
-    content.keys.push_back({QObject::tr("test points, not answered"), SeriesRole::TestPoints});
-    content.keys.push_back({QObject::tr("private answer (dot)"), SeriesRole::AnsweredFill});
-    content.keys.push_back({QObject::tr("true label (ring)"), SeriesRole::AnsweredRing});
-  } else if (hasTest) {
-    content.keys.push_back({QObject::tr("test points"), SeriesRole::TestPoints});
-  }
-  if (drawn > 0)
-    content.keys.push_back({ellipseKeyName(geometry.ellipses, geometry.ellipsesAreShadows, isPrivate), SeriesRole::Curve});
-  // The dashed reference: the non-private ellipses and, in the regions image, its boundaries.
-  if (result.multiparty)
-    content.keys.push_back({QObject::tr("all-data non-private model (dashed)"), SeriesRole::ReferenceCurve});
-  else if (result.release)
-    content.keys.push_back({QObject::tr("non-private model (dashed)"), SeriesRole::ReferenceCurve});
-
-  const QString preprocessing = preprocessingText(settings.data.preprocess);
+  const QString preprocessing = preprocessingText(result.settings.data.preprocess);
   for (int axis = 0; axis < 2; ++axis) {
     const QString name = QString::fromStdString(geometry.projection.axisNames[axis]);
     content.axisTitles[axis] = preprocessing.isEmpty() ? name : QObject::tr("%1, preprocessed").arg(name);
   }
-
-  const QString model = modelDisplayName(settings.learner.kind);
-  PrivacyStatus marking;  // as an opened bundle's (privacy_status.h)
-  if (!isPrivate) {
-    marking = privacyStatus({}, {}, false);
-  } else {
-    const mech::MechanismReport& report = prediction ? result.prediction->report() : result.release->report;
-    QString budget = budgetText(report);
-    // The privacy unit of a predictor is its budget of answers.
-    if (prediction) budget += QObject::tr(" for B = %1 answers").arg(result.prediction->budget());
-    marking = privacyStatus(privacyDisplayName(settings.privacy), budget,
-                            report.calibration == mech::Calibration::Published);
-  }
-  const QString& status = marking.plain;
-  const QString& statusHtml = marking.html;
-  content.title = QObject::tr("%1 \u2014 %2 (%3)").arg(result.datasetName, model, status);
-  // Short lines rather than one long one: the chart elides a title wider than itself.
-  QStringList notes;
-  notes << (preprocessing.isEmpty() ? QObject::tr("raw features") : preprocessing);
-  if (!prediction) notes << regionsNote(result);
-  // Further lines, one note each: what the picture cannot show when the model sees more
-  // than two dimensions, and which model is which.
-  QStringList detailNotes;
-  // Every class without a visible ellipse says why, before anything else (the chart shows
-  // only the title's first lines when space is short).
-  if (!prediction)
-    if (const QString reasons = ellipseReasons(geometry.ellipses, data.train, geometry.trainCoords, d, isPrivate);
-        !reasons.isEmpty())
-      detailNotes << reasons;
-  if (const QString kernel = kernelNote(settings.data.preprocess); !kernel.isEmpty()) detailNotes << kernel;
-  if (prediction)
-    detailNotes << QObject::tr("only the answers are private: each answered test point spends one of the B "
-                               "answers \u2014 dot: the released label, ring: the true one");
-  else if (result.multiparty)
-    detailNotes << QObject::tr("regions: the released model \u0175 + \u03b7 \u00b7 dashed: the all-data "
-                               "non-private model w*, for comparison (not released)");
-  else if (isPrivate)
-    detailNotes << QObject::tr("regions%1: the private model \u00b7 dashed: the non-private model, for "
-                               "comparison (not released)")
-                       .arg(drawn > 0 ? QObject::tr(" and solid ellipses") : QString());
-  if (d > 2)
-    detailNotes << QObject::tr("points are projected onto the plane from %1-D: a point's region need not "
-                               "be its prediction")
-                       .arg(d);
-  if (geometry.ellipsesAreShadows && drawn + referenceDrawn > 0)
-    detailNotes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane where bounded, else "
-                               "their sections (the tooltips say which)")
-                       .arg(d);
-
-  QString html = QObject::tr("%1 \u2014 %2 &nbsp;%3").arg(result.datasetName.toHtmlEscaped(), model.toHtmlEscaped(),
-                                                           statusHtml);
-  if (geometry.projection.notPrivate)
-    html += QObject::tr(" <span style=\"color:#b00020\">\u26a0 PCA view: fitted on the data</span>");
-  const QString noteStyle = QStringLiteral("<br><span style=\"font-weight:normal; font-size:small; color:#555555\">%1</span>");
-  html += noteStyle.arg(notes.join(QStringLiteral(" \u00b7 ")).toHtmlEscaped());
-  // What the regions of a predictor are, where nobody can miss it: not what it releases.
-  if (prediction)
-    html += QStringLiteral("<br><span style=\"font-weight:normal; color:#8a1c00\">%1</span>")
-                .arg(regionsNote(result).toHtmlEscaped());
-  for (const QString& note : detailNotes) html += noteStyle.arg(note.toHtmlEscaped());
-  content.titleHtml = html;
+  setModelTitle(content, result, geometry, preprocessing, detailNotes(result, geometry, d, drawn, referenceDrawn));
   return content;
 }
 

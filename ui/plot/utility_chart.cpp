@@ -406,11 +406,13 @@ QChart* makeUtilityChart(const Curve& curve) {
   return chart;
 }
 
-Status saveUtilityPlot(const Curve& curve, const QString& path, QSize size) {
+namespace {
+
+// Why a plot cannot be drawn to `path` at `size` here, before anything is drawn.
+Status checkPlotRequest(const QString& path, QSize size) {
   const std::string where = path.toStdString();
   const QString suffix = QFileInfo(path).suffix().toLower();
-  const bool svg = suffix == QLatin1String("svg");
-  if (!svg && suffix != QLatin1String("png"))
+  if (suffix != QLatin1String("svg") && suffix != QLatin1String("png"))
     return Error{ErrorKind::Usage,
                  (suffix.isEmpty() ? QStringLiteral("a plot needs a file extension")
                                    : QStringLiteral("cannot write a plot as '.%1'").arg(suffix))
@@ -429,6 +431,63 @@ Status saveUtilityPlot(const Curve& curve, const QString& path, QSize size) {
     return Error{ErrorKind::Internal, "drawing a plot needs a QApplication (Qt Charts is widget-based)", where, 0, {}};
   if (QThread::currentThread() != QCoreApplication::instance()->thread())
     return Error{ErrorKind::Internal, "plots are drawn on the application's main thread", where, 0, {}};
+  return Ok{};
+}
+
+// The scene (the chart, `size` pixels) as SVG, into `file` (`where`, for errors).
+Status writeSvg(QGraphicsScene& scene, const UtilityChart& chart, const Curve& curve, QSize size, QSaveFile& file,
+                const std::string& where) {
+  const QRectF rect(QPointF(0, 0), QSizeF(size));
+  QBuffer buffer;
+  buffer.open(QIODevice::WriteOnly);
+  QSvgGenerator generator;
+  generator.setOutputDevice(&buffer);
+  // Text was laid out at the screen's logical DPI; the same resolution turns its point
+  // sizes into the user units (pixels) everything else is drawn in.
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  generator.setResolution(screen ? qRound(screen->logicalDotsPerInchY()) : 96);
+  generator.setSize(size);
+  generator.setViewBox(rect);
+  generator.setTitle(curve.title.empty() ? QStringLiteral("Privacy\u2013utility curve") : QString::fromStdString(curve.title));
+  generator.setDescription(chart.description());
+  QPainter painter;
+  if (!painter.begin(&generator))
+    return Error{ErrorKind::Internal, "cannot start the SVG drawing", where, 0, {}};
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setRenderHint(QPainter::TextAntialiasing);
+  scene.render(&painter, rect, rect);
+  painter.end();
+  // A generic family after the font's own, for viewers that do not have it.
+  QString text = QString::fromUtf8(buffer.data());
+  text.replace(QRegularExpression(QStringLiteral("font-family=\"([^\",]*)\"")),
+               QStringLiteral("font-family=\"\\1, sans-serif\""));
+  if (file.write(text.toUtf8()) < 0)
+    return Error{ErrorKind::Internal, "cannot write the plot: " + file.errorString().toStdString(), where, 0, {}};
+  return Ok{};
+}
+
+// The scene as a PNG image of `size` pixels, into `file` (`where`, for errors).
+Status writePng(QGraphicsScene& scene, QSize size, QSaveFile& file, const std::string& where) {
+  const QRectF rect(QPointF(0, 0), QSizeF(size));
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  {
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform);
+    scene.render(&painter, rect, rect);
+  }
+  if (!image.save(&file, "PNG"))
+    return Error{ErrorKind::Internal, "cannot encode the PNG image: " + file.errorString().toStdString(), where, 0, {}};
+  return Ok{};
+}
+
+}  // namespace
+
+Status saveUtilityPlot(const Curve& curve, const QString& path, QSize size) {
+  if (Status request = checkPlotRequest(path, size); !request) return request;
+  const std::string where = path.toStdString();
 
   QGraphicsScene scene;
   scene.setBackgroundBrush(Qt::white);  // opaque to the edges, in SVG viewers too
@@ -446,45 +505,10 @@ Status saveUtilityPlot(const Curve& curve, const QString& path, QSize size) {
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return Error{ErrorKind::Internal, "cannot write the plot: " + file.errorString().toStdString(), where, 0, {}};
-  if (svg) {
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator generator;
-    generator.setOutputDevice(&buffer);
-    // Text was laid out at the screen's logical DPI; the same resolution turns its point
-    // sizes into the user units (pixels) everything else is drawn in.
-    const QScreen* screen = QGuiApplication::primaryScreen();
-    generator.setResolution(screen ? qRound(screen->logicalDotsPerInchY()) : 96);
-    generator.setSize(size);
-    generator.setViewBox(rect);
-    generator.setTitle(curve.title.empty() ? QStringLiteral("Privacy\u2013utility curve") : QString::fromStdString(curve.title));
-    generator.setDescription(chart->description());
-    QPainter painter;
-    if (!painter.begin(&generator))
-      return Error{ErrorKind::Internal, "cannot start the SVG drawing", where, 0, {}};
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    scene.render(&painter, rect, rect);
-    painter.end();
-    // A generic family after the font's own, for viewers that do not have it.
-    QString text = QString::fromUtf8(buffer.data());
-    text.replace(QRegularExpression(QStringLiteral("font-family=\"([^\",]*)\"")),
-                 QStringLiteral("font-family=\"\\1, sans-serif\""));
-    if (file.write(text.toUtf8()) < 0)
-      return Error{ErrorKind::Internal, "cannot write the plot: " + file.errorString().toStdString(), where, 0, {}};
-  } else {
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    {
-      QPainter painter(&image);
-      painter.setRenderHint(QPainter::Antialiasing);
-      painter.setRenderHint(QPainter::TextAntialiasing);
-      painter.setRenderHint(QPainter::SmoothPixmapTransform);
-      scene.render(&painter, rect, rect);
-    }
-    if (!image.save(&file, "PNG"))
-      return Error{ErrorKind::Internal, "cannot encode the PNG image: " + file.errorString().toStdString(), where, 0, {}};
-  }
+  const bool svg = QFileInfo(path).suffix().toLower() == QLatin1String("svg");
+  if (Status written = svg ? writeSvg(scene, *chart, curve, size, file, where) : writePng(scene, size, file, where);
+      !written)
+    return written;
   if (!file.commit())
     return Error{ErrorKind::Internal, "cannot write the plot: " + file.errorString().toStdString(), where, 0, {}};
   return Ok{};

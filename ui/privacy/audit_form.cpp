@@ -49,7 +49,14 @@ QWidget* AuditForm::buildMechanismRows() {
   auto* group = new QGroupBox(tr("Mechanism and claim"));
   form_ = new QFormLayout(group);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  addClaimRows();
+  addNoiseRows();
+  addMechanismSettingRows();
+  connectMechanismRows();
+  return group;
+}
 
+void AuditForm::addClaimRows() {
   mechanism_ = new QComboBox;
   for (const QString& key : auditMechanisms()) {
     mechanism_->addItem(auditMechanismTitle(key), key);
@@ -79,7 +86,9 @@ QWidget* AuditForm::buildMechanismRows() {
   form_->addRow(tr("\u03b4 (claimed):"), delta_);
   form_->addRow(tr("\u03bb (regularization):"), lambda_);
   form_->addRow(tr("Huber h:"), huber_);
+}
 
+void AuditForm::addNoiseRows() {
   distribution_ = new QComboBox;
   distribution_->addItem(tr("\u2113\u2082-Laplace (\u03b5-DP)"), static_cast<int>(mech::NoiseFamily::L2Laplace));
   distribution_->addItem(tr("Gaussian ((\u03b5, \u03b4)-DP)"), static_cast<int>(mech::NoiseFamily::Gaussian));
@@ -97,7 +106,9 @@ QWidget* AuditForm::buildMechanismRows() {
   publishedWarning_->setWordWrap(true);
   publishedWarning_->setStyleSheet(QStringLiteral("QLabel { color: #b71c1c; }"));
   form_->addRow(publishedWarning_);
+}
 
+void AuditForm::addMechanismSettingRows() {
   budget_ = spinBox(1, 1'000'000, static_cast<int>(AuditSettings{}.budget),
                     tr("B: answers the claim covers; the audit asks the canary B times per run."));
   teachers_ = spinBox(1, 100'000, static_cast<int>(AuditSettings{}.teachers),
@@ -114,7 +125,9 @@ QWidget* AuditForm::buildMechanismRows() {
   form_->addRow(tr("Parties K:"), parties_);
   form_->addRow(tr("Batch size:"), batchSize_);
   form_->addRow(tr("Epochs:"), epochs_);
+}
 
+void AuditForm::connectMechanismRows() {
   const QHash<NumberField*, QString> keys{{epsilon_, QStringLiteral("epsilon")}, {delta_, QStringLiteral("delta")},
                                           {lambda_, QStringLiteral("lambda")}, {huber_, QStringLiteral("huber")},
                                           {epochs_, QStringLiteral("epochs")}};
@@ -129,7 +142,6 @@ QWidget* AuditForm::buildMechanismRows() {
     });
   for (QSpinBox* box : {budget_, teachers_, parties_, batchSize_})
     connect(box, &QSpinBox::valueChanged, this, &AuditForm::fieldsChanged);
-  return group;
 }
 
 QWidget* AuditForm::buildRunRows() {

@@ -64,7 +64,12 @@ class AuditForm : public QWidget {
   void changed();  // any field changed
 
  private:
+  // The "Mechanism and claim" group, built from the rows below in the order it shows them.
   QWidget* buildMechanismRows();
+  void addClaimRows();             // mechanism, model, ε, δ, λ, Huber h
+  void addNoiseRows();             // noise family, calibration and its warning
+  void addMechanismSettingRows();  // B, T, K, DP-SGD's batch and epochs
+  void connectMechanismRows();     // checks and change signals, once every row exists
   QWidget* buildRunRows();
   void updateRows();
   void fieldsChanged();

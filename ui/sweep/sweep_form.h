@@ -27,6 +27,8 @@
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
+class QHBoxLayout;
 class QLabel;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -76,6 +78,11 @@ class SweepForm : public QWidget {
   void changed();
 
  private:
+  // The constructor's rows: a tick box per mechanism, "Sweep <axis> over <values>", and
+  // the repetitions and seed (which presets use too).
+  QGridLayout* makeMechanismBoxes();
+  QHBoxLayout* makeAxisRow();
+  QHBoxLayout* makeRunRow();
   void refreshMechanisms();
   void refreshAxes();
   void axisChosen();

@@ -28,6 +28,7 @@ class QChartView;
 class QCheckBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 QT_END_NAMESPACE
 
 namespace dpstudio::ui {
@@ -81,6 +82,12 @@ class SweepView : public QWidget {
   void statusMessage(const QString& text, int timeoutMs);
 
  private:
+  // The constructor's parts: the controls' names and tooltips; the layout (form, buttons,
+  // messages, the accuracy chart above the bounds in a splitter, which it returns); the
+  // connections.
+  void setUpControls();
+  QSplitter* layOut();
+  void connectControls(QSplitter* charts);
   void showCurve();
   void refreshButtons();
   void connectLegend();

@@ -58,7 +58,20 @@ void MechanismForm::buildRows() {
   outer->setContentsMargins(0, 0, 0, 0);
   form_ = new QFormLayout;
   outer->addLayout(form_);
+  // The rows in the order the form shows them; updateRows() hides those the mechanism has not.
+  addPrivacyRows();
+  addDpSgdRows();
+  // §3 F, G and I: the budget, the teachers and the parties (prediction_fields.h).
+  predictionFields_ = new PredictionFields(
+      form_, [this] { return currentPredictionOptions(); }, [this] { return currentMultipartyOptions(); }, this);
+  addTuningRows();
+  addNoiseSourceRows();
+  addCalibrationReport(outer);
+  installChecks();
+  connectFields();
+}
 
+void MechanismForm::addPrivacyRows() {
   mechanismBox_ = new QComboBox;
   fillMechanismList(mechanismBox_);
   mechanismBox_->setCurrentIndex(1);
@@ -104,7 +117,9 @@ void MechanismForm::buildRows() {
   lambda2_->setHelp(tr("\u03bb\u2082 > 0: the strongly convex term output perturbation adds to LMGC's "
                        "objective so that its minimizer has a bounded sensitivity \u0394 = 2K/(n\u03bb\u2082)."));
   form_->addRow(tr("\u03bb\u2082 (LMGC):"), lambda2_);
+}
 
+void MechanismForm::addDpSgdRows() {
   const mech::DpSgdSettings sgd;
   batch_ = new NumberField;
   batch_->setValue(static_cast<double>(sgd.batchSize));
@@ -122,10 +137,9 @@ void MechanismForm::buildRows() {
   learningRate_->setValue(sgd.learningRate);
   learningRate_->setHelp(tr("Step size on the mean noisy gradient."));
   form_->addRow(tr("Learning &rate:"), learningRate_);
+}
 
-  predictionFields_ = new PredictionFields(
-      form_, [this] { return currentPredictionOptions(); }, [this] { return currentMultipartyOptions(); }, this);
-
+void MechanismForm::addTuningRows() {
   tune_ = new QCheckBox(tr("&Tune \u03bb privately (Alg. 3)"));
   tune_->setToolTip(tr("Chaudhuri et al. Alg. 3 (ALGORITHMS \u00a73 H): the training part is cut into m + 1 "
                        "parts, one private model per candidate \u03bb, and one released, chosen by the "
@@ -137,7 +151,9 @@ void MechanismForm::buildRows() {
   tuneLambdas_->setEnabled(false);
   form_->addRow(tune_);
   form_->addRow(tr("\u03bb candidates:"), tuneLambdas_);
+}
 
+void MechanismForm::addNoiseSourceRows() {
   noiseSource_ = new QComboBox;
   noiseSource_->addItem(tr("Experiment (seeded)"), QStringLiteral("experiment"));
   noiseSource_->setItemData(0, tr("A portable seeded generator: the same seed gives the same noise on any "
@@ -155,7 +171,9 @@ void MechanismForm::buildRows() {
   seed_->setValue(1);
   seed_->setToolTip(tr("Seed of the experiment-mode noise. Redraw noise uses the next seed."));
   form_->addRow(tr("S&eed:"), seed_);
+}
 
+void MechanismForm::addCalibrationReport(QVBoxLayout* outer) {
   calibrationTitle_ = new QLabel;
   QFont bold = calibrationTitle_->font();
   bold.setBold(true);
@@ -169,8 +187,10 @@ void MechanismForm::buildRows() {
   warning_->setStyleSheet(kWarningStyle);
   warning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   outer->addWidget(warning_);
+}
 
-  // The checks read the other fields: installed once every field exists.
+// The checks read the other fields: installed once every field exists.
+void MechanismForm::installChecks() {
   epsilon_->setCheck([this](double v) {
     if (predictionKind()) return predictionProblemOf("epsilon", [v](auto& o) { o.epsilon = v; });
     if (isMultiparty()) return multipartyProblemOf("epsilon", [v](auto& o) { o.epsilon = v; });
@@ -194,7 +214,9 @@ void MechanismForm::buildRows() {
     const Status status = tuning.validate();
     return status ? QString() : message(status);
   });
+}
 
+void MechanismForm::connectFields() {
   // The lists' longest entries would otherwise set the dock's width; the popups still show
   // them in full.
   for (QComboBox* box : {mechanismBox_, distribution_, calibrationMode_, noiseSource_}) {

@@ -38,6 +38,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QSpinBox;
+class QVBoxLayout;
 QT_END_NAMESPACE
 
 namespace dpstudio::ui {
@@ -113,7 +114,16 @@ class MechanismForm : public QWidget {
   void mechanismChanged(dpstudio::mech::MechanismKind kind);
 
  private:
+  // buildRows() adds the groups of rows below to the form, in order, then the checks and
+  // the connections, which read every field.
   void buildRows();
+  void addPrivacyRows();  // mechanism, ε, δ, noise family, calibration, LMGC's λ₂
+  void addDpSgdRows();    // batch, clip norm, epochs, learning rate
+  void addTuningRows();   // Alg. 3's private choice of λ
+  void addNoiseSourceRows();
+  void addCalibrationReport(QVBoxLayout* outer);  // below the form: title, values, warning
+  void installChecks();
+  void connectFields();
   void updateRows();
   void updateChoices();
   void fieldsChanged();

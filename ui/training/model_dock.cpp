@@ -20,6 +20,14 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
                      QWidget* parent)
     : QDockWidget(tr("Mechanism & Model"), parent), training_(training), panel_(new ModelPanel(datasets, training)) {
   setObjectName(QStringLiteral("modelDock"));
+  setWidget(makeBody());
+  fitWidth();
+  connectTraining(trainer);
+  connectSpread(trainer);
+  connectAnswers(trainer);
+}
+
+QWidget* ModelDock::makeBody() {
   scroll_ = new QScrollArea;
   scroll_->setWidget(panel_);
   scroll_->setWidgetResizable(true);
@@ -39,32 +47,12 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
   footerLayout->setContentsMargins(8, 4, 8, 6);
   footerLayout->addWidget(panel_->actionBar());
   layout->addWidget(footer);
-  setWidget(body);
-  fitWidth();
+  return body;
+}
 
+void ModelDock::connectTraining(TrainingController* trainer) {
   connect(panel_, &ModelPanel::trainRequested, trainer, &TrainingController::train);
   connect(panel_, &ModelPanel::redrawRequested, trainer, &TrainingController::redrawNoise);
-  connect(panel_, &ModelPanel::spreadRequested, trainer, &TrainingController::drawSpread);
-  connect(trainer, &TrainingController::spreadDrawn, this, [this](int count) {
-    emit statusMessage(tr("Drew %1 private models of these settings (an experiment: not released, not in the "
-                          "ledger).").arg(count), 8000);
-  });
-  connect(trainer, &TrainingController::spreadFailed, this,
-          [this](const QString& message) { emit statusMessage(tr("Draw failed: %1").arg(message), 8000); });
-  connect(panel_, &ModelPanel::answerRequested, trainer, &TrainingController::answerTestPoints);
-  connect(trainer, &TrainingController::answered, this, [this](long long count, const QString& ledgerText) {
-    QString text = count == 1 ? tr("Answered 1 more test point privately.")
-                              : tr("Answered %1 more test points privately.").arg(count);
-    if (!ledgerText.isEmpty()) text += QLatin1Char(' ') + tr("The first answer opened the budget: %1").arg(ledgerText);
-    panel_->answersBox()->showMessage(text, false);
-    emit statusMessage(text, 8000);
-    showAnswersBox();
-  });
-  connect(trainer, &TrainingController::answerRefused, this, [this](const QString& message) {
-    panel_->answersBox()->showMessage(tr("Refused: %1").arg(message), true);
-    emit statusMessage(tr("The private predictor refused to answer."), 6000);
-    showAnswersBox();
-  });
   connect(trainer, &TrainingController::busyChanged, panel_, &ModelPanel::setTraining);
   connect(trainer, &TrainingController::trainingStarted, this, [this] { emit statusMessage(QString(), 0); });
   connect(trainer, &TrainingController::trained, this, [this] {
@@ -99,6 +87,33 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
   connect(trainer, &TrainingController::trainingFailed, this, [this](const QString& message) {
     panel_->showTrainingMessage(tr("Training failed: %1").arg(message), true);
     emit statusMessage(tr("Training failed."), 6000);
+  });
+}
+
+void ModelDock::connectSpread(TrainingController* trainer) {
+  connect(panel_, &ModelPanel::spreadRequested, trainer, &TrainingController::drawSpread);
+  connect(trainer, &TrainingController::spreadDrawn, this, [this](int count) {
+    emit statusMessage(tr("Drew %1 private models of these settings (an experiment: not released, not in the "
+                          "ledger).").arg(count), 8000);
+  });
+  connect(trainer, &TrainingController::spreadFailed, this,
+          [this](const QString& message) { emit statusMessage(tr("Draw failed: %1").arg(message), 8000); });
+}
+
+void ModelDock::connectAnswers(TrainingController* trainer) {
+  connect(panel_, &ModelPanel::answerRequested, trainer, &TrainingController::answerTestPoints);
+  connect(trainer, &TrainingController::answered, this, [this](long long count, const QString& ledgerText) {
+    QString text = count == 1 ? tr("Answered 1 more test point privately.")
+                              : tr("Answered %1 more test points privately.").arg(count);
+    if (!ledgerText.isEmpty()) text += QLatin1Char(' ') + tr("The first answer opened the budget: %1").arg(ledgerText);
+    panel_->answersBox()->showMessage(text, false);
+    emit statusMessage(text, 8000);
+    showAnswersBox();
+  });
+  connect(trainer, &TrainingController::answerRefused, this, [this](const QString& message) {
+    panel_->answersBox()->showMessage(tr("Refused: %1").arg(message), true);
+    emit statusMessage(tr("The private predictor refused to answer."), 6000);
+    showAnswersBox();
   });
 }
 

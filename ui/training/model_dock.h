@@ -33,10 +33,16 @@ class ModelDock : public QDockWidget {
   void statusMessage(const QString& text, int timeoutMs);
 
  private:
+  QWidget* makeBody();  // the panel's scroll area above the footer with its buttons
+  // The panel's requests go to the trainer; its outcomes come back to the panel and, in a
+  // line, to the status bar.
+  void connectTraining(TrainingController* trainer);  // Train, Redraw noise
+  void connectSpread(TrainingController* trainer);    // Draw N
+  void connectAnswers(TrainingController* trainer);   // a private predictor's answers
   void fitWidth();
   void showAnswersBox();
 
-  QScrollArea* scroll_;
+  QScrollArea* scroll_ = nullptr;
   TrainingDocument* training_;
   ModelPanel* panel_;
 };

@@ -357,21 +357,41 @@ void ModelPanel::refreshResult() {
     showPrediction(r);
     return;
   }
-  const LearnerSpec& spec = r.settings.learner;
+  showPrivacyStatement(r);
+  showModelDescription(r);
+  if (isPrivate) {
+    showRelease(r);
+  } else {
+    trainAccuracyLabel_->setText(percent(r.trainAccuracy));
+    testAccuracyLabel_->setText(r.testAccuracy ? percent(*r.testAccuracy) : tr("\u2014 (no test part)"));
+    timeLabel_->setToolTip(QString());
+  }
+  showOptimizer(r);
   const QLocale locale;
-  if (!isPrivate) {
+  const double seconds = isPrivate ? r.release->seconds : r.seconds;
+  timeLabel_->setText(seconds < 1.0 ? tr("%1 ms").arg(locale.toString(seconds * 1000.0, 'f', 0))
+                                    : tr("%1 s").arg(locale.toString(seconds, 'f', 2)));
+}
+
+void ModelPanel::showPrivacyStatement(const TrainingResult& r) {
+  if (!r.isPrivate()) {
     privacyLabel_->setStyleSheet(kWarningStyle);
     privacyLabel_->setText(tr("\u26a0 Not private: no mechanism"));
     privacyLabel_->setToolTip(tr("The model is trained exactly on the data and can reveal information "
                                  "about individual rows."));
-  } else {
-    const mech::MechanismReport& report = r.release->report;
-    const bool published = report.calibration == mech::Calibration::Published;
-    privacyLabel_->setStyleSheet(published ? kWarningStyle : kPrivateStyle);
-    privacyLabel_->setText((published ? tr("\u26a0 ") : QString()) + QString::fromStdString(report.statement));
-    privacyLabel_->setToolTip(tr("The privacy statement of the released (private) model. The non-private model "
-                                 "beside it is a reference and is not released."));
+    return;
   }
+  const mech::MechanismReport& report = r.release->report;
+  const bool published = report.calibration == mech::Calibration::Published;
+  privacyLabel_->setStyleSheet(published ? kWarningStyle : kPrivateStyle);
+  privacyLabel_->setText((published ? tr("\u26a0 ") : QString()) + QString::fromStdString(report.statement));
+  privacyLabel_->setToolTip(tr("The privacy statement of the released (private) model. The non-private model "
+                               "beside it is a reference and is not released."));
+}
+
+void ModelPanel::showModelDescription(const TrainingResult& r) {
+  const LearnerSpec& spec = r.settings.learner;
+  const QLocale locale;
   QString model = tr("%1, \u03bb = %2").arg(modelDisplayName(spec.kind), QString::number(spec.lambda, 'g', 4));
   if (spec.kind == ModelKind::HuberSvm || spec.kind == ModelKind::Lmgc)
     model += tr(", h = %1").arg(spec.huber, 0, 'g', 4);
@@ -379,77 +399,75 @@ void ModelPanel::refreshResult() {
                .arg(r.datasetName, locale.toString(static_cast<qlonglong>(r.data->train.rows())),
                     locale.toString(static_cast<qlonglong>(r.data->test.rows())));
   modelLabel_->setText(model);
-  const TrainedModel& shown = r.shownModel();
-  if (isPrivate) {
-    const PrivateRelease& release = *r.release;
-    const mech::MechanismReport& report = release.report;
-    QString mechanism = tr("%1, %2 calibration; %3 noise from %4")
-                            .arg(privacyDisplayName(r.settings.privacy),
-                                 QString::fromStdString(report.calibrationWord()), noiseDisplayName(report.noise),
-                                 QString::fromStdString(release.noise.describe()));
-    if (const auto chosen = report.value("chosen_lambda"))
-      mechanism += tr("\n\u03bb chosen privately: %1 (the \u03bb above is the non-private model's)")
-                       .arg(*chosen, 0, 'g', 4);
-    mechanismLabel_->setText(mechanism);
-    QStringList norms;
-    for (double norm : report.noiseNorms) norms << formatDerivedValue(norm);
-    noiseLabel_->setText(
-        tr("\u2016b\u2016 = %1 (E\u2016b\u2016 = %2)")
-            .arg(norms.isEmpty() ? tr("\u2014") : norms.join(QStringLiteral(", ")), formatDerivedValue(report.expectedNoiseNorm)));
-    noiseLabel_->setToolTip(
-        (report.noiseNorms.size() > 1 ? tr("One draw per released part (one-vs-rest: one per class).")
-                                      : tr("The norm of the noise actually drawn, and its expectation.")) +
-        tr(" Not private: beside the released model it says how far the exact one is — a diagnostic for "
-           "experiments, never to be published with the model."));
-    reportView_->setReport(report);
-    if (!report.warning.empty()) {
-      releaseWarning_->setText(tr("\u26a0 %1").arg(QString::fromStdString(report.warning)));
-      resultForm_->setRowVisible(releaseWarning_, true);
-    }
-    if (r.multiparty) showMultiparty(r);
-    const QString reference = r.multiparty ? tr("all-data non-private") : tr("non-private");
-    const auto pair = [&reference](double privateValue, double baseline) {
-      return tr("%1 private \u00b7 %2 %3").arg(percent(privateValue), percent(baseline), reference);
-    };
-    trainAccuracyLabel_->setText(pair(release.trainAccuracy, r.trainAccuracy));
-    testAccuracyLabel_->setText(release.testAccuracy && r.testAccuracy ? pair(*release.testAccuracy, *r.testAccuracy)
-                                                                       : tr("\u2014 (no test part)"));
-    timeLabel_->setToolTip(tr("Private training; the non-private model took %1 s.").arg(r.seconds, 0, 'f', 2));
-  } else {
-    trainAccuracyLabel_->setText(percent(r.trainAccuracy));
-    testAccuracyLabel_->setText(r.testAccuracy ? percent(*r.testAccuracy) : tr("\u2014 (no test part)"));
-    timeLabel_->setToolTip(QString());
+}
+
+void ModelPanel::showRelease(const TrainingResult& r) {
+  const PrivateRelease& release = *r.release;
+  const mech::MechanismReport& report = release.report;
+  QString mechanism = tr("%1, %2 calibration; %3 noise from %4")
+                          .arg(privacyDisplayName(r.settings.privacy),
+                               QString::fromStdString(report.calibrationWord()), noiseDisplayName(report.noise),
+                               QString::fromStdString(release.noise.describe()));
+  if (const auto chosen = report.value("chosen_lambda"))
+    mechanism += tr("\n\u03bb chosen privately: %1 (the \u03bb above is the non-private model's)")
+                     .arg(*chosen, 0, 'g', 4);
+  mechanismLabel_->setText(mechanism);
+  QStringList norms;
+  for (double norm : report.noiseNorms) norms << formatDerivedValue(norm);
+  noiseLabel_->setText(
+      tr("\u2016b\u2016 = %1 (E\u2016b\u2016 = %2)")
+          .arg(norms.isEmpty() ? tr("\u2014") : norms.join(QStringLiteral(", ")), formatDerivedValue(report.expectedNoiseNorm)));
+  noiseLabel_->setToolTip(
+      (report.noiseNorms.size() > 1 ? tr("One draw per released part (one-vs-rest: one per class).")
+                                    : tr("The norm of the noise actually drawn, and its expectation.")) +
+      tr(" Not private: beside the released model it says how far the exact one is — a diagnostic for "
+         "experiments, never to be published with the model."));
+  reportView_->setReport(report);
+  if (!report.warning.empty()) {
+    releaseWarning_->setText(tr("\u26a0 %1").arg(QString::fromStdString(report.warning)));
+    resultForm_->setRowVisible(releaseWarning_, true);
   }
+  if (r.multiparty) showMultiparty(r);
+  const QString reference = r.multiparty ? tr("all-data non-private") : tr("non-private");
+  const auto pair = [&reference](double privateValue, double baseline) {
+    return tr("%1 private \u00b7 %2 %3").arg(percent(privateValue), percent(baseline), reference);
+  };
+  trainAccuracyLabel_->setText(pair(release.trainAccuracy, r.trainAccuracy));
+  testAccuracyLabel_->setText(release.testAccuracy && r.testAccuracy ? pair(*release.testAccuracy, *r.testAccuracy)
+                                                                     : tr("\u2014 (no test part)"));
+  timeLabel_->setToolTip(tr("Private training; the non-private model took %1 s.").arg(r.seconds, 0, 'f', 2));
+}
+
+void ModelPanel::showOptimizer(const TrainingResult& r) {
   // Multiparty trains K + 1 exact minimizers, not one run to report.
   for (QLabel* label : {optimizerLabel_, objectiveLabel_}) resultForm_->setRowVisible(label, !r.multiparty);
+  const TrainedModel& shown = r.shownModel();
   const OptimizeSummary& summary = shown.summary;
+  const QLocale locale;
   if (shown.classSummaries.empty()) {
     optimizerLabel_->setText(terminationText(summary));
     objectiveLabel_->setText(tr("%1 (gradient norm %2)")
                                  .arg(locale.toString(summary.objective, 'g', 6),
                                       locale.toString(summary.gradientNorm, 'g', 2)));
-  } else {
-    // One-vs-rest: C separate problems. Their sums would be no problem's numbers; the worst
-    // class is what says whether the model is trustworthy.
-    int most = 0;
-    double largestGradient = 0.0;
-    QStringList iterations;
-    for (const OptimizeSummary& s : shown.classSummaries) {
-      most = std::max(most, s.iterations);
-      largestGradient = std::max(largestGradient, s.gradientNorm);
-      iterations << QString::number(s.iterations);
-    }
-    OptimizeSummary worst = summary;
-    worst.iterations = most;
-    optimizerLabel_->setText(tr("%1; one-vs-rest, per class: %2 iterations")
-                                 .arg(terminationText(worst), iterations.join(QStringLiteral(", "))));
-    objectiveLabel_->setText(tr("%n separate problem(s); largest gradient norm %1", nullptr,
-                                static_cast<int>(shown.classSummaries.size()))
-                                 .arg(locale.toString(largestGradient, 'g', 2)));
+    return;
   }
-  const double seconds = isPrivate ? r.release->seconds : r.seconds;
-  timeLabel_->setText(seconds < 1.0 ? tr("%1 ms").arg(locale.toString(seconds * 1000.0, 'f', 0))
-                                    : tr("%1 s").arg(locale.toString(seconds, 'f', 2)));
+  // One-vs-rest: C separate problems. Their sums would be no problem's numbers; the worst
+  // class is what says whether the model is trustworthy.
+  int most = 0;
+  double largestGradient = 0.0;
+  QStringList iterations;
+  for (const OptimizeSummary& s : shown.classSummaries) {
+    most = std::max(most, s.iterations);
+    largestGradient = std::max(largestGradient, s.gradientNorm);
+    iterations << QString::number(s.iterations);
+  }
+  OptimizeSummary worst = summary;
+  worst.iterations = most;
+  optimizerLabel_->setText(tr("%1; one-vs-rest, per class: %2 iterations")
+                               .arg(terminationText(worst), iterations.join(QStringLiteral(", "))));
+  objectiveLabel_->setText(tr("%n separate problem(s); largest gradient norm %1", nullptr,
+                              static_cast<int>(shown.classSummaries.size()))
+                               .arg(locale.toString(largestGradient, 'g', 2)));
 }
 
 void ModelPanel::showPrediction(const TrainingResult& r) {

@@ -98,6 +98,13 @@ class ModelPanel : public QWidget {
   QWidget* makeRestoredBanner();
   void refreshButton();
   void refreshResult();
+  // refreshResult()'s parts for a trained model (a predictor has showPrediction()): the
+  // privacy statement, the model and its data, a private release's mechanism, noise and
+  // accuracies, and the optimizer's outcome.
+  void showPrivacyStatement(const TrainingResult& r);
+  void showModelDescription(const TrainingResult& r);
+  void showRelease(const TrainingResult& r);
+  void showOptimizer(const TrainingResult& r);
   void refreshStale(const QStringList& changes);
   void refreshAnswersBox();
   void showPrediction(const TrainingResult& r);
