@@ -1,5 +1,5 @@
 #pragma once
-// What the Model dock and decision view tests share: opening a dataset and training from
+// What the Training dock and decision view tests share: opening a dataset and training from
 // the dock as a user would, with isolated settings. QTest macros in these helpers return
 // from the helper only; the test is marked failed and its later checks report the cause.
 

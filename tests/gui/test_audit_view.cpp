@@ -3,7 +3,7 @@
 // ε_lower, "no violation" and the trade-off curve with the forbidden region; cancelling a
 // long audit leaves the previous result; subsample-and-aggregate as published with the core
 // audit test's settings is shown as a violation, in red; the result and plot export; the
-// current dataset is audited as the Model panel prepares it, and no audit touches the ledger.
+// current dataset is audited as the Training panel prepares it, and no audit touches the ledger.
 
 #include <QtTest>
 
@@ -415,7 +415,7 @@ void TestAuditView::currentDatasetIsAuditedWithoutSpendingPrivacy() {
   QTRY_VERIFY_WITH_TIMEOUT(window.jobStatus()->shownJob() != nullptr || !view->isRunning(), kTimeoutMs);
   QTRY_VERIFY_WITH_TIMEOUT(!view->isRunning(), kAuditTimeoutMs);
   QVERIFY2(view->result().has_value(), qPrintable(view->statusLabel()->text()));
-  // D is iris's training part (the Model panel's test fraction held out; its norm bound R = 20).
+  // D is iris's training part (the Training panel's test fraction held out; its norm bound R = 20).
   QVERIFY2(view->result()->problem.find("iris") != std::string::npos, view->result()->problem.c_str());
   QVERIFY2(view->result()->problem.find("150 rows") == std::string::npos, view->result()->problem.c_str());
   QCOMPARE(window.ledger().size(), std::size_t{0});

@@ -1,4 +1,4 @@
-// The decision view end to end, offscreen: a model trained from the Model dock shows its
+// The decision view end to end, offscreen: a model trained from the Training dock shows its
 // regions behind the data (agreeing with the model's own predictions, following zoom, pan
 // and a new 2-D view), LMGC adds one ellipse per class (its shadow or section, or a line
 // saying why a class has none, never a degenerate conic) and linear models none, train and

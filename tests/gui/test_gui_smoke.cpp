@@ -99,7 +99,7 @@ void TestGuiSmoke::opensBuiltinThroughTheDock() {
 }
 
 // Every dock at its minimum must leave the window usable on a 1366 × 768 screen: a dock
-// that forces the window wider pushes the Model dock off the screen.
+// that forces the window wider pushes the Training dock off the screen.
 void TestGuiSmoke::fitsALaptopScreen() {
   MainWindow window;
   window.show();

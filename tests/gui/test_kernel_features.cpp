@@ -1,4 +1,4 @@
-// The Model dock's RBF kernel (random Fourier features), offscreen: γ checked as typed by
+// The Training dock's RBF kernel (random Fourier features), offscreen: γ checked as typed by
 // core's rule (an invalid γ disables Train with core's reason, an unticked kernel does not
 // care); not offered with LMGC, the user's choice kept for the next model; the live
 // calibration counts d = D (D + 1 with an intercept), as mech::calibrate does; logistic

@@ -65,7 +65,7 @@ void answerNextMessageBox(QMessageBox::StandardButton button) {
   timer->start(20);
 }
 
-// Trains output perturbation on iris from the Model dock; returns the ε it recorded.
+// Trains output perturbation on iris from the Training dock; returns the ε it recorded.
 double releaseOutputPerturbation(MainWindow& window) {
   mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
   const std::size_t before = window.ledger().size();

@@ -1,4 +1,4 @@
-// The mechanism part of the Model dock, offscreen: each mechanism shows the parameters it
+// The mechanism part of the Training dock, offscreen: each mechanism shows the parameters it
 // uses and only the models core accepts; an invalid value disables Train with core's reason;
 // the live calibration is mech::calibrate's for the current dataset's shape and follows ε;
 // a DP-LMGC model is drawn with its ellipses over the non-private ones; Redraw noise moves

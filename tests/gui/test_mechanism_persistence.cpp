@@ -1,4 +1,4 @@
-// The mechanism part of the Model dock across sessions: every choice comes back as it was
+// The mechanism part of the Training dock across sessions: every choice comes back as it was
 // left, and a first start (nothing saved) shows the non-private baseline, never a header of
 // the grouped list.
 

@@ -1,4 +1,4 @@
-// The Model dock, offscreen: fields validated as typed by core's rules (an invalid value
+// The Training dock, offscreen: fields validated as typed by core's rules (an invalid value
 // disables Train and says why, in place and next to the button), the norm bound prefilled
 // only from a documented public bound, Cancel in the status bar leaving the previous model
 // shown, and a new dataset dropping the model.

@@ -1,4 +1,4 @@
-// The private-prediction mechanisms and multiparty aggregation in the Model dock's form,
+// The private-prediction mechanisms and multiparty aggregation in the Training dock's form,
 // offscreen (ALGORITHMS §3 F, G, I): each shows the parameters it uses; an invalid budget,
 // number of teachers or party split disables Train with core's reason; the live calibration
 // is core's (calibratePrediction, calibrateMultiparty with n_(1) of the training part's

@@ -1,4 +1,4 @@
-// Private prediction and multiparty aggregation trained from the Model dock, offscreen
+// Private prediction and multiparty aggregation trained from the Training dock, offscreen
 // (ALGORITHMS §3 F, G, I): a trained predictor's regions are labelled non-private, its
 // answers spend the budget point by point (the answers are the ones core gives for the same
 // seed), answer B + 1 is refused with core's message, and the ledger gets one entry at the
@@ -6,7 +6,7 @@
 // and answers; Cancel during the teachers keeps the previous model; multiparty aggregation
 // with a 3-party split shows its bound and distance and is recorded once.
 //
-// DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the Model panel after answering and
+// DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the Training panel after answering and
 // after a multiparty training as PNGs in DIR, for looking at.
 
 #include <QtTest>

@@ -1,4 +1,4 @@
-// The privacy–utility view (issue 11), driven as a person does: Sweep in the Model dock shows
+// The privacy–utility view (issue 11), driven as a person does: Sweep in the Training dock shows
 // the Privacy–utility tab and fills the chart while the trials run (mean line and band per
 // mechanism, the non-private line, a log ε axis); Cancel keeps the finished points; a second
 // sweep adds to the chart or replaces it; a legend click hides a series; export writes a

@@ -11,7 +11,7 @@
 namespace dpstudio::ui {
 namespace {
 
-// The manifest's mechanism key (PrivacyPlan::key()) as the Model dock names it.
+// The manifest's mechanism key (PrivacyPlan::key()) as the Training dock names it.
 QString mechanismName(const QString& key) {
   if (key == QLatin1String("prediction")) return QObject::tr("Prediction sensitivity");
   if (key == QLatin1String("subsample")) return QObject::tr("Subsample-and-aggregate");

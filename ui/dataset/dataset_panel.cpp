@@ -80,7 +80,7 @@ QWidget* DatasetPanel::makeSourceGroup() {
   connect(openButton_, &QPushButton::clicked, this, &DatasetPanel::openFileRequested);
   form->addRow(QString(), openButton_);
 
-  // A separate test file instead of the split (a9a.t for a9a): the Model dock's test fraction
+  // A separate test file instead of the split (a9a.t for a9a): the Training dock's test fraction
   // then has nothing to do.
   testLabel_ = new QLabel;
   testLabel_->setWordWrap(true);
@@ -112,7 +112,7 @@ void DatasetPanel::refreshTest() {
                                  QLocale().toString(static_cast<qlonglong>(test->rows()))));
     testLabel_->setToolTip(QDir::toNativeSeparators(document_->testSource().spec));
   } else {
-    testLabel_->setText(tr("a held-out part of the dataset (Model dock)"));
+    testLabel_->setText(tr("a held-out part of the dataset (Training dock)"));
     testLabel_->setToolTip(QString());
   }
 }

@@ -7,7 +7,7 @@
 //
 // The audit runs off the GUI thread as a job (ui/jobs/job.h) with a copy of its inputs:
 // the settings, and for "current dataset" the document's immutable dataset and how to split
-// and preprocess it, which the main window takes from the Model panel (setPreparation()).
+// and preprocess it, which the main window takes from the Training panel (setPreparation()).
 // jobStarted() hands the job to the status bar's progress and Cancel. A cancelled or failed
 // audit leaves the previous result shown. Run is disabled while the form is invalid (the
 // reasons are listed under it) or an audit runs.

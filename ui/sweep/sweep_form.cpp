@@ -212,15 +212,15 @@ void SweepForm::refreshMechanisms() {
     const bool fits = planFor(key, &problem).has_value();
     box->setEnabled(fits || !base_);
     box->setToolTip(fits ? tr("Compare %1 in the sweep").arg(box->text())
-                         : tr("Not with the Model dock's settings: %1").arg(problem));
+                         : tr("Not with the Training dock's settings: %1").arg(problem));
   }
   if (!base_) {
     baseLabel_->setText(baseProblem_.isEmpty() ? tr("Open a dataset to sweep it.")
-                                               : tr("Fix the Model dock first: %1").arg(baseProblem_));
+                                               : tr("Fix the Training dock first: %1").arg(baseProblem_));
     return;
   }
   const experiment::PrivacyPlan plan = basePlan();
-  baseLabel_->setText(tr("Everything not swept is the Model dock's: %1, \u03bb = %2, \u03b5 = %3, \u03b4 = %4; "
+  baseLabel_->setText(tr("Everything not swept is the Training dock's: %1, \u03bb = %2, \u03b5 = %3, \u03b4 = %4; "
                          "%5 training rows.")
                           .arg(modelDisplayName(base_->learner.kind))
                           .arg(base_->learner.lambda, 0, 'g', 4)
@@ -297,7 +297,7 @@ QStringList SweepForm::problems() const {
     if (!spec) return {QString::fromStdString(spec.error().message)};
     return {};
   }
-  if (!base_) return {baseProblem_.isEmpty() ? tr("no dataset") : tr("Model dock: %1").arg(baseProblem_)};
+  if (!base_) return {baseProblem_.isEmpty() ? tr("no dataset") : tr("Training dock: %1").arg(baseProblem_)};
   if (!values_->isValid()) return {tr("values: %1").arg(values_->problem())};
   auto status = sweepSpec({}).validate(shape_);
   if (!status) return {QString::fromStdString(status.error().message)};

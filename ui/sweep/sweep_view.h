@@ -5,7 +5,7 @@
 // updates). Hovering a point shows its value, mean, standard deviation and count; clicking
 // a legend entry hides or shows that series with its band.
 //
-// It sweeps the current dataset with the Model dock's settings (setSource() says how to get
+// It sweeps the current dataset with the Training dock's settings (setSource() says how to get
 // them), or a paper figure with its own data (the form's "Paper figure" chooser). A sweep is
 // an experiment on the user's data, not a private release: the view says so, and nothing is
 // recorded in the ledger.
@@ -42,7 +42,7 @@ class SweepView : public QWidget {
   Q_OBJECT
 
  public:
-  // The Model dock's settings and the training part's shape they give (n after the split,
+  // The Training dock's settings and the training part's shape they give (n after the split,
   // d after the preprocessing, C), or the dock's problems.
   struct Base {
     TrainingSettings settings;
@@ -71,7 +71,7 @@ class SweepView : public QWidget {
   bool exportTo(const QString& path, QString* error = nullptr) const;
 
  public slots:
-  // Reads the Model dock's settings again (call when they or the dataset change).
+  // Reads the Training dock's settings again (call when they or the dataset change).
   void refreshBase();
   // Starts a sweep with the controls' choices (no-op, with the reason shown, when invalid).
   void startSweep();

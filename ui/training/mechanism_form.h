@@ -1,5 +1,5 @@
 #pragma once
-// The privacy part of the Model dock's form: which mechanism trains the model — grouped as
+// The privacy part of the Training dock's form: which mechanism trains the model — grouped as
 // the baseline (none), the private-training mechanisms of ALGORITHMS §3 A–E, the
 // private-prediction mechanisms (§3 F, G: a budget B of answers, T teachers) and multiparty
 // aggregation (§3 I: K parties, prediction_fields.h) — with its

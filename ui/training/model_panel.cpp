@@ -78,7 +78,7 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
   sweepButton_->setToolTip(tr("Draw accuracy against privacy: sweep these settings over \u03b5 (or another "
                               "parameter) for several mechanisms, in the Privacy\u2013utility tab. An experiment "
                               "on your data, not a release (Ctrl+Shift+S)"));
-  // The buttons live outside the scrolling form (ModelDock puts actionBar() under it), so
+  // The buttons live outside the scrolling form (TrainingDock puts actionBar() under it), so
   // they stay where they are whatever rows the mechanism shows.
   actionBar_ = new QWidget;
   auto* actions = new QVBoxLayout(actionBar_);

@@ -1,5 +1,5 @@
 #pragma once
-// The Model dock's contents: the parameter form (model_settings_form.h: privacy mechanism,
+// The Training dock's contents: the parameter form (model_settings_form.h: privacy mechanism,
 // model, data), the Train, Redraw noise and Sweep buttons, and what the last training gave: the
 // privacy status; the feature map, when the model reads random Fourier features; for a private model the mechanism's report (noise family and source, the
 // noise norm drawn, the derived calibration, the statement and any warning); train and test

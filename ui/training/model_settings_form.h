@@ -1,5 +1,5 @@
 #pragma once
-// The Model dock's parameter form: the privacy mechanism and its parameters
+// The Training dock's parameter form: the privacy mechanism and its parameters
 // (mechanism_form.h), which model to train and with what, and how the data are split and
 // preprocessed before it sees them. Every field is validated as it is typed,
 // by core's own rules where core has them; settings() is meaningful while problems() is

@@ -1,5 +1,5 @@
 #pragma once
-// The trained model the window is showing, and its 2-D view: the document the Model dock
+// The trained model the window is showing, and its 2-D view: the document the Training dock
 // and the decision view subscribe to (Tiled's document pattern, like DatasetDocument). It
 // owns no threads and computes nothing; TrainingController fills it with values computed
 // off the GUI thread, as immutable shared values that workers may keep reading.
@@ -68,7 +68,7 @@ struct PrivacySettings {
 // sensitivity", "Subsample-and-aggregate", "Multiparty aggregation", … ("None" without one).
 QString privacyDisplayName(const PrivacySettings& privacy);
 
-// Everything Train needs besides the dataset; what the Model dock's form produces.
+// Everything Train needs besides the dataset; what the Training dock's form produces.
 struct TrainingSettings {
   LearnerSpec learner;
   double tolerance = 1e-8;  // the optimizer's relative gradient tolerance (as dpstudio-cli)

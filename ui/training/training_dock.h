@@ -1,11 +1,15 @@
 #pragma once
-// The Model dock: the ModelPanel in a scroll area above a fixed footer with Train and Redraw
-// noise (which therefore never move, whatever rows the form shows), wired to the TrainingController (Train
-// requests go to it; its busy state and outcomes come back to the panel), with one-line
-// outcomes for the status bar through statusMessage().
+// The Training dock: everything a training takes and gives, in one ModelPanel — the
+// Privacy, Model and Training data groups, Draw N, the last Result and, for a private
+// predictor, its Private answers — in a scroll area above a fixed footer with Train, Redraw
+// noise and Sweep (which therefore never move, whatever rows the form shows). Wired to the
+// TrainingController: Train requests go to it; its busy state and outcomes come back to the
+// panel, and one-line outcomes go to the status bar through statusMessage().
 //
+// Named after what it holds, a training's inputs and outputs, rather than after one of its
+// groups.
 // Its own dock rather than a section of the Dataset dock: both stay visible on either side
-// of the plot, and private mechanisms will grow this form into the Mechanism dock.
+// of the plot.
 
 #include <QDockWidget>
 
@@ -20,12 +24,12 @@ class ModelPanel;
 class TrainingController;
 class TrainingDocument;
 
-class ModelDock : public QDockWidget {
+class TrainingDock : public QDockWidget {
   Q_OBJECT
 
  public:
-  ModelDock(DatasetDocument* datasets, TrainingDocument* training, TrainingController* trainer,
-            QWidget* parent = nullptr);
+  TrainingDock(DatasetDocument* datasets, TrainingDocument* training, TrainingController* trainer,
+               QWidget* parent = nullptr);
 
   ModelPanel* panel() const { return panel_; }
 

@@ -1,4 +1,4 @@
-#include "ui/training/model_dock.h"
+#include "ui/training/training_dock.h"
 
 #include <QFrame>
 #include <QVBoxLayout>
@@ -16,10 +16,12 @@
 
 namespace dpstudio::ui {
 
-ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, TrainingController* trainer,
-                     QWidget* parent)
-    : QDockWidget(tr("Mechanism & Model"), parent), training_(training), panel_(new ModelPanel(datasets, training)) {
-  setObjectName(QStringLiteral("modelDock"));
+TrainingDock::TrainingDock(DatasetDocument* datasets, TrainingDocument* training, TrainingController* trainer,
+                           QWidget* parent)
+    : QDockWidget(tr("Training"), parent), training_(training), panel_(new ModelPanel(datasets, training)) {
+  // The saved window layout finds the dock by this name. A layout saved when it was
+  // "modelDock" does not name it, and Qt leaves it where MainWindow adds it, on the right.
+  setObjectName(QStringLiteral("trainingDock"));
   setWidget(makeBody());
   fitWidth();
   connectTraining(trainer);
@@ -27,7 +29,7 @@ ModelDock::ModelDock(DatasetDocument* datasets, TrainingDocument* training, Trai
   connectAnswers(trainer);
 }
 
-QWidget* ModelDock::makeBody() {
+QWidget* TrainingDock::makeBody() {
   scroll_ = new QScrollArea;
   scroll_->setWidget(panel_);
   scroll_->setWidgetResizable(true);
@@ -50,7 +52,7 @@ QWidget* ModelDock::makeBody() {
   return body;
 }
 
-void ModelDock::connectTraining(TrainingController* trainer) {
+void TrainingDock::connectTraining(TrainingController* trainer) {
   connect(panel_, &ModelPanel::trainRequested, trainer, &TrainingController::train);
   connect(panel_, &ModelPanel::redrawRequested, trainer, &TrainingController::redrawNoise);
   connect(trainer, &TrainingController::busyChanged, panel_, &ModelPanel::setTraining);
@@ -90,7 +92,7 @@ void ModelDock::connectTraining(TrainingController* trainer) {
   });
 }
 
-void ModelDock::connectSpread(TrainingController* trainer) {
+void TrainingDock::connectSpread(TrainingController* trainer) {
   connect(panel_, &ModelPanel::spreadRequested, trainer, &TrainingController::drawSpread);
   connect(trainer, &TrainingController::spreadDrawn, this, [this](int count) {
     emit statusMessage(tr("Drew %1 private models of these settings (an experiment: not released, not in the "
@@ -100,7 +102,7 @@ void ModelDock::connectSpread(TrainingController* trainer) {
           [this](const QString& message) { emit statusMessage(tr("Draw failed: %1").arg(message), 8000); });
 }
 
-void ModelDock::connectAnswers(TrainingController* trainer) {
+void TrainingDock::connectAnswers(TrainingController* trainer) {
   connect(panel_, &ModelPanel::answerRequested, trainer, &TrainingController::answerTestPoints);
   connect(trainer, &TrainingController::answered, this, [this](long long count, const QString& ledgerText) {
     QString text = count == 1 ? tr("Answered 1 more test point privately.")
@@ -117,13 +119,13 @@ void ModelDock::connectAnswers(TrainingController* trainer) {
   });
 }
 
-void ModelDock::showAnswersBox() {
+void TrainingDock::showAnswersBox() {
   // The budget and the answer button are what a predictor is used through: scrolled into
   // view below the form, once the panel has laid the group out.
   QTimer::singleShot(0, this, [this] { scroll_->ensureWidgetVisible(panel_->answersBox(), 0, 8); });
 }
 
-void ModelDock::fitWidth() {
+void TrainingDock::fitWidth() {
   const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
   scroll_->setMinimumWidth(std::clamp(panel_->minimumSizeHint().width() + scrollBar + 4, 360, 440));
 }
