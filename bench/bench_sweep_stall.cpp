@@ -16,12 +16,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "ui/dataset/dataset_controller.h"
 #include "ui/main_window.h"
+#include "ui/plot/scatter_view.h"
 #include "ui/sweep/sweep_form.h"
 #include "ui/sweep/sweep_session.h"
 #include "ui/sweep/sweep_view.h"
-#include "ui/dataset_controller.h"
-#include "ui/scatter_view.h"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);

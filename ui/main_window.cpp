@@ -26,26 +26,26 @@
 #include <algorithm>
 
 #include "core/sources/source.h"
-#include "ui/audit_view.h"
 #include "ui/bundle/opened_model_overlay.h"
-#include "ui/dataset_controller.h"
-#include "ui/dataset_document.h"
-#include "ui/dataset_panel.h"
-#include "ui/decision_overlay.h"
-#include "ui/help_dialog.h"
-#include "ui/job_status_widget.h"
-#include "ui/ledger_store.h"
-#include "ui/ledger_view.h"
-#include "ui/model_dock.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/noise_view.h"
-#include "ui/recent_files.h"
-#include "ui/scatter_view.h"
+#include "ui/dataset/dataset_controller.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/dataset/dataset_panel.h"
+#include "ui/dataset/recent_files.h"
+#include "ui/jobs/job_status_widget.h"
+#include "ui/plot/decision_overlay.h"
+#include "ui/plot/scatter_view.h"
+#include "ui/privacy/audit_view.h"
+#include "ui/privacy/ledger_store.h"
+#include "ui/privacy/ledger_view.h"
+#include "ui/privacy/noise_view.h"
 #include "ui/sweep/sweep_view.h"
-#include "ui/wheel_guard.h"
-#include "ui/training_controller.h"
-#include "ui/training_document.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/training/training_controller.h"
+#include "ui/training/training_dock.h"
+#include "ui/training/training_document.h"
+#include "ui/widgets/help_dialog.h"
+#include "ui/widgets/wheel_guard.h"
 
 namespace dpstudio::ui {
 using namespace main_window_keys;
@@ -87,7 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
 
   createActions();
   createDock();
-  createModelDock();
+  createTrainingDock();
   createPrivacyDocks();
   createSweepView();
   createMenus();
@@ -101,7 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(controller_, &DatasetController::viewFailed, panel_, &DatasetPanel::showViewError);
   connect(controller_, &DatasetController::testOpened, this, [this](const QString& path) {
-    statusBar()->showMessage(tr("Test file %1: %2 rows; the Model dock now holds nothing out.")
+    statusBar()->showMessage(tr("Test file %1: %2 rows; the Training dock now holds nothing out.")
                                  .arg(QFileInfo(path).fileName())
                                  .arg(document_->testDataset()->rows()),
                              8000);
@@ -265,13 +265,13 @@ void MainWindow::createDock() {
   connect(panel_, &DatasetPanel::viewSpecRequested, controller_, &DatasetController::setViewSpec);
 }
 
-void MainWindow::createModelDock() {
-  modelDock_ = new ModelDock(document_, training_, trainer_, this);
-  modelPanel_ = modelDock_->panel();
-  addDockWidget(Qt::RightDockWidgetArea, modelDock_);
+void MainWindow::createTrainingDock() {
+  trainingDock_ = new TrainingDock(document_, training_, trainer_, this);
+  modelPanel_ = trainingDock_->panel();
+  addDockWidget(Qt::RightDockWidgetArea, trainingDock_);
   // A result that no longer matches the form says so above the plot too.
   connect(modelPanel_, &ModelPanel::staleChanged, this, &MainWindow::showTitleNotes);
-  connect(modelDock_, &ModelDock::statusMessage, this, [this](const QString& text, int timeoutMs) {
+  connect(trainingDock_, &TrainingDock::statusMessage, this, [this](const QString& text, int timeoutMs) {
     if (text.isEmpty()) statusBar()->clearMessage();
     else statusBar()->showMessage(text, timeoutMs);
   });
@@ -289,13 +289,13 @@ void MainWindow::createPrivacyDocks() {
   });
 
   auditView_ = new AuditView(document_);
-  // The current dataset is audited as the Model panel would train on it (split, norm bound R,
+  // The current dataset is audited as the Training panel would train on it (split, norm bound R,
   // kernel features). An audit draws no view: the rows before a feature map are not kept.
   auditView_->setPreparation([this]() -> Result<SplitAndPreprocess> {
     const ModelSettingsForm* form = modelPanel_->form();
     if (!form->isValid())
       return Error{ErrorKind::InvalidPrivacy,
-                   "fix the Model panel first: " + form->problems().join(QStringLiteral("; ")).toStdString(), {}, 0,
+                   "fix the Training panel first: " + form->problems().join(QStringLiteral("; ")).toStdString(), {}, 0,
                    {}};
     SplitAndPreprocess preparation = form->settings().data;
     preparation.keepRowsBeforeMap = false;
@@ -377,7 +377,7 @@ void MainWindow::createMenus() {
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(showDockAction(datasetDock_, tr("&Dataset Panel"), QKeySequence(tr("Ctrl+1"))));
-  view->addAction(showDockAction(modelDock_, tr("&Model Panel"), QKeySequence(tr("Ctrl+2"))));
+  view->addAction(showDockAction(trainingDock_, tr("&Training Panel"), QKeySequence(tr("Ctrl+2"))));
   view->addAction(showDockAction(ledgerDock_, tr("&Ledger"), QKeySequence(tr("Ctrl+3"))));
   view->addAction(showDockAction(auditDock_, tr("&Audit"), QKeySequence(tr("Ctrl+4"))));
   view->addAction(showDockAction(findChild<QDockWidget*>(QStringLiteral("noiseDock")), tr("&Noise"),

@@ -1,7 +1,7 @@
 #pragma once
 // dpstudio's main window: in the centre the scatter/decision view and the privacy–utility
 // view as tabs, the Dataset dock on the left, the
-// Model dock on the right, a status bar with the running job's progress and Cancel, and the
+// Training dock on the right, a status bar with the running job's progress and Cancel, and the
 // File / View / Help menus.
 //
 // Every dataset request (built-in list, Open…, Open Recent, drag-and-drop, command line)
@@ -43,7 +43,7 @@ class HelpDialog;
 class JobStatusWidget;
 class LedgerStore;
 class LedgerView;
-class ModelDock;
+class TrainingDock;
 class ModelPanel;
 class OpenedModelOverlay;
 class RecentFiles;
@@ -92,10 +92,10 @@ class MainWindow : public QMainWindow {
   // The centre's tabs: the decision view (scatter) and the privacy–utility view (sweeps).
   QTabWidget* centralTabs() const { return tabs_; }
   SweepView* sweepView() const { return sweepView_; }
-  // Shows the privacy–utility tab and starts a sweep of the Model dock's settings.
+  // Shows the privacy–utility tab and starts a sweep of the Training dock's settings.
   void sweep();
 
-  // Trains a `kind` model with the Model dock's other settings as soon as the next dataset
+  // Trains a `kind` model with the Training dock's other settings as soon as the next dataset
   // has opened (the --train-model start-up option).
   void trainWhenOpened(ModelKind kind);
 
@@ -133,7 +133,7 @@ class MainWindow : public QMainWindow {
   void createActions();
   void createMenus();
   void createDock();
-  void createModelDock();
+  void createTrainingDock();
   void connectTraining();
   void createPrivacyDocks();
   void createSweepView();
@@ -164,7 +164,7 @@ class MainWindow : public QMainWindow {
   DecisionOverlay* overlay_;
   OpenedModelOverlay* openedOverlay_;
   ModelPanel* modelPanel_ = nullptr;
-  ModelDock* modelDock_ = nullptr;
+  TrainingDock* trainingDock_ = nullptr;
   JobStatusWidget* jobStatus_;
   QTabWidget* tabs_ = nullptr;
   SweepView* sweepView_ = nullptr;

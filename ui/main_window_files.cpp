@@ -15,15 +15,15 @@
 #include "core/sources/source.h"
 #include "ui/bundle/model_export.h"
 #include "ui/bundle/opened_model_overlay.h"
-#include "ui/dataset_controller.h"
-#include "ui/dataset_document.h"
-#include "ui/dataset_files.h"
-#include "ui/import_dialog.h"
+#include "ui/dataset/dataset_controller.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/dataset/dataset_files.h"
+#include "ui/dataset/import_dialog.h"
 #include "ui/main_window.h"
 #include "ui/main_window_keys.h"
-#include "ui/scatter_view.h"
-#include "ui/training_document.h"
-#include "ui/view_export.h"
+#include "ui/plot/scatter_view.h"
+#include "ui/plot/view_export.h"
+#include "ui/training/training_document.h"
 
 namespace dpstudio::ui {
 

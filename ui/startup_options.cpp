@@ -2,13 +2,13 @@
 
 #include <QSpinBox>
 
-#include "ui/dataset_controller.h"
-#include "ui/kernel_fields.h"
+#include "ui/dataset/dataset_controller.h"
 #include "ui/main_window.h"
-#include "ui/mechanism_form.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/number_field.h"
+#include "ui/training/kernel_fields.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/widgets/number_field.h"
 
 namespace dpstudio::ui {
 

@@ -1,6 +1,6 @@
 // dpstudio-cli: the headless front end. A thin dispatcher over core; each subcommand lives
 // in its own cmd_*.cpp. Runs under a QCoreApplication, or under an offscreen QApplication
-// when it is to draw a plot (`sweep`/`sweep-merge --plot`; ui/plot_application.h).
+// when it is to draw a plot (`sweep`/`sweep-merge --plot`; ui/plot/plot_application.h).
 
 #include <QCoreApplication>
 
@@ -10,7 +10,7 @@
 #include <map>
 
 #include "app/cli/cli_common.h"
-#include "ui/plot_application.h"
+#include "ui/plot/plot_application.h"
 
 namespace {
 

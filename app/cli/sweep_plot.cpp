@@ -1,6 +1,6 @@
 #include "app/cli/sweep_plot.h"
 
-#include "ui/utility_chart.h"
+#include "ui/plot/utility_chart.h"
 
 namespace dpstudio::cli {
 

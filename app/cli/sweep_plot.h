@@ -1,6 +1,6 @@
 #pragma once
 // Renders a sweep's curve to PNG or SVG for `--plot`, in the look of the GUI's
-// privacy–utility view (ui/utility_chart.h draws both). Needs the QApplication that main()
+// privacy–utility view (ui/plot/utility_chart.h draws both). Needs the QApplication that main()
 // creates for `sweep --plot` and `sweep-merge --plot`.
 
 #include <QString>

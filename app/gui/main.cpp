@@ -7,7 +7,7 @@
 // first start the teaching screen (ui/startup_options.h): a private model on builtin:blobs.
 // FILE is --dataset's value given plainly: the .desktop entry's "Exec=dpstudio %f" passes
 // the CSV file that was opened with dpstudio from a file manager.
-// --train-model trains that model (other settings as in the Model dock) once the dataset
+// --train-model trains that model (other settings as in the Training dock) once the dataset
 // has opened, so that the decision view can be seen, and screenshotted, without clicking;
 // --mechanism chooses the privacy mechanism in the dock first (its other parameters as saved);
 // --rff-dim turns on the dock's RBF kernel (random Fourier features), as dpstudio-cli's options.
@@ -20,9 +20,9 @@
 #include <cstdio>
 
 #include "core/learn/learner.h"
-#include "ui/kernel_fields.h"
 #include "ui/main_window.h"
 #include "ui/startup_options.h"
+#include "ui/training/kernel_fields.h"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);

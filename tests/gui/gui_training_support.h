@@ -1,5 +1,5 @@
 #pragma once
-// What the Model dock and decision view tests share: opening a dataset and training from
+// What the Training dock and decision view tests share: opening a dataset and training from
 // the dock as a user would, with isolated settings. QTest macros in these helpers return
 // from the helper only; the test is marked failed and its later checks report the cause.
 
@@ -13,14 +13,14 @@
 #include <QSpinBox>
 
 #include "core/learn/learner.h"
-#include "ui/dataset_controller.h"
-#include "ui/decision_overlay.h"
+#include "ui/dataset/dataset_controller.h"
 #include "ui/main_window.h"
-#include "ui/mechanism_form.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/scatter_view.h"
-#include "ui/training_document.h"
+#include "ui/plot/decision_overlay.h"
+#include "ui/plot/scatter_view.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/training/training_document.h"
 
 namespace dpstudio::test {
 

@@ -4,8 +4,8 @@
 // prediction fields, and comparing a shown calibration with core's.
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/mechanism_form.h"
-#include "ui/prediction_fields.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/training/prediction_fields.h"
 
 namespace dpstudio::test {
 

@@ -3,7 +3,7 @@
 // ε_lower, "no violation" and the trade-off curve with the forbidden region; cancelling a
 // long audit leaves the previous result; subsample-and-aggregate as published with the core
 // audit test's settings is shown as a violation, in red; the result and plot export; the
-// current dataset is audited as the Model panel prepares it, and no audit touches the ledger.
+// current dataset is audited as the Training panel prepares it, and no audit touches the ledger.
 
 #include <QtTest>
 
@@ -26,13 +26,13 @@
 #include <cmath>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/audit_chart.h"
-#include "ui/audit_form.h"
-#include "ui/audit_view.h"
-#include "ui/dataset_document.h"
-#include "ui/job_status_widget.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/jobs/job_status_widget.h"
 #include "ui/main_window.h"
-#include "ui/number_field.h"
+#include "ui/privacy/audit_chart.h"
+#include "ui/privacy/audit_form.h"
+#include "ui/privacy/audit_view.h"
+#include "ui/widgets/number_field.h"
 
 using dpstudio::ModelKind;
 using dpstudio::test::isolateSettings;
@@ -415,7 +415,7 @@ void TestAuditView::currentDatasetIsAuditedWithoutSpendingPrivacy() {
   QTRY_VERIFY_WITH_TIMEOUT(window.jobStatus()->shownJob() != nullptr || !view->isRunning(), kTimeoutMs);
   QTRY_VERIFY_WITH_TIMEOUT(!view->isRunning(), kAuditTimeoutMs);
   QVERIFY2(view->result().has_value(), qPrintable(view->statusLabel()->text()));
-  // D is iris's training part (the Model panel's test fraction held out; its norm bound R = 20).
+  // D is iris's training part (the Training panel's test fraction held out; its norm bound R = 20).
   QVERIFY2(view->result()->problem.find("iris") != std::string::npos, view->result()->problem.c_str());
   QVERIFY2(view->result()->problem.find("150 rows") == std::string::npos, view->result()->problem.c_str());
   QCOMPARE(window.ledger().size(), std::size_t{0});

@@ -1,4 +1,4 @@
-// The decision view end to end, offscreen: a model trained from the Model dock shows its
+// The decision view end to end, offscreen: a model trained from the Training dock shows its
 // regions behind the data (agreeing with the model's own predictions, following zoom, pan
 // and a new 2-D view), LMGC adds one ellipse per class (its shadow or section, or a line
 // saying why a class has none, never a degenerate conic) and linear models none, train and
@@ -24,18 +24,18 @@
 #include <QWheelEvent>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/chart_navigation.h"
-#include "ui/dataset_controller.h"
-#include "ui/dataset_document.h"
-#include "ui/dataset_panel.h"
-#include "ui/decision_overlay.h"
+#include "ui/dataset/dataset_controller.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/dataset/dataset_panel.h"
 #include "ui/main_window.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/region_image.h"
-#include "ui/scatter_view.h"
-#include "ui/training_document.h"
-#include "ui/training_job.h"
+#include "ui/plot/chart_navigation.h"
+#include "ui/plot/decision_overlay.h"
+#include "ui/plot/region_image.h"
+#include "ui/plot/scatter_view.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/training/training_document.h"
+#include "ui/training/training_job.h"
 
 #include "core/models/ellipsoid.h"
 #include "core/models/lmgc.h"

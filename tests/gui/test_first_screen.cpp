@@ -13,10 +13,10 @@
 
 #include "core/learn/learner.h"
 #include "tests/gui/gui_training_support.h"
-#include "ui/ledger_view.h"
-#include "ui/number_field.h"
-#include "ui/region_image.h"
+#include "ui/plot/region_image.h"
+#include "ui/privacy/ledger_view.h"
 #include "ui/startup_options.h"
+#include "ui/widgets/number_field.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;

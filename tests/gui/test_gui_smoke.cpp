@@ -18,12 +18,12 @@
 #include <QToolButton>
 #include <QValueAxis>
 
-#include "ui/dataset_controller.h"
-#include "ui/dataset_document.h"
-#include "ui/dataset_panel.h"
-#include "ui/job_status_widget.h"
+#include "ui/dataset/dataset_controller.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/dataset/dataset_panel.h"
+#include "ui/jobs/job_status_widget.h"
 #include "ui/main_window.h"
-#include "ui/scatter_view.h"
+#include "ui/plot/scatter_view.h"
 
 using dpstudio::ViewKind;
 using dpstudio::ui::DatasetController;
@@ -99,7 +99,7 @@ void TestGuiSmoke::opensBuiltinThroughTheDock() {
 }
 
 // Every dock at its minimum must leave the window usable on a 1366 × 768 screen: a dock
-// that forces the window wider pushes the Model dock off the screen.
+// that forces the window wider pushes the Training dock off the screen.
 void TestGuiSmoke::fitsALaptopScreen() {
   MainWindow window;
   window.show();

@@ -18,8 +18,8 @@
 
 #include <algorithm>
 
-#include "ui/help_dialog.h"
 #include "ui/main_window.h"
+#include "ui/widgets/help_dialog.h"
 
 using dpstudio::ui::HelpDialog;
 using dpstudio::ui::MainWindow;

@@ -15,8 +15,8 @@
 #include <QTemporaryDir>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/dataset_document.h"
-#include "ui/import_dialog.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/dataset/import_dialog.h"
 
 using namespace dpstudio;
 using dpstudio::ui::ImportDialog;

@@ -1,4 +1,4 @@
-// The Model dock's RBF kernel (random Fourier features), offscreen: γ checked as typed by
+// The Training dock's RBF kernel (random Fourier features), offscreen: γ checked as typed by
 // core's rule (an invalid γ disables Train with core's reason, an unticked kernel does not
 // care); not offered with LMGC, the user's choice kept for the next model; the live
 // calibration counts d = D (D + 1 with an intercept), as mech::calibrate does; logistic
@@ -28,16 +28,16 @@
 #include "core/data/split.h"
 #include "core/mechanisms/mechanism.h"
 #include "tests/gui/gui_training_support.h"
-#include "ui/dataset_document.h"
-#include "ui/kernel_fields.h"
+#include "ui/dataset/dataset_document.h"
 #include "ui/main_window.h"
-#include "ui/mechanism_form.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/number_field.h"
-#include "ui/region_image.h"
-#include "ui/scatter_view.h"
-#include "ui/training_document.h"
+#include "ui/plot/region_image.h"
+#include "ui/plot/scatter_view.h"
+#include "ui/training/kernel_fields.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/training/training_document.h"
+#include "ui/widgets/number_field.h"
 
 using dpstudio::Index;
 using dpstudio::ModelKind;

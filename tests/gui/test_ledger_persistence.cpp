@@ -23,11 +23,11 @@
 #include <QTimer>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/ledger_model.h"
-#include "ui/ledger_store.h"
-#include "ui/ledger_view.h"
-#include "ui/prediction_answers_box.h"
-#include "ui/training_controller.h"
+#include "ui/privacy/ledger_model.h"
+#include "ui/privacy/ledger_store.h"
+#include "ui/privacy/ledger_view.h"
+#include "ui/training/prediction_answers_box.h"
+#include "ui/training/training_controller.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;
@@ -65,7 +65,7 @@ void answerNextMessageBox(QMessageBox::StandardButton button) {
   timer->start(20);
 }
 
-// Trains output perturbation on iris from the Model dock; returns the ε it recorded.
+// Trains output perturbation on iris from the Training dock; returns the ε it recorded.
 double releaseOutputPerturbation(MainWindow& window) {
   mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
   const std::size_t before = window.ledger().size();

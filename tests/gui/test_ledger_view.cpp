@@ -17,9 +17,9 @@
 #include <thread>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/ledger_model.h"
-#include "ui/ledger_view.h"
 #include "ui/main_window.h"
+#include "ui/privacy/ledger_model.h"
+#include "ui/privacy/ledger_view.h"
 
 using dpstudio::privacy::LedgerEntry;
 using dpstudio::privacy::PrivacyLedger;

@@ -1,4 +1,4 @@
-// The mechanism part of the Model dock, offscreen: each mechanism shows the parameters it
+// The mechanism part of the Training dock, offscreen: each mechanism shows the parameters it
 // uses and only the models core accepts; an invalid value disables Train with core's reason;
 // the live calibration is mech::calibrate's for the current dataset's shape and follows ε;
 // a DP-LMGC model is drawn with its ellipses over the non-private ones; Redraw noise moves
@@ -31,19 +31,19 @@
 #include "core/data/split.h"
 #include "core/mechanisms/mechanism.h"
 #include "tests/gui/gui_training_support.h"
-#include "ui/calibration_view.h"
-#include "ui/dataset_document.h"
-#include "ui/job_status_widget.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/jobs/job_status_widget.h"
 #include "ui/main_window.h"
-#include "ui/mechanism_form.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/number_field.h"
-#include "ui/number_list_field.h"
-#include "ui/region_image.h"
-#include "ui/scatter_view.h"
-#include "ui/training_controller.h"
-#include "ui/training_document.h"
+#include "ui/plot/region_image.h"
+#include "ui/plot/scatter_view.h"
+#include "ui/training/calibration_view.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/training/training_controller.h"
+#include "ui/training/training_document.h"
+#include "ui/widgets/number_field.h"
+#include "ui/widgets/number_list_field.h"
 
 using dpstudio::ModelKind;
 using dpstudio::ViewKind;

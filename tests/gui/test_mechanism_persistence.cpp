@@ -1,4 +1,4 @@
-// The mechanism part of the Model dock across sessions: every choice comes back as it was
+// The mechanism part of the Training dock across sessions: every choice comes back as it was
 // left, and a first start (nothing saved) shows the non-private baseline, never a header of
 // the grouped list.
 
@@ -11,11 +11,11 @@
 #include <QTemporaryDir>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/mechanism_form.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/number_field.h"
-#include "ui/number_list_field.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/widgets/number_field.h"
+#include "ui/widgets/number_list_field.h"
 
 using dpstudio::ModelKind;
 using dpstudio::mech::MechanismKind;

@@ -14,10 +14,10 @@
 #include "tests/gui/gui_training_support.h"
 #include "tests/gui/prediction_dock_support.h"
 #include "ui/bundle/model_export.h"
-#include "ui/number_field.h"
-#include "ui/prediction_answers.h"
-#include "ui/prediction_answers_box.h"
-#include "ui/prediction_fields.h"
+#include "ui/training/prediction_answers.h"
+#include "ui/training/prediction_answers_box.h"
+#include "ui/training/prediction_fields.h"
+#include "ui/widgets/number_field.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;

@@ -1,4 +1,4 @@
-// The Model dock, offscreen: fields validated as typed by core's rules (an invalid value
+// The Training dock, offscreen: fields validated as typed by core's rules (an invalid value
 // disables Train and says why, in place and next to the button), the norm bound prefilled
 // only from a documented public bound, Cancel in the status bar leaving the previous model
 // shown, and a new dataset dropping the model.
@@ -16,14 +16,14 @@
 #include <QToolButton>
 
 #include "tests/gui/gui_training_support.h"
-#include "ui/job_status_widget.h"
+#include "ui/jobs/job_status_widget.h"
 #include "ui/main_window.h"
-#include "ui/model_panel.h"
-#include "ui/model_settings_form.h"
-#include "ui/number_field.h"
-#include "ui/scatter_view.h"
-#include "ui/training_controller.h"
-#include "ui/training_document.h"
+#include "ui/plot/scatter_view.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/training/training_controller.h"
+#include "ui/training/training_document.h"
+#include "ui/widgets/number_field.h"
 
 using dpstudio::ModelKind;
 using dpstudio::test::isolateSettings;

@@ -16,10 +16,10 @@
 #include "tests/gui/prediction_dock_support.h"
 #include "ui/bundle/model_export.h"
 #include "ui/bundle/opened_model_overlay.h"
-#include "ui/dataset_document.h"
-#include "ui/number_field.h"
-#include "ui/region_image.h"
-#include "ui/training_controller.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/plot/region_image.h"
+#include "ui/training/training_controller.h"
+#include "ui/widgets/number_field.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;

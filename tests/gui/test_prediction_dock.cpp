@@ -1,4 +1,4 @@
-// The private-prediction mechanisms and multiparty aggregation in the Model dock's form,
+// The private-prediction mechanisms and multiparty aggregation in the Training dock's form,
 // offscreen (ALGORITHMS §3 F, G, I): each shows the parameters it uses; an invalid budget,
 // number of teachers or party split disables Train with core's reason; the live calibration
 // is core's (calibratePrediction, calibrateMultiparty with n_(1) of the training part's
@@ -25,17 +25,17 @@
 #include "core/prediction/multiparty_options.h"
 #include "core/prediction/prediction_options.h"
 #include "tests/gui/prediction_dock_support.h"
-#include "ui/calibration_view.h"
-#include "ui/dataset_document.h"
-#include "ui/job_status_widget.h"
-#include "ui/ledger_model.h"
-#include "ui/mechanism_form.h"
-#include "ui/number_field.h"
-#include "ui/party_split_editor.h"
-#include "ui/prediction_answers.h"
-#include "ui/prediction_answers_box.h"
-#include "ui/prediction_fields.h"
-#include "ui/training_controller.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/jobs/job_status_widget.h"
+#include "ui/privacy/ledger_model.h"
+#include "ui/training/calibration_view.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/training/party_split_editor.h"
+#include "ui/training/prediction_answers.h"
+#include "ui/training/prediction_answers_box.h"
+#include "ui/training/prediction_fields.h"
+#include "ui/training/training_controller.h"
+#include "ui/widgets/number_field.h"
 
 using dpstudio::Index;
 using dpstudio::ModelKind;

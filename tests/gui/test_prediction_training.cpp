@@ -1,4 +1,4 @@
-// Private prediction and multiparty aggregation trained from the Model dock, offscreen
+// Private prediction and multiparty aggregation trained from the Training dock, offscreen
 // (ALGORITHMS §3 F, G, I): a trained predictor's regions are labelled non-private, its
 // answers spend the budget point by point (the answers are the ones core gives for the same
 // seed), answer B + 1 is refused with core's message, and the ledger gets one entry at the
@@ -6,7 +6,7 @@
 // and answers; Cancel during the teachers keeps the previous model; multiparty aggregation
 // with a 3-party split shows its bound and distance and is recorded once.
 //
-// DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the Model panel after answering and
+// DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the Training panel after answering and
 // after a multiparty training as PNGs in DIR, for looking at.
 
 #include <QtTest>
@@ -30,17 +30,17 @@
 #include "core/prediction/multiparty_options.h"
 #include "core/prediction/prediction_options.h"
 #include "tests/gui/prediction_dock_support.h"
-#include "ui/calibration_view.h"
-#include "ui/dataset_document.h"
-#include "ui/job_status_widget.h"
-#include "ui/ledger_model.h"
-#include "ui/mechanism_form.h"
-#include "ui/number_field.h"
-#include "ui/party_split_editor.h"
-#include "ui/prediction_answers.h"
-#include "ui/prediction_answers_box.h"
-#include "ui/prediction_fields.h"
-#include "ui/training_controller.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/jobs/job_status_widget.h"
+#include "ui/privacy/ledger_model.h"
+#include "ui/training/calibration_view.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/training/party_split_editor.h"
+#include "ui/training/prediction_answers.h"
+#include "ui/training/prediction_answers_box.h"
+#include "ui/training/prediction_fields.h"
+#include "ui/training/training_controller.h"
+#include "ui/widgets/number_field.h"
 
 using dpstudio::Index;
 using dpstudio::ModelKind;

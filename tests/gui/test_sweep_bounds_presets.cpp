@@ -33,13 +33,13 @@
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_training_support.h"
+#include "ui/plot/utility_chart.h"
 #include "ui/sweep/bound_chart.h"
 #include "ui/sweep/bounds_panel.h"
 #include "ui/sweep/preset_chooser.h"
 #include "ui/sweep/sweep_form.h"
 #include "ui/sweep/sweep_session.h"
 #include "ui/sweep/sweep_view.h"
-#include "ui/utility_chart.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;

@@ -1,4 +1,4 @@
-// The privacy–utility view (issue 11), driven as a person does: Sweep in the Model dock shows
+// The privacy–utility view (issue 11), driven as a person does: Sweep in the Training dock shows
 // the Privacy–utility tab and fills the chart while the trials run (mean line and band per
 // mechanism, the non-private line, a log ε axis); Cancel keeps the finished points; a second
 // sweep adds to the chart or replaces it; a legend click hides a series; export writes a
@@ -27,11 +27,11 @@
 
 #include "tests/cli/cli_runner.h"
 #include "tests/gui/gui_training_support.h"
-#include "ui/number_list_field.h"
+#include "ui/plot/utility_chart.h"
 #include "ui/sweep/sweep_form.h"
 #include "ui/sweep/sweep_session.h"
 #include "ui/sweep/sweep_view.h"
-#include "ui/utility_chart.h"
+#include "ui/widgets/number_list_field.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;

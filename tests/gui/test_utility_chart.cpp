@@ -1,4 +1,4 @@
-// The privacy–utility figure (ui/utility_chart.h), offscreen: a curve of three mechanisms
+// The privacy–utility figure (ui/plot/utility_chart.h), offscreen: a curve of three mechanisms
 // over ε = 0.1 … 10 becomes one mean line and one ±1 sd band per mechanism and a dashed
 // reference line, on a log ε axis with ticks at powers of ten and a y range that holds
 // every band and reference line inside [0, 1]; points given out of order are drawn by ε;
@@ -27,9 +27,9 @@
 #include <cmath>
 #include <memory>
 
-#include "ui/class_palette.h"
-#include "ui/plot_application.h"
-#include "ui/utility_chart.h"
+#include "ui/plot/class_palette.h"
+#include "ui/plot/plot_application.h"
+#include "ui/plot/utility_chart.h"
 
 using dpstudio::experiment::Curve;
 using dpstudio::experiment::CurvePoint;

@@ -36,11 +36,11 @@
 
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_training_support.h"
-#include "ui/dataset_panel.h"
-#include "ui/ledger_model.h"
-#include "ui/ledger_view.h"
-#include "ui/number_field.h"
-#include "ui/prediction_answers_box.h"
+#include "ui/dataset/dataset_panel.h"
+#include "ui/privacy/ledger_model.h"
+#include "ui/privacy/ledger_view.h"
+#include "ui/training/prediction_answers_box.h"
+#include "ui/widgets/number_field.h"
 
 using namespace dpstudio;
 using namespace dpstudio::test;

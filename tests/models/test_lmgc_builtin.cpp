@@ -26,7 +26,7 @@ namespace {
 
 // What the GUI trains on when a built-in dataset is opened and Train pressed with LMGC:
 // test fraction 0.25, split seed 1, the dataset's public norm bound if it has one
-// (ui/model_settings_form.cpp), λ = defaultLambda(LMGC), tolerance 1e-8, 3000 iterations.
+// (ui/training/model_settings_form.cpp), λ = defaultLambda(LMGC), tolerance 1e-8, 3000 iterations.
 PreparedData prepareAsTheGuiDoes(const std::string& name) {
   auto data = loadBuiltin(name);
   if (!data) qFatal("%s", data.error().toString().c_str());
@@ -37,7 +37,7 @@ PreparedData prepareAsTheGuiDoes(const std::string& name) {
   return std::move(prepared).value();
 }
 
-// The default view of ui/dataset_controller.cpp: two features, or a random plane past 10.
+// The default view of ui/dataset/dataset_controller.cpp: two features, or a random plane past 10.
 ViewSpec defaultView(const Dataset& data) {
   ViewSpec spec;
   if (data.features() > 10) spec.kind = ViewKind::RandomProjection;

@@ -12,7 +12,7 @@
 #include "core/bundle/bundle_answering.h"
 #include "core/bundle/bundle_export.h"
 #include "ui/bundle/opened_model.h"
-#include "ui/dataset_document.h"
+#include "ui/dataset/dataset_document.h"
 
 namespace dpstudio::ui {
 

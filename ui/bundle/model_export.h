@@ -16,7 +16,7 @@
 
 #include "core/bundle/bundle_reader.h"
 #include "core/util/result.h"
-#include "ui/training_document.h"
+#include "ui/training/training_document.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;

@@ -6,12 +6,12 @@
 
 #include <algorithm>
 
-#include "ui/training_document.h"
+#include "ui/training/training_document.h"
 
 namespace dpstudio::ui {
 namespace {
 
-// The manifest's mechanism key (PrivacyPlan::key()) as the Model dock names it.
+// The manifest's mechanism key (PrivacyPlan::key()) as the Training dock names it.
 QString mechanismName(const QString& key) {
   if (key == QLatin1String("prediction")) return QObject::tr("Prediction sensitivity");
   if (key == QLatin1String("subsample")) return QObject::tr("Subsample-and-aggregate");

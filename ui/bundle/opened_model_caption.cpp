@@ -2,8 +2,8 @@
 
 #include <QObject>
 
-#include "ui/privacy_status.h"
-#include "ui/training_document.h"
+#include "ui/plot/privacy_status.h"
+#include "ui/training/training_document.h"
 
 namespace dpstudio::ui {
 namespace {

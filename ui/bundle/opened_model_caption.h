@@ -3,14 +3,14 @@
 // in the dataset's own view (raw features, as a data file holds them: the bundle
 // preprocesses every row itself), a legend entry for each class of the bundle the dataset
 // does not have, and a title that says whose regions these are, what privacy the bundle
-// states (marked as a trained model's: privacy_status.h), with which preprocessing, and how
+// states (marked as a trained model's: plot/privacy_status.h), with which preprocessing, and how
 // its classes were matched to the dataset's.
 
 #include <QString>
 
 #include "ui/bundle/opened_model.h"
-#include "ui/dataset_document.h"
-#include "ui/scatter_series.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/plot/scatter_series.h"
 
 namespace dpstudio::ui {
 

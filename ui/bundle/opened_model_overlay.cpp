@@ -6,13 +6,13 @@
 #include "core/learn/regions_through_preprocessing.h"
 #include "ui/bundle/opened_model_caption.h"
 #include "ui/jobs/job.h"
-#include "ui/region_image.h"
-#include "ui/scatter_view.h"
+#include "ui/plot/region_image.h"
+#include "ui/plot/scatter_view.h"
 
 namespace dpstudio::ui {
 namespace {
 
-// As the trained-model view (decision_overlay.cpp): larger images are not worth their time,
+// As the trained-model view (plot/decision_overlay.cpp): larger images are not worth their time,
 // and a coarse preview has 1/kCoarseFactor² the pixels.
 constexpr int kMaxRegionPixels = 2048;
 constexpr int kCoarseFactor = 4;

@@ -29,8 +29,8 @@
 
 #include "core/learn/decision_map.h"
 #include "ui/bundle/opened_model.h"
-#include "ui/dataset_document.h"
-#include "ui/training_document.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/training/training_document.h"
 
 namespace dpstudio::ui {
 

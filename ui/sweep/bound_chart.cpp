@@ -14,9 +14,9 @@
 #include <cmath>
 #include <map>
 
-#include "ui/chart_style.h"
-#include "ui/class_palette.h"
-#include "ui/round_ticks.h"
+#include "ui/plot/chart_style.h"
+#include "ui/plot/class_palette.h"
+#include "ui/plot/round_ticks.h"
 
 namespace dpstudio::ui {
 namespace {

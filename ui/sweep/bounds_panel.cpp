@@ -10,9 +10,9 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include "ui/plot/utility_chart.h"
 #include "ui/sweep/bound_chart.h"
 #include "ui/sweep/sweep_session.h"
-#include "ui/utility_chart.h"
 
 namespace dpstudio::ui {
 namespace {

@@ -49,12 +49,12 @@ PresetChooser::PresetChooser(QWidget* parent)
   preset_->setObjectName(QStringLiteral("sweepPreset"));
   preset_->setAccessibleName(tr("Paper figure"));
   preset_->setToolTip(tr("Reproduce a figure of the papers (as dpstudio-cli sweep --preset does), or sweep the "
-                         "current dataset with the Model dock's settings"));
+                         "current dataset with the Training dock's settings"));
   // The items are long sentences: let the popup show them whole, but do not let them widen the
   // window past a laptop screen (test_gui_smoke::fitsALaptopScreen).
   preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   preset_->setMinimumContentsLength(18);
-  preset_->addItem(tr("None: the current dataset and the Model dock's settings"), QString());
+  preset_->addItem(tr("None: the current dataset and the Training dock's settings"), QString());
   for (const experiment::PaperPreset& p : experiment::paperPresets())
     preset_->addItem(tr("%1: %2 (%3)").arg(text(p.figure), text(p.what),
                                              text(experiment::presetDataSettings(p.data).title)),

@@ -13,8 +13,8 @@
 #include <algorithm>
 
 #include "core/experiment/paper_presets.h"
-#include "ui/number_list_field.h"
 #include "ui/sweep/preset_chooser.h"
+#include "ui/widgets/number_list_field.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -48,6 +48,35 @@ const std::vector<std::string> kDefaultMechanisms = {"output", "objective", "los
 SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
   chooser_ = new PresetChooser;
   dockControls_ = new QWidget;
+  auto* dock = new QVBoxLayout(dockControls_);
+  dock->setContentsMargins(0, 0, 0, 0);
+  dock->addLayout(makeMechanismBoxes());
+  dock->addLayout(makeAxisRow());
+
+  baseLabel_ = new QLabel;
+  baseLabel_->setObjectName(QStringLiteral("sweepBaseLabel"));
+  baseLabel_->setWordWrap(true);
+  baseLabel_->setTextFormat(Qt::PlainText);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(chooser_);
+  layout->addWidget(dockControls_);
+  layout->addLayout(makeRunRow());
+  layout->addWidget(baseLabel_);
+  connect(chooser_, &PresetChooser::changed, this, &SweepForm::presetChosen);
+
+  connect(axis_, &QComboBox::currentIndexChanged, this, &SweepForm::axisChosen);
+  connect(values_, &NumberListField::valueEdited, this, [this] {
+    valuesEdited_ = true;
+    emit changed();
+  });
+  connect(repeats_, &QSpinBox::valueChanged, this, &SweepForm::changed);
+  connect(seed_, &QSpinBox::valueChanged, this, &SweepForm::changed);
+  values_->setValues(experiment::defaultAxisValues(SweepAxis::Epsilon, {}));
+}
+
+QGridLayout* SweepForm::makeMechanismBoxes() {
   auto* mechanisms = new QGridLayout;
   mechanisms->setContentsMargins(0, 0, 0, 0);
   const auto& keys = experiment::privateMechanismKeys();
@@ -66,7 +95,10 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
       emit changed();
     });
   }
+  return mechanisms;
+}
 
+QHBoxLayout* SweepForm::makeAxisRow() {
   axis_ = new QComboBox;
   axis_->setObjectName(QStringLiteral("sweepAxis"));
   axis_->setAccessibleName(tr("Swept parameter"));
@@ -83,6 +115,16 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
     if (!status && status.error().field == "values") return QString::fromStdString(status.error().message);
     return {};
   });
+  auto* row = new QHBoxLayout;
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(new QLabel(tr("Sweep")));
+  row->addWidget(axis_);
+  row->addWidget(new QLabel(tr("over")));
+  row->addWidget(values_, 1);
+  return row;
+}
+
+QHBoxLayout* SweepForm::makeRunRow() {
   repeats_ = new QSpinBox;
   repeats_->setObjectName(QStringLiteral("sweepRepeats"));
   repeats_->setAccessibleName(tr("Repetitions"));
@@ -97,46 +139,14 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
   seed_->setValue(1);
   seed_->setToolTip(tr("Every trial's noise derives from this seed and the trial alone: the same seed gives the "
                        "same curve, on any number of threads, and the CLI's sweep --seed the same table"));
-
   auto* row = new QHBoxLayout;
   row->setContentsMargins(0, 0, 0, 0);
-  row->addWidget(new QLabel(tr("Sweep")));
-  row->addWidget(axis_);
-  row->addWidget(new QLabel(tr("over")));
-  row->addWidget(values_, 1);
-  auto* second = new QHBoxLayout;
-  second->setContentsMargins(0, 0, 0, 0);
-  second->addWidget(new QLabel(tr("Repetitions")));
-  second->addWidget(repeats_);
-  second->addWidget(new QLabel(tr("Seed")));
-  second->addWidget(seed_);
-  second->addStretch(1);
-
-  baseLabel_ = new QLabel;
-  baseLabel_->setObjectName(QStringLiteral("sweepBaseLabel"));
-  baseLabel_->setWordWrap(true);
-  baseLabel_->setTextFormat(Qt::PlainText);
-
-  auto* dock = new QVBoxLayout(dockControls_);
-  dock->setContentsMargins(0, 0, 0, 0);
-  dock->addLayout(mechanisms);
-  dock->addLayout(row);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(chooser_);
-  layout->addWidget(dockControls_);
-  layout->addLayout(second);
-  layout->addWidget(baseLabel_);
-  connect(chooser_, &PresetChooser::changed, this, &SweepForm::presetChosen);
-
-  connect(axis_, &QComboBox::currentIndexChanged, this, &SweepForm::axisChosen);
-  connect(values_, &NumberListField::valueEdited, this, [this] {
-    valuesEdited_ = true;
-    emit changed();
-  });
-  connect(repeats_, &QSpinBox::valueChanged, this, &SweepForm::changed);
-  connect(seed_, &QSpinBox::valueChanged, this, &SweepForm::changed);
-  values_->setValues(experiment::defaultAxisValues(SweepAxis::Epsilon, {}));
+  row->addWidget(new QLabel(tr("Repetitions")));
+  row->addWidget(repeats_);
+  row->addWidget(new QLabel(tr("Seed")));
+  row->addWidget(seed_);
+  row->addStretch(1);
+  return row;
 }
 
 bool SweepForm::presetMode() const { return chooser_->preset() != nullptr; }
@@ -202,15 +212,15 @@ void SweepForm::refreshMechanisms() {
     const bool fits = planFor(key, &problem).has_value();
     box->setEnabled(fits || !base_);
     box->setToolTip(fits ? tr("Compare %1 in the sweep").arg(box->text())
-                         : tr("Not with the Model dock's settings: %1").arg(problem));
+                         : tr("Not with the Training dock's settings: %1").arg(problem));
   }
   if (!base_) {
     baseLabel_->setText(baseProblem_.isEmpty() ? tr("Open a dataset to sweep it.")
-                                               : tr("Fix the Model dock first: %1").arg(baseProblem_));
+                                               : tr("Fix the Training dock first: %1").arg(baseProblem_));
     return;
   }
   const experiment::PrivacyPlan plan = basePlan();
-  baseLabel_->setText(tr("Everything not swept is the Model dock's: %1, \u03bb = %2, \u03b5 = %3, \u03b4 = %4; "
+  baseLabel_->setText(tr("Everything not swept is the Training dock's: %1, \u03bb = %2, \u03b5 = %3, \u03b4 = %4; "
                          "%5 training rows.")
                           .arg(modelDisplayName(base_->learner.kind))
                           .arg(base_->learner.lambda, 0, 'g', 4)
@@ -287,7 +297,7 @@ QStringList SweepForm::problems() const {
     if (!spec) return {QString::fromStdString(spec.error().message)};
     return {};
   }
-  if (!base_) return {baseProblem_.isEmpty() ? tr("no dataset") : tr("Model dock: %1").arg(baseProblem_)};
+  if (!base_) return {baseProblem_.isEmpty() ? tr("no dataset") : tr("Training dock: %1").arg(baseProblem_)};
   if (!values_->isValid()) return {tr("values: %1").arg(values_->problem())};
   auto status = sweepSpec({}).validate(shape_);
   if (!status) return {QString::fromStdString(status.error().message)};

@@ -1,7 +1,7 @@
 #pragma once
 // The controls of a privacy–utility sweep: which mechanisms to compare, the swept axis and
 // its values, the repetitions and the master seed. Everything else — the data, the model,
-// λ, ε and δ where they are not swept, each mechanism's own options — is the Model dock's:
+// λ, ε and δ where they are not swept, each mechanism's own options — is the Training dock's:
 // setBase() gives the form the dock's settings, and sweepSpec() turns them and the choices
 // into core's SweepSpec (one series per mechanism, experiment::withMechanism()).
 //
@@ -22,11 +22,13 @@
 #include <string>
 
 #include "core/experiment/sweep_spec.h"
-#include "ui/training_document.h"
+#include "ui/training/training_document.h"
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
+class QHBoxLayout;
 class QLabel;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -42,7 +44,7 @@ class SweepForm : public QWidget {
  public:
   explicit SweepForm(QWidget* parent = nullptr);
 
-  // The Model dock's settings and the training data's shape (rows after the split, features
+  // The Training dock's settings and the training data's shape (rows after the split, features
   // the model reads, classes). An invalid dock is given as its problems.
   void setBase(const TrainingSettings& settings, const mech::ProblemShape& shape);
   void setBaseProblem(const QString& problem);
@@ -57,7 +59,7 @@ class SweepForm : public QWidget {
   void setSeed(int seed);
 
   // A paper figure is chosen: the sweep is the preset's (presetChooser() says which and on
-  // what data), not the Model dock's.
+  // what data), not the Training dock's.
   bool presetMode() const;
   PresetChooser* presetChooser() const { return chooser_; }
 
@@ -76,6 +78,11 @@ class SweepForm : public QWidget {
   void changed();
 
  private:
+  // The constructor's rows: a tick box per mechanism, "Sweep <axis> over <values>", and
+  // the repetitions and seed (which presets use too).
+  QGridLayout* makeMechanismBoxes();
+  QHBoxLayout* makeAxisRow();
+  QHBoxLayout* makeRunRow();
   void refreshMechanisms();
   void refreshAxes();
   void axisChosen();

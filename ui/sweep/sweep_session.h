@@ -33,7 +33,7 @@
 
 namespace dpstudio::ui {
 
-// What a sweep needs besides the plans: the data as the Model dock would prepare them, or
+// What a sweep needs besides the plans: the data as the Training dock would prepare them, or
 // data to load (a paper preset's files or built-in set).
 struct SweepInput {
   std::shared_ptr<const Dataset> dataset;

@@ -23,11 +23,11 @@
 
 #include "core/experiment/trial_table.h"
 #include "core/sources/source.h"
-#include "ui/dataset_document.h"
+#include "ui/dataset/dataset_document.h"
+#include "ui/plot/utility_chart.h"
 #include "ui/sweep/bounds_panel.h"
 #include "ui/sweep/preset_chooser.h"
 #include "ui/sweep/sweep_form.h"
-#include "ui/utility_chart.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -53,6 +53,13 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
       status_(new QLabel),
       problem_(new QLabel) {
   setObjectName(QStringLiteral("sweepView"));
+  setUpControls();
+  connectControls(layOut());
+  showCurve();
+  refreshBase();
+}
+
+void SweepView::setUpControls() {
   startButton_->setObjectName(QStringLiteral("sweepStartButton"));
   startButton_->setDefault(true);
   startButton_->setToolTip(tr("Train every mechanism ticked at every value, repeatedly, and draw test accuracy "
@@ -76,13 +83,16 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   problem_->setObjectName(QStringLiteral("sweepProblem"));
   problem_->setWordWrap(true);
   problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
+  chartView_->setRenderHint(QPainter::Antialiasing);
+  chartView_->setObjectName(QStringLiteral("sweepChartView"));
+  chartView_->setMinimumSize(360, 196);  // with the form above, the window fits 768 px (test_gui_smoke)
+}
+
+QSplitter* SweepView::layOut() {
   auto* note = new QLabel(tr("A sweep is an experiment on your data, not a private release: its accuracies are "
                              "measured on the data and nothing is recorded in the ledger."));
   note->setObjectName(QStringLiteral("sweepNote"));
   note->setWordWrap(true);
-  chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setObjectName(QStringLiteral("sweepChartView"));
-  chartView_->setMinimumSize(360, 196);  // with the form above, the window fits 768 px (test_gui_smoke)
 
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(startButton_);
@@ -111,7 +121,10 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   charts->setStretchFactor(1, 2);
   layout->addWidget(charts, 1);
   layout->addWidget(note);
+  return charts;
+}
 
+void SweepView::connectControls(QSplitter* charts) {
   connect(startButton_, &QPushButton::clicked, this, &SweepView::startSweep);
   connect(cancelButton_, &QPushButton::clicked, session_, &SweepSession::cancel);
   connect(clearButton_, &QPushButton::clicked, this, [this] {
@@ -139,8 +152,6 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
   });
   connect(datasets_, &DatasetDocument::datasetChanged, this, &SweepView::refreshBase);
   connect(datasets_, &DatasetDocument::testDatasetChanged, this, &SweepView::refreshBase);
-  showCurve();
-  refreshBase();
 }
 
 void SweepView::setSettingsSource(SettingsSource source) {

@@ -1,11 +1,11 @@
 #pragma once
 // The privacy–utility view (a central tab beside the decision view): the sweep's controls
 // (sweep_form.h), Start / Cancel, "Add to the chart", Clear and Export, and the chart of
-// core's curve (ui/utility_chart.h) filling in as trials finish (sweep_session.h batches the
+// core's curve (ui/plot/utility_chart.h) filling in as trials finish (sweep_session.h batches the
 // updates). Hovering a point shows its value, mean, standard deviation and count; clicking
 // a legend entry hides or shows that series with its band.
 //
-// It sweeps the current dataset with the Model dock's settings (setSource() says how to get
+// It sweeps the current dataset with the Training dock's settings (setSource() says how to get
 // them), or a paper figure with its own data (the form's "Paper figure" chooser). A sweep is
 // an experiment on the user's data, not a private release: the view says so, and nothing is
 // recorded in the ledger.
@@ -21,13 +21,14 @@
 
 #include "core/util/result.h"
 #include "ui/sweep/sweep_session.h"
-#include "ui/training_document.h"
+#include "ui/training/training_document.h"
 
 QT_BEGIN_NAMESPACE
 class QChartView;
 class QCheckBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 QT_END_NAMESPACE
 
 namespace dpstudio::ui {
@@ -41,7 +42,7 @@ class SweepView : public QWidget {
   Q_OBJECT
 
  public:
-  // The Model dock's settings and the training part's shape they give (n after the split,
+  // The Training dock's settings and the training part's shape they give (n after the split,
   // d after the preprocessing, C), or the dock's problems.
   struct Base {
     TrainingSettings settings;
@@ -70,7 +71,7 @@ class SweepView : public QWidget {
   bool exportTo(const QString& path, QString* error = nullptr) const;
 
  public slots:
-  // Reads the Model dock's settings again (call when they or the dataset change).
+  // Reads the Training dock's settings again (call when they or the dataset change).
   void refreshBase();
   // Starts a sweep with the controls' choices (no-op, with the reason shown, when invalid).
   void startSweep();
@@ -81,6 +82,12 @@ class SweepView : public QWidget {
   void statusMessage(const QString& text, int timeoutMs);
 
  private:
+  // The constructor's parts: the controls' names and tooltips; the layout (form, buttons,
+  // messages, the accuracy chart above the bounds in a splitter, which it returns); the
+  // connections.
+  void setUpControls();
+  QSplitter* layOut();
+  void connectControls(QSplitter* charts);
   void showCurve();
   void refreshButtons();
   void connectLegend();

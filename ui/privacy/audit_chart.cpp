@@ -1,0 +1,135 @@
+#include "ui/privacy/audit_chart.h"
+
+#include <QAreaSeries>
+#include <QFileInfo>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/plot/view_export.h"
+
+namespace dpstudio::ui {
+
+QList<QPointF> idealTradeOffBoundary(double epsilon, double delta) {
+  const double top = 1.0 - delta;
+  const double kinkX = top / (1.0 + std::exp(epsilon));
+  const double kinkY = std::exp(-epsilon) * (top - kinkX);
+  return {{0.0, top}, {kinkX, kinkY}, {top, 0.0}, {1.0, 0.0}};
+}
+
+QList<QPointF> auditCurvePoints(const audit::AuditResult& result) {
+  const bool above = result.certificate.decision.above;
+  QList<QPointF> points;
+  points.reserve(static_cast<qsizetype>(result.curve.points.size()));
+  // The curve holds the "above" test; the "below" test at the same threshold errs exactly
+  // where the "above" one does not.
+  for (const audit::RatePoint& p : result.curve.points)
+    points.append(above ? QPointF(p.fpr, p.fnr) : QPointF(1.0 - p.fpr, 1.0 - p.fnr));
+  std::stable_sort(points.begin(), points.end(), [](const QPointF& a, const QPointF& b) {
+    return a.x() < b.x() || (a.x() == b.x() && a.y() > b.y());
+  });
+  return points;
+}
+
+AuditChart::AuditChart(QWidget* parent)
+    : QChartView(parent),
+      curve_(new QLineSeries),
+      boundary_(new QLineSeries),
+      floor_(new QLineSeries),
+      certified_(new QScatterSeries) {
+  auto* chart = new QChart;
+  chart->setTheme(QChart::ChartThemeLight);
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  chart->setMargins(QMargins(4, 4, 4, 4));
+  QFont titleFont = chart->titleFont();
+  titleFont.setPointSizeF(titleFont.pointSizeF() * 0.9);
+  titleFont.setBold(false);
+  chart->setTitleFont(titleFont);
+
+  forbidden_ = new QAreaSeries(boundary_, floor_);
+  forbidden_->setName(tr("forbidden for \u03b5"));
+  forbidden_->setColor(QColor(198, 40, 40, 45));
+  QPen edge(QColor(198, 40, 40));
+  edge.setStyle(Qt::DashLine);
+  edge.setWidthF(1.5);
+  forbidden_->setPen(edge);
+
+  curve_->setName(tr("threshold tests"));
+  QPen curvePen(QColor(21, 101, 192));
+  curvePen.setWidthF(2.0);
+  curve_->setPen(curvePen);
+
+  certified_->setName(tr("certified test"));
+  certified_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  certified_->setMarkerSize(10);
+  certified_->setColor(QColor(33, 33, 33));
+  certified_->setBorderColor(Qt::white);
+
+  chart->addSeries(forbidden_);
+  chart->addSeries(curve_);
+  chart->addSeries(certified_);
+
+  auto* axisX = new QValueAxis;
+  auto* axisY = new QValueAxis;
+  axisX->setRange(0.0, 1.0);
+  axisY->setRange(0.0, 1.0);
+  axisX->setTickCount(6);
+  axisY->setTickCount(6);
+  axisX->setLabelFormat(QStringLiteral("%.1f"));
+  axisY->setLabelFormat(QStringLiteral("%.1f"));
+  axisX->setTitleText(tr("FPR: says D\u2032 on D"));
+  axisY->setTitleText(tr("FNR: says D on D\u2032"));
+  chart->addAxis(axisX, Qt::AlignBottom);
+  chart->addAxis(axisY, Qt::AlignLeft);
+  for (QAbstractSeries* series : chart->series()) {
+    series->attachAxis(axisX);
+    series->attachAxis(axisY);
+  }
+  setChart(chart);
+  setToolTip(tr("Each threshold test on the audit statistic (all runs). Shaded: what no (\u03b5, \u03b4)-DP "
+                "mechanism allows for the claimed \u03b5. Square: the certified test at its held-out 95% upper "
+                "bounds; inside the shaded region it proves a violation."));
+  setRenderHint(QPainter::Antialiasing);
+  setMinimumSize(240, 220);
+  clear();
+}
+
+void AuditChart::clear() {
+  curve_->clear();
+  boundary_->clear();
+  floor_->clear();
+  certified_->clear();
+  forbidden_->setVisible(false);
+  chart()->setTitle(tr("Run an audit to see its trade-off curve"));
+  description_.clear();
+}
+
+void AuditChart::showResult(const audit::AuditResult& result) {
+  const QList<QPointF> boundary = idealTradeOffBoundary(result.epsilon, result.delta);
+  boundary_->replace(boundary);
+  QList<QPointF> floor;
+  for (const QPointF& p : boundary) floor.append(QPointF(p.x(), 0.0));
+  floor_->replace(floor);
+  forbidden_->setVisible(true);
+  curve_->replace(auditCurvePoints(result));
+  const audit::RatePoint& heldOut = result.certificate.heldOut;
+  certified_->replace(QList<QPointF>{QPointF(heldOut.fprUpper, heldOut.fnrUpper)});
+  chart()->setTitle(tr("%1 (%2): \u03b5_lower = %3 against claimed \u03b5 = %4")
+                        .arg(QString::fromStdString(result.mechanism), QString::fromStdString(mech::calibrationWord(result.calibration)))
+                        .arg(result.epsilonLower, 0, 'f', 3)
+                        .arg(result.epsilon, 0, 'g', 4));
+  description_ = tr("Audit trade-off curve: %1; %2").arg(QString::fromStdString(result.statistic),
+                                                          QString::fromStdString(result.problem));
+}
+
+bool AuditChart::exportImage(const QString& path, QString* error) {
+  if (QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0)
+    return writeViewSvg(this, path, chart()->title(), description_, error);
+  return writeViewPng(this, path, error);
+}
+
+}  // namespace dpstudio::ui

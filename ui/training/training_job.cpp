@@ -1,0 +1,88 @@
+#include "ui/training/training_job.h"
+
+#include "core/experiment/release_entries.h"
+
+#include "core/sources/source.h"
+
+namespace dpstudio::ui {
+namespace {
+
+QString number(double value) { return QString::number(value, 'g', 4); }
+
+}  // namespace
+
+Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset,
+                                      const std::shared_ptr<const Dataset>& test, const QString& name,
+                                      const TrainingSettings& settings, const ViewSpec& viewSpec,
+                                      const std::shared_ptr<const TrainingResult>& reuse, const Progress& progress) {
+  auto result = std::make_shared<TrainingResult>();
+  result->source = dataset;
+  result->testSource = test;
+  result->datasetName = name;
+  result->settings = settings;
+  const experiment::PrivacyPlan plan = settings.plan();
+  // Same data, same baseline: the prepared data (and a baseline trained as a baseline run
+  // trains it) are taken over; only the mechanism runs again (Redraw noise, another ε, …).
+  const bool sameData = plan.isPrivate() && reuse && reuse->source == dataset && reuse->testSource == test &&
+                        sameBaseline(reuse->settings, settings);
+  if (sameData) {
+    result->data = reuse->data;
+  } else {
+    std::optional<Dataset> separateTest;
+    if (test) separateTest = *test;
+    auto prepared = prepareLoaded(*dataset, std::move(separateTest), settings.data);
+    if (!prepared) return prepared.error();
+    if (progress.cancelled()) return Error::cancelled();
+    result->data = std::make_shared<const PreparedData>(std::move(prepared).value());
+  }
+  progress.report(0.03);
+
+  auto noise = privacy::makeNoiseSource(settings.privacy.noise, settings.privacy.seed);
+  if (!noise) return noise.error();
+  experiment::FittedModel reusable;
+  experiment::RunControl control;
+  control.progress = experiment::progressSegment(progress, 0.03, 1.0);
+  if (sameData && reuse->hasStandardBaseline()) {
+    reusable = {reuse->model, reuse->trainAccuracy, reuse->testAccuracy, reuse->seconds};
+    control.reuseBaseline = &reusable;
+  }
+  auto run = experiment::runPlan(plan, *result->data, *noise.value(), control);
+  if (!run) return run.error();
+  experiment::PlanRun& r = run.value();
+  result->model = std::move(r.baseline.model);
+  result->trainAccuracy = r.baseline.trainAccuracy;
+  result->testAccuracy = r.baseline.testAccuracy;
+  result->seconds = r.baseline.seconds;
+  result->release = std::move(r.release);
+  result->prediction = std::move(r.prediction);
+  result->multiparty = std::move(r.multiparty);
+
+  TrainingOutcome outcome;
+  auto view = computeModelView(*result, viewSpec);
+  if (view) outcome.view = std::make_shared<const ModelView>(std::move(view).value());
+  else outcome.viewError = view.error().toString();
+  outcome.result = std::move(result);
+  progress.report(1.0);
+  return outcome;
+}
+
+Result<ModelView> computeModelView(const TrainingResult& result, const ViewSpec& spec) {
+  const TrainedModel& shown = result.shownModel();
+  auto geometry = makeModelViewGeometry(*result.data, spec, *shown.model, shown.theta);
+  if (!geometry) return geometry.error();
+  ModelView view{spec, std::move(geometry).value(), {}};
+  if (result.release && !view.geometry.ellipses.empty()) {
+    auto reference = makeModelViewGeometry(*result.data, spec, *result.model.model, result.model.theta);
+    if (!reference) return reference.error();
+    view.referenceEllipses = std::move(reference.value().ellipses);
+  }
+  return view;
+}
+
+std::vector<privacy::LedgerEntry> ledgerEntriesFor(const TrainingResult& result) {
+  // Core's entries, as the CLI records them: the ledger file is shared between the two.
+  return experiment::releaseLedgerEntries(result.settings.plan(), result.release, result.multiparty,
+                                          datasetIdentity(result.source->provenance.source));
+}
+
+}  // namespace dpstudio::ui
