@@ -15,12 +15,14 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QMessageBox>
 #include <QThreadPool>
 
 #include <cstdio>
 
 #include "core/learn/learner.h"
 #include "ui/main_window.h"
+#include "ui/settings_recovery.h"
 #include "ui/startup_options.h"
 #include "ui/training/kernel_fields.h"
 
@@ -107,6 +109,8 @@ int main(int argc, char* argv[]) {
     if (!options.trainModel) parser.showHelp(2);
   }
 
+  // Before any widget reads a setting: an unreadable file is moved aside, then told.
+  const QString settingsProblem = dpstudio::ui::setAsideUnreadableSettings();
   dpstudio::ui::MainWindow window;
   const QStringList problems = dpstudio::ui::applyStartupOptions(window, options);
   if (!problems.isEmpty()) {
@@ -114,6 +118,11 @@ int main(int argc, char* argv[]) {
     parser.showHelp(2);
   }
   window.show();
+  if (!settingsProblem.isEmpty()) {
+    auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("dpstudio"), settingsProblem, QMessageBox::Ok, &window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  }
   const int status = app.exec();
   // Jobs still running were cancelled when the window closed; let them wind down.
   QThreadPool::globalInstance()->waitForDone();

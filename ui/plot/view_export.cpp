@@ -8,6 +8,7 @@
 #include <QGraphicsView>
 #include <QPainter>
 #include <QPixmap>
+#include <QSaveFile>
 #include <QSettings>
 #include <QSvgGenerator>
 
@@ -18,9 +19,13 @@ QString tr(const char* text) { return QCoreApplication::translate("dpstudio::ui:
 
 }  // namespace
 
+// Images are written whole or not at all (QSaveFile: a temporary file renamed over the
+// target), so a failed or interrupted export never leaves a truncated file, nor spoils an
+// earlier export of the same name.
 bool writeViewPng(QGraphicsView* view, const QString& path, QString* error) {
   const QPixmap pixmap = view->grab();
-  if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+  QSaveFile file(path);
+  if (pixmap.isNull() || !file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
     if (error) *error = tr("Could not write the image to %1.").arg(path);
     return false;
   }
@@ -29,8 +34,8 @@ bool writeViewPng(QGraphicsView* view, const QString& path, QString* error) {
 
 bool writeViewSvg(QGraphicsView* view, const QString& path, const QString& title,
                   const QString& description, QString* error) {
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
     if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
     return false;
   }
@@ -47,7 +52,7 @@ bool writeViewSvg(QGraphicsView* view, const QString& path, const QString& title
     // painted there are part of the file.
     view->render(&painter, QRectF(view->rect()), view->viewport()->rect());
   }
-  if (file.error() != QFileDevice::NoError) {
+  if (file.error() != QFileDevice::NoError || !file.commit()) {
     if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
     return false;
   }
