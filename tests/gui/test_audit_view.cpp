@@ -37,6 +37,7 @@
 using dpstudio::ModelKind;
 using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
+using dpstudio::test::saveScreenshot;
 using dpstudio::ui::AuditForm;
 using dpstudio::ui::AuditView;
 using dpstudio::ui::DatasetDocument;
@@ -349,6 +350,9 @@ void TestAuditView::subsampleAsPublishedIsShownAsViolation() {
   const double e = std::exp(r.epsilon);
   QVERIFY(certified.y() < std::max(1.0 - e * certified.x(), (1.0 - certified.x()) / e) ||
           certified.x() < std::max(1.0 - e * certified.y(), (1.0 - certified.y()) / e));
+  view.resize(1400, 560);
+  view.show();
+  saveScreenshot(&view, QStringLiteral("audit-violation"));
 }
 
 void TestAuditView::resultAndPlotExport() {
