@@ -13,7 +13,7 @@
 #include "core/models/feature_matrix.h"
 #include "core/models/linear.h"
 #include "core/random/rng.h"
-#include "core/sources/prepare.h"
+#include "bench/mnist_rows.h"
 #include "core/util/parallel.h"
 
 using namespace dpstudio;
@@ -22,14 +22,9 @@ namespace {
 
 Dataset mnistOrGenerated() {
   if (const char* dir = std::getenv("DPSTUDIO_DATA_DIR")) {
-    DataRequest request;
-    request.trainSpec = std::string(dir) + "/train-images-idx3-ubyte.gz";
-    request.trainOptions.labelsPath = std::string(dir) + "/train-labels-idx1-ubyte.gz";
-    request.testFraction = 0;
-    request.preprocess.unitRows = true;
-    auto prepared = prepareData(request);
-    if (prepared) return std::move(prepared.value().train);
-    std::fprintf(stderr, "MNIST not read (%s): generated rows instead\n", prepared.error().toString().c_str());
+    auto mnist = bench::readMnistUnitRows(dir);
+    if (mnist) return std::move(mnist).value();
+    std::fprintf(stderr, "MNIST not read (%s): generated rows instead\n", mnist.error().toString().c_str());
   }
   Dataset data;
   const Index n = 60000, d = 784;

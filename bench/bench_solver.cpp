@@ -15,7 +15,7 @@
 #include "core/models/objective.h"
 #include "core/optim/gradient_polish.h"
 #include "core/optim/lbfgs.h"
-#include "core/sources/prepare.h"
+#include "bench/mnist_rows.h"
 
 using namespace dpstudio;
 
@@ -25,17 +25,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "set DPSTUDIO_DATA_DIR to the folder with MNIST's IDX files\n");
     return 2;
   }
-  DataRequest request;
-  request.trainSpec = std::string(dir) + "/train-images-idx3-ubyte.gz";
-  request.trainOptions.labelsPath = std::string(dir) + "/train-labels-idx1-ubyte.gz";
-  request.testFraction = 0;
-  request.preprocess.unitRows = true;
-  auto prepared = prepareData(request);
-  if (!prepared) {
-    std::fprintf(stderr, "%s\n", prepared.error().toString().c_str());
+  auto mnist = bench::readMnistUnitRows(dir);
+  if (!mnist) {
+    std::fprintf(stderr, "%s\n", mnist.error().toString().c_str());
     return 1;
   }
-  const Dataset& data = prepared.value().train;
+  const Dataset& data = mnist.value();
   const SoftmaxModel model(data.features(), data.classes());
   const Objective objective(model, data.X, data.y, {LossScale::Mean, 1e-5, {}});
   constexpr double kTolerance = 1e-8;
