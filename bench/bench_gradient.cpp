@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/mnist_rows.h"
 #include "core/models/feature_matrix.h"
 #include "core/models/linear.h"
 #include "core/random/rng.h"
-#include "bench/mnist_rows.h"
 #include "core/util/parallel.h"
 
 using namespace dpstudio;

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "bench/mnist_rows.h"
 #include "core/models/linear.h"
 #include "core/models/objective.h"
 #include "core/optim/gradient_polish.h"
 #include "core/optim/lbfgs.h"
-#include "bench/mnist_rows.h"
 
 using namespace dpstudio;
 
