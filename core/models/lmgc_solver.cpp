@@ -1,11 +1,13 @@
 #include "core/models/lmgc_solver.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
 
 #include "core/linalg/psd.h"
+#include "core/models/lmgc_interior.h"
 
 namespace dpstudio {
 namespace {
@@ -60,12 +62,61 @@ Eigen::VectorXd congruence(const Eigen::VectorXd& theta, const Eigen::MatrixXd& 
   return out;
 }
 
+// LmgcMethod::InteriorThenProjectedGradient: the barrier method (lmgc_interior.h) while its
+// dense Newton system fits, then projected gradient from its last point for the iterations
+// left; both stop on options' measure and tolerance, and share options.maxIterations.
+OptimizeSummary interiorThenProjectedGradient(const LmgcBarrierProblem& problem, const SmoothFunction& objective,
+                                              const ProjectionFunction& project, Eigen::VectorXd& x,
+                                              const ProjectedGradientOptions& options,
+                                              const IterationCallback& callback) {
+  const auto start = std::chrono::steady_clock::now();
+  LmgcInteriorOptions interior;
+  interior.maxIterations = options.maxIterations;
+  interior.callback = callback;
+  interior.measure = [&](const Eigen::VectorXd& at, const Eigen::VectorXd& grad, double& tolerance) {
+    // As projected_gradient.cpp measures it.
+    if (options.stationarity) {
+      const ProjectedGradientOptions::Stationarity s = options.stationarity(at, grad);
+      tolerance = std::max(options.absoluteTolerance, options.relativeTolerance * s.parameterNorm);
+      return s.measure;
+    }
+    Eigen::VectorXd stepped = at - grad;
+    project(stepped);
+    tolerance = std::max(options.absoluteTolerance, options.relativeTolerance * at.norm());
+    return (stepped - at).norm();
+  };
+  Eigen::VectorXd inside = x;
+  const LmgcInteriorResult ipm = minimizeLmgcInterior(problem, objective, inside, interior);
+  OptimizeSummary summary;
+  summary.iterations = ipm.iterations;
+  summary.evaluations = ipm.evaluations;
+  summary.objective = ipm.objective;
+  summary.gradientNorm = ipm.measure;
+  summary.termination = Termination::MaxIterations;
+  if (ipm.outcome != LmgcInteriorResult::Outcome::TooLarge) x = inside;  // feasible in every case
+  if (ipm.outcome == LmgcInteriorResult::Outcome::Converged) summary.termination = Termination::Converged;
+  if (ipm.outcome == LmgcInteriorResult::Outcome::Cancelled) summary.termination = Termination::Cancelled;
+  const int used = ipm.iterations;
+  if (summary.termination == Termination::MaxIterations && used < options.maxIterations) {
+    ProjectedGradientOptions rest = options;
+    rest.maxIterations = options.maxIterations - used;
+    IterationCallback shifted;
+    if (callback)
+      shifted = [&](const IterationInfo& info) { return callback({info.iteration + used, info.objective, info.gradientNorm}); };
+    summary = minimizeProjectedGradient(objective, project, x, rest, shifted);
+    summary.iterations += used;
+    summary.evaluations += ipm.evaluations;
+  }
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
 }  // namespace
 
 OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                                      const ObjectiveTerms& terms, Eigen::VectorXd& theta,
                                      ProjectedGradientOptions options, const IterationCallback& callback,
-                                     bool originalMeasure) {
+                                     bool originalMeasure, LmgcMethod method) {
   const Index C = model.classes(), D = model.augmentedDim();
   const double n = static_cast<double>(std::max<Index>(X.rows(), 1));
   const double weight = terms.scale == LossScale::Sum ? 1.0 : 1.0 / n;
@@ -136,8 +187,14 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
       mapped.setZero();  // J grows along the whole ray: its best point is the origin
     }
   }
-  const OptimizeSummary summary = minimizeProjectedGradient(
-      objective, [&model](Eigen::VectorXd& t) { model.project(t); }, mapped, options, callback);
+  const ProjectionFunction project = [&model](Eigen::VectorXd& t) { model.project(t); };
+  OptimizeSummary summary;
+  if (method == LmgcMethod::InteriorThenProjectedGradient && options.validate()) {
+    summary = interiorThenProjectedGradient(
+        {model, w.mapped, y, weight, terms.quadratic, terms.linear, w.T}, objective, project, mapped, options, callback);
+  } else {
+    summary = minimizeProjectedGradient(objective, project, mapped, options, callback);
+  }
   theta = congruence(mapped, w.T, C);
   model.project(theta);  // rounding of the congruence may leave the cone by a hair
   return summary;

@@ -38,13 +38,23 @@
 
 namespace dpstudio {
 
+enum class LmgcMethod {
+  ProjectedGradient,              // the default, and what training uses
+  // Experimental (lmgc_interior.h): a barrier method first, projected gradient for what is
+  // left. Reaches wine's minimizer (J 2.27e-4; projected gradient stops at 0.033), but is
+  // slow or unconverged elsewhere: not for training yet.
+  InteriorThenProjectedGradient,
+};
+
 // Minimizes the objective `terms` describes (any scale, quadratic and linear term) over the
 // PSD cone, from theta (the warm start, original coordinates) in whitened coordinates;
 // theta receives the best feasible point (original coordinates). Options and callback as
-// minimizeProjectedGradient (its stationarity hook is set here).
+// minimizeProjectedGradient (its stationarity hook is set here). `method` chooses the solver
+// (same objective, same stopping rule).
 OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                                      const ObjectiveTerms& terms, Eigen::VectorXd& theta,
                                      ProjectedGradientOptions options, const IterationCallback& callback = {},
-                                     bool originalMeasure = false);
+                                     bool originalMeasure = false,
+                                     LmgcMethod method = LmgcMethod::ProjectedGradient);
 
 }  // namespace dpstudio

@@ -1,0 +1,152 @@
+// Non-private LMGC on every built-in dataset as the GUI trains it (issues 9 and 14): the
+// dataset's public norm bound if it has one, test fraction 0.25, split seed 1, λ =
+// defaultLambda(LMGC), tolerance 1e-8, 3000 iterations (tests/models/test_lmgc_builtin.cpp).
+// Prints, per dataset: termination, iterations, evaluations, seconds (best of the repeats),
+// J, the reported stopping measure and, for comparison, the original coordinates'
+// projected-gradient step ‖P(Φ − ∇J) − Φ‖.
+// With --interior, the experimental barrier method first (lmgc_interior.h; called directly
+// with trainModel's objective and stopping rule, core/learn/learner.cpp). With --verify=N,
+// N iterations of plain projected gradient (original coordinates) from the result show
+// whether J can still be lowered, i.e. how far from the minimizer the result is.
+// Usage: bench_lmgc [dataset|all] [repeats] [maxIterations] [--interior] [--verify=N]
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "core/learn/learner.h"
+#include "core/linalg/psd.h"
+#include "core/models/lmgc.h"
+#include "core/models/lmgc_solver.h"
+#include "core/models/objective.h"
+#include "core/optim/projected_gradient.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
+#include "core/sources/public_bounds.h"
+
+using namespace dpstudio;
+
+namespace {
+
+PreparedData prepareAsTheGuiDoes(const std::string& name) {
+  auto data = loadBuiltin(name);
+  if (!data) {
+    std::fprintf(stderr, "%s\n", data.error().toString().c_str());
+    std::exit(1);
+  }
+  SplitAndPreprocess split;
+  if (auto bound = publicNormBound("builtin:" + name)) split.preprocess.normBound = bound->bound;
+  auto prepared = prepareLoaded(std::move(data).value(), std::nullopt, split);
+  if (!prepared) {
+    std::fprintf(stderr, "%s\n", prepared.error().toString().c_str());
+    std::exit(1);
+  }
+  return std::move(prepared).value();
+}
+
+struct Settings {
+  int repeats = 3;
+  int maxIterations = TrainControl{}.maxIterations;
+  bool interior = false;
+  int verify = 0;
+};
+
+// The experimental solver on trainModel's problem: sum scale, λ(Σ tr Ψ_c + ½‖Φ‖²), tolerance
+// t·n absolute and t relative, from the model's warm start.
+TrainedModel trainInterior(const LearnerSpec& spec, const Dataset& train, const TrainControl& control) {
+  auto model = std::make_shared<const LmgcModel>(train.features(), train.classes(), spec.huber);
+  const ObjectiveTerms terms{LossScale::Sum, spec.lambda, model->traceRegularizer(spec.lambda)};
+  ProjectedGradientOptions options;
+  options.absoluteTolerance = control.tolerance * static_cast<double>(train.rows());
+  options.relativeTolerance = control.tolerance;
+  options.maxIterations = control.maxIterations;
+  TrainedModel trained;
+  trained.model = model;
+  trained.theta = model->initialParameters(train.X, train.y);
+  trained.summary = minimizeLmgcWhitened(*model, train.X, train.y, terms, trained.theta, options, {}, false,
+                                         LmgcMethod::InteriorThenProjectedGradient);
+  return trained;
+}
+
+void run(const std::string& name, const Settings& settings) {
+  const int repeats = settings.repeats;
+  const PreparedData data = prepareAsTheGuiDoes(name);
+  LearnerSpec spec;
+  spec.kind = ModelKind::Lmgc;
+  spec.lambda = defaultLambda(ModelKind::Lmgc);
+  TrainControl control;
+  control.maxIterations = settings.maxIterations;
+  double best = 1e300;
+  TrainedModel model;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    if (settings.interior) {
+      model = trainInterior(spec, data.train, control);
+    } else {
+      auto trained = trainModel(spec, data.train.X, data.train.y, data.train.classes(), control);
+      if (!trained) {
+        std::fprintf(stderr, "%s\n", trained.error().toString().c_str());
+        std::exit(1);
+      }
+      model = std::move(trained).value();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    best = std::min(best, seconds);
+  }
+  const auto& lmgc = dynamic_cast<const LmgcModel&>(*model.model);
+  const ObjectiveTerms terms{LossScale::Sum, spec.lambda, lmgc.traceRegularizer(spec.lambda)};
+  const Objective objective(lmgc, data.train.X, data.train.y, terms);
+  Eigen::VectorXd grad;
+  const double value = objective(model.theta, grad);
+  double squared = 0;
+  for (Eigen::Index c = 0; c < lmgc.classes(); ++c) {
+    const Eigen::MatrixXd phi = lmgc.classMatrix(model.theta, c);
+    const Eigen::MatrixXd g = lmgc.classMatrix(grad, c);
+    squared += (projectPsd(phi - g) - phi).squaredNorm();
+  }
+  if (settings.verify > 0) {
+    // Plain projected gradient (original coordinates) from the result: can it still lower J?
+    Eigen::VectorXd polished = model.theta;
+    ProjectedGradientOptions options;
+    options.maxIterations = settings.verify;
+    options.absoluteTolerance = 1e-12;
+    options.relativeTolerance = 1e-14;
+    const OptimizeSummary s = minimizeProjectedGradient(objective, [&](Eigen::VectorXd& t) { lmgc.project(t); }, polished, options);
+    std::printf("  verify: plain PG from the result: J %.10g -> %.10g after %d iterations; train accuracy %.4f\n", value, s.objective, s.iterations,
+                accuracy(lmgc, model.theta, data.train.X, data.train.y));
+  }
+  std::printf("%-14s n=%-5ld d=%-3ld C=%-2ld %-15s iterations=%-5d evaluations=%-6d seconds=%.3f  J=%.10g  measure=%.2e  original=%.2e\n",
+              name.c_str(), static_cast<long>(data.train.rows()), static_cast<long>(data.train.features()),
+              static_cast<long>(data.train.classes()), terminationName(model.summary.termination).c_str(),
+              model.summary.iterations, model.summary.evaluations, best, value, model.summary.gradientNorm,
+              std::sqrt(squared));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string which = "all";
+  Settings settings;
+  int positional = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--interior") {
+      settings.interior = true;
+    } else if (arg.rfind("--verify=", 0) == 0) {
+      settings.verify = std::atoi(arg.c_str() + 9);
+    } else if (positional == 0) {
+      which = arg;
+      ++positional;
+    } else if (positional == 1) {
+      settings.repeats = std::atoi(arg.c_str());
+      ++positional;
+    } else {
+      settings.maxIterations = std::atoi(arg.c_str());
+    }
+  }
+  for (const char* name : {"iris", "wine", "breast_cancer", "digits", "blobs", "moons", "xor"})
+    if (which == "all" || which == name) run(name, settings);
+  return 0;
+}
