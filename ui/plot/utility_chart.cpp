@@ -194,6 +194,9 @@ UtilityChart::UtilityChart(QGraphicsItem* parent) : QChart(parent) {
 
   axisY_ = new QValueAxis;
   axisY_->setTitleText(tr("Test accuracy"));
+  // A short chart (the Ledger dock open on a laptop screen) must still show "0.85", not "…":
+  // Qt Charts elides a label that does not fit its tick spacing, and accuracies are short.
+  axisY_->setTruncateLabels(false);
   addAxis(axisY_, Qt::AlignLeft);
   styleChartAxis(axisY_);
   setAccuracyRange(axisY_, AccuracyRange{});

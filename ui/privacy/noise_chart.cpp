@@ -177,10 +177,9 @@ void NoiseChart::showLaw(const privacy::NoiseNormLaw& law, const std::vector<dou
   released_->setName(releasedText(released));
 
   setRangeWithRoundTicks(axisX_, lo, hi, 5);
+  // The round ticks' own label format: as many decimals as the step needs, whatever the
+  // magnitude. (%g printed the first tick, anchored a hair above zero, as "5e-11".)
   setRangeWithRoundTicks(axisY_, 0.0, yMax, 3);
-  // Densities and norms span many magnitudes: %g, not the fixed decimals of round ticks.
-  axisX_->setLabelFormat(QStringLiteral("%g"));
-  axisY_->setLabelFormat(QStringLiteral("%g"));
   histogram_->setVisible(!all.empty());
   density_->setVisible(true);
   mean_->setVisible(true);
