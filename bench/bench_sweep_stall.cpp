@@ -17,6 +17,7 @@
 #include <cstdio>
 
 #include "ui/dataset/dataset_controller.h"
+#include "ui/jobs/background_priority.h"
 #include "ui/main_window.h"
 #include "ui/plot/scatter_view.h"
 #include "ui/sweep/sweep_form.h"
@@ -29,6 +30,9 @@ int main(int argc, char* argv[]) {
   QApplication::setApplicationName(QStringLiteral("bench_sweep_stall"));
   const QString spec = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("builtin:digits");
   const int repeats = argc > 2 ? std::atoi(argv[2]) : 200;
+  // As the GUI's main does (background_priority.h); DPSTUDIO_BENCH_SAME_PRIORITY=1 measures
+  // without it, for comparison.
+  if (qEnvironmentVariableIntValue("DPSTUDIO_BENCH_SAME_PRIORITY") == 0) dpstudio::ui::lowerWorkerThreadsPriority();
 
   dpstudio::ui::MainWindow window;
   window.setErrorDialogsEnabled(false);

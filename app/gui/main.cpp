@@ -21,6 +21,7 @@
 #include <cstdio>
 
 #include "core/learn/learner.h"
+#include "ui/jobs/background_priority.h"
 #include "ui/main_window.h"
 #include "ui/settings_recovery.h"
 #include "ui/startup_options.h"
@@ -109,6 +110,9 @@ int main(int argc, char* argv[]) {
     if (!options.trainModel) parser.showHelp(2);
   }
 
+  // Background work (jobs, oneTBB's workers) yields to the GUI thread: no stall while a
+  // sweep keeps every core busy.
+  dpstudio::ui::lowerWorkerThreadsPriority();
   // Before any widget reads a setting: an unreadable file is moved aside, then told.
   const QString settingsProblem = dpstudio::ui::setAsideUnreadableSettings();
   dpstudio::ui::MainWindow window;

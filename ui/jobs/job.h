@@ -34,6 +34,7 @@
 
 #include "core/util/progress.h"
 #include "core/util/result.h"
+#include "ui/jobs/background_priority.h"
 
 namespace dpstudio::ui {
 
@@ -171,6 +172,7 @@ Job<T>* startJob(const QString& title, JobFunction<T> work, QObject* parent,
   QThreadPool* pool = options.pool ? options.pool : QThreadPool::globalInstance();
   pool->start([channel = job->channel(), progress = job->makeProgress(),
                work = std::move(work)]() {
+    lowerThisThreadsPriority();  // the GUI thread first (background_priority.h)
     auto result = std::make_shared<Result<T>>(Job<T>::runGuarded(work, progress));
     channel->post([result](JobHandle* handle) {
       static_cast<Job<T>*>(handle)->deliver(std::move(*result));
