@@ -137,6 +137,14 @@ class TestBundleRefusals : public QObject {
       test::member(m, "weights.npy")->data.chop(8);
       test::resign(m);
     }, "weights.npy", "data bytes, but shape (4,) needs 32");
+    // Fuzzing (fuzz_npy): 129 bytes whose header claims 707604980 values; the reader used to
+    // allocate 5.7 GB for them before comparing the shape with the data.
+    row("npy shape far beyond its data", [](Members& m, auto&) {
+      QFile file(DPSTUDIO_FIXTURES_DIR "/malformed/npy_huge_shape.npy");
+      QVERIFY(file.open(QIODevice::ReadOnly));
+      setArray(m, "weights.npy", file.readAll());
+      test::resign(m);
+    }, "weights.npy", "holds 1 data bytes, but shape (707604980,) needs 5660839840");
     row("unknown version", [](Members& m, auto&) { test::editManifest(m, [](QJsonObject& j) { j["version"] = 2; }); },
         "manifest.json", "version 2 is not supported");
     row("wrong format name", [](Members& m, auto&) {
