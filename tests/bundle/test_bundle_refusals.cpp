@@ -3,6 +3,7 @@
 // file written anywhere by reading.
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QtTest>
 
@@ -259,6 +260,22 @@ class TestBundleRefusals : public QObject {
     QVERIFY(!loaded);
     QCOMPARE(loaded.error().kind, ErrorKind::BadBundle);
     QCOMPARE(loaded.error().message, std::string("no such file"));
+  }
+
+  // Fuzzing (fuzz_npy): a 128-byte .npy of shape (719805447, 0) is a valid empty array; reading
+  // it (and writing it back) used to walk its 7 * 10^8 empty rows.
+  void emptyArrayWithHugeRowCountIsReadAtOnce() {
+    QFile file(DPSTUDIO_FIXTURES_DIR "/malformed/npy_empty_huge_rows.npy");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QElapsedTimer timer;
+    timer.start();
+    auto array = bundle::readNpy(file.readAll(), "empty.npy");
+    QVERIFY(array);
+    QCOMPARE(array.value().values.rows(), Eigen::Index{719805447});
+    QCOMPARE(array.value().values.cols(), Eigen::Index{0});
+    auto again = bundle::readNpy(bundle::writeNpy(array.value()), "empty.npy");
+    QVERIFY(again && again.value() == array.value());
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QString("took %1 ms").arg(timer.elapsed())));
   }
 
   // The caps hold for members that are not bombs too: a limit below a real member refuses it.
