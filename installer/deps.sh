@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what dpstudio needs to build, run and test on Debian 12, and nothing that is
 # already there: when every package is present this takes well under a second.
-# Usage: installer/deps.sh [--bench]   (--bench adds what bench/ compares against)
+# Usage: installer/deps.sh [--bench] [--fuzz]   (--bench adds what bench/ compares against;
+# --fuzz adds clang and its libFuzzer/sanitizer runtimes for bench/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -15,9 +16,14 @@ packages=(
   dpkg-dev desktop-file-utils appstream
 )
 # python3-numpy: the test that runs docs/bundle-format.md's NumPy snippet on a bundle.
-if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-sklearn)
-fi
+for flag in "$@"; do
+  case "$flag" in
+    --bench) packages+=(python3-sklearn) ;;
+    # clang-14 only recommends libclang-rt-14-dev, which holds libFuzzer and ASan/UBSan.
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "usage: installer/deps.sh [--bench] [--fuzz]" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for package in "${packages[@]}"; do

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "app/cli/option_numbers.h"
 #include "core/data/declared_structure.h"
 #include "core/io/load_estimate.h"
 
@@ -196,24 +197,12 @@ Result<std::optional<RandomFeaturesSpec>> Command::randomFeatureSpec() const {
 
 Result<double> Command::number(const QString& name, double fallback) const {
   if (!parser_.isSet(name)) return fallback;
-  bool ok = false;
-  const double value = parser_.value(name).toDouble(&ok);
-  if (!ok) return Error{ErrorKind::Usage, "--" + name.toStdString() + " must be a number, found '" +
-                            parser_.value(name).toStdString() + "'",
-                        {}, 0, name.toStdString()};
-  return value;
+  return parseNumberOption(name, parser_.value(name));
 }
 
 Result<long long> Command::integer(const QString& name, long long fallback, long long min) const {
   if (!parser_.isSet(name)) return fallback;
-  bool ok = false;
-  const long long value = parser_.value(name).toLongLong(&ok);
-  if (!ok || value < min)
-    return Error{ErrorKind::Usage,
-                 "--" + name.toStdString() + " must be a whole number >= " + std::to_string(min) + ", found '" +
-                     parser_.value(name).toStdString() + "'",
-                 {}, 0, name.toStdString()};
-  return value;
+  return parseIntegerOption(name, parser_.value(name), min);
 }
 
 Result<DataRequest> Command::dataRequest() const {
@@ -269,27 +258,14 @@ Result<DataRequest> Command::dataRequest() const {
     return Error{ErrorKind::Usage, "give --feature-range (all features) or --feature-ranges (each), not both",
                  {}, 0, "feature-ranges"};
   if (parser_.isSet("feature-range")) {
-    const QStringList parts = parser_.value("feature-range").split(',');
-    bool okLo = false, okHi = false;
-    if (parts.size() == 2) {
-      pre.publicRanges = {{parts[0].toDouble(&okLo), parts[1].toDouble(&okHi)}};
-    }
-    if (!okLo || !okHi)
-      return Error{ErrorKind::Usage, "--feature-range: expected LO,HI, found '" +
-                                         parser_.value("feature-range").toStdString() + "'",
-                   {}, 0, "feature-range"};
+    auto range = parseFeatureRange(parser_.value("feature-range"));
+    if (!range) return range.error();
+    pre.publicRanges = {range.value()};
   }
   if (parser_.isSet("feature-ranges")) {
-    const QStringList items = parser_.value("feature-ranges").split(',');
-    for (int k = 0; k < items.size(); ++k) {
-      const QStringList bounds = items[k].split(':');
-      bool okLo = false, okHi = false;
-      if (bounds.size() == 2) pre.publicRanges.push_back({bounds[0].toDouble(&okLo), bounds[1].toDouble(&okHi)});
-      if (!okLo || !okHi)
-        return Error{ErrorKind::Usage, "--feature-ranges: range " + std::to_string(k + 1) + " is '" +
-                                           items[k].toStdString() + "', expected LO:HI",
-                     {}, 0, "feature-ranges"};
-    }
+    auto ranges = parseFeatureRanges(parser_.value("feature-ranges"));
+    if (!ranges) return ranges.error();
+    pre.publicRanges = ranges.value();
   }
   if (parser_.isSet("project")) {
     auto dim = integer("project", 0, 1);

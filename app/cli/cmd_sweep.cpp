@@ -12,6 +12,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/progress_line.h"
 #include "app/cli/mechanism_options.h"
+#include "app/cli/option_numbers.h"
 #include "app/cli/plan_options.h"
 #include "app/cli/private_prediction_options.h"
 #include "app/cli/sweep_output.h"
@@ -24,36 +25,6 @@ namespace {
 
 Error usage(const std::string& message, const std::string& field) {
   return Error{ErrorKind::Usage, message, {}, 0, field};
-}
-
-Result<std::vector<double>> parseValues(const QString& text) {
-  std::vector<double> values;
-  for (const QString& item : text.split(',', Qt::SkipEmptyParts)) {
-    bool ok = false;
-    const double value = item.trimmed().toDouble(&ok);
-    if (!ok) return usage("--values must be a comma-separated list of numbers, found '" + item.toStdString() + "'", "values");
-    values.push_back(value);
-  }
-  if (values.empty()) return usage("--values needs at least one value", "values");
-  return values;
-}
-
-struct Shard {
-  int index = 0;  // 0-based
-  int count = 1;
-};
-
-Result<Shard> parseShard(const QString& text) {
-  const QStringList parts = text.split('/');
-  bool okK = false, okN = false;
-  Shard shard;
-  if (parts.size() == 2) {
-    shard.index = parts[0].toInt(&okK) - 1;
-    shard.count = parts[1].toInt(&okN);
-  }
-  if (!okK || !okN || shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
-    return usage("--shard must be K/N with 1 <= K <= N (e.g. 2/4), found '" + text.toStdString() + "'", "shard");
-  return shard;
 }
 
 // The data's name for a chart title: a file's name, a built-in's name without its options.
@@ -117,7 +88,7 @@ int runSweep(const QStringList& args) {
                                   "' (epsilon, budget, delta, n, dims, classes, lambda, teachers, parties)",
                               "axis"));
   if (!p.isSet("values")) return command.fail(usage("give the axis values with --values V1,V2,..", "values"));
-  auto values = parseValues(p.value("values"));
+  auto values = parseSweepValues(p.value("values"));
   if (!values) return command.fail(values.error());
   auto repeats = command.integer("repeats", 10, 1);
   if (!repeats) return command.fail(repeats.error());

@@ -484,7 +484,8 @@ Result<Dataset> CsvParser::assemble() {
   }
 
   // Categorical columns with very many values (an id column, say) explode here.
-  if (io::tooLargeForDense(static_cast<std::uint64_t>(rows_), static_cast<std::uint64_t>(width)))
+  if (io::tooLargeForDense(static_cast<std::uint64_t>(rows_), static_cast<std::uint64_t>(width),
+                          options_.maxDenseValues))
     return fail(std::to_string(rows_) + " rows × " + std::to_string(width) +
                 " features (after one-hot encoding) is too large for a dense feature matrix");
   data.X.resize(rows_, width);

@@ -32,7 +32,12 @@ class LibSvmParser {
  public:
   LibSvmParser(std::string_view text, const LoadOptions& options, const std::string& source,
                const Progress& progress)
-      : text_(text), cap_(options.libsvmFeatures), source_(source), ticker_(progress) {}
+      : text_(text),
+        cap_(options.libsvmFeatures),
+        maxDense_(options.maxDenseValues),
+        indexLimit_(static_cast<long long>(std::min<std::uint64_t>(kMaxIndex, options.maxDenseValues))),
+        source_(source),
+        ticker_(progress) {}
 
   Result<Dataset> run();
 
@@ -46,6 +51,8 @@ class LibSvmParser {
 
   std::string_view text_;
   Index cap_;
+  std::uint64_t maxDense_;   // LoadOptions::maxDenseValues
+  long long indexLimit_;     // the largest index a dense matrix may hold: kMaxIndex or less
   const std::string& source_;
   io::ProgressTicker ticker_;
 
@@ -87,7 +94,7 @@ Result<Dataset> LibSvmParser::run() {
     return Error::badData("the file has no data lines (only comments and blank lines)", source_);
 
   const Index features = cap_ > 0 ? cap_ : static_cast<Index>(maxIndex_);
-  if (io::tooLargeForDense(static_cast<std::uint64_t>(rows_), static_cast<std::uint64_t>(features)))
+  if (io::tooLargeForDense(static_cast<std::uint64_t>(rows_), static_cast<std::uint64_t>(features), maxDense_))
     return Error::badData(std::to_string(rows_) + " rows × " + std::to_string(features) +
                               " features is too large for a dense feature matrix",
                           source_);
@@ -189,7 +196,7 @@ bool LibSvmParser::parseFeature(std::string_view token, long field, std::uint32_
                   featureName());
     return false;
   }
-  if (index > kMaxIndex) {
+  if (index > indexLimit_) {
     error_ = fail("feature index " + std::to_string(index) + " is too large for a dense matrix",
                   featureName());
     return false;

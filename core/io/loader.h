@@ -3,6 +3,7 @@
 // optionally gzip-compressed (detected from the bytes, not the name). Every failure is
 // an Error naming the file, the line (or record) and the column or field.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,11 @@ struct LoadOptions {
   // LIBSVM: the feature count; 0 = the largest index present. A test file must be read
   // with its training file's count (a9a.t never uses feature 123).
   Index libsvmFeatures = 0;
+
+  // CSV and LIBSVM: the largest dense feature matrix built, in values (rows × features):
+  // io::kMaxDenseValues, 2^29 doubles (4 GiB). The fuzzers lower it: a 20-byte LIBSVM line
+  // with feature index 10^7 asks for an 80 MB row and 10^7 feature names.
+  std::uint64_t maxDenseValues = std::uint64_t{1} << 29;
 
   // IDX: the labels file that goes with an images file.
   std::string labelsPath;

@@ -18,9 +18,9 @@ namespace dpstudio::io {
 // 4 GiB. A sparse file with a stray huge index must fail clearly, not exhaust memory.
 inline constexpr std::uint64_t kMaxDenseValues = std::uint64_t{1} << 29;
 
-// rows × columns exceeds kMaxDenseValues (checked without overflowing).
-inline bool tooLargeForDense(std::uint64_t rows, std::uint64_t columns) {
-  return columns != 0 && rows > kMaxDenseValues / columns;
+// rows × columns exceeds `limit` values (checked without overflowing).
+inline bool tooLargeForDense(std::uint64_t rows, std::uint64_t columns, std::uint64_t limit = kMaxDenseValues) {
+  return columns != 0 && rows > limit / columns;
 }
 
 enum class NumberKind {

@@ -3,6 +3,7 @@
 // file written anywhere by reading.
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QtTest>
 
@@ -137,6 +138,14 @@ class TestBundleRefusals : public QObject {
       test::member(m, "weights.npy")->data.chop(8);
       test::resign(m);
     }, "weights.npy", "data bytes, but shape (4,) needs 32");
+    // Fuzzing (fuzz_npy): 129 bytes whose header claims 707604980 values; the reader used to
+    // allocate 5.7 GB for them before comparing the shape with the data.
+    row("npy shape far beyond its data", [](Members& m, auto&) {
+      QFile file(DPSTUDIO_FIXTURES_DIR "/malformed/npy_huge_shape.npy");
+      QVERIFY(file.open(QIODevice::ReadOnly));
+      setArray(m, "weights.npy", file.readAll());
+      test::resign(m);
+    }, "weights.npy", "holds 1 data bytes, but shape (707604980,) needs 5660839840");
     row("unknown version", [](Members& m, auto&) { test::editManifest(m, [](QJsonObject& j) { j["version"] = 2; }); },
         "manifest.json", "version 2 is not supported");
     row("wrong format name", [](Members& m, auto&) {
@@ -251,6 +260,22 @@ class TestBundleRefusals : public QObject {
     QVERIFY(!loaded);
     QCOMPARE(loaded.error().kind, ErrorKind::BadBundle);
     QCOMPARE(loaded.error().message, std::string("no such file"));
+  }
+
+  // Fuzzing (fuzz_npy): a 128-byte .npy of shape (719805447, 0) is a valid empty array; reading
+  // it (and writing it back) used to walk its 7 * 10^8 empty rows.
+  void emptyArrayWithHugeRowCountIsReadAtOnce() {
+    QFile file(DPSTUDIO_FIXTURES_DIR "/malformed/npy_empty_huge_rows.npy");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QElapsedTimer timer;
+    timer.start();
+    auto array = bundle::readNpy(file.readAll(), "empty.npy");
+    QVERIFY(array);
+    QCOMPARE(array.value().values.rows(), Eigen::Index{719805447});
+    QCOMPARE(array.value().values.cols(), Eigen::Index{0});
+    auto again = bundle::readNpy(bundle::writeNpy(array.value()), "empty.npy");
+    QVERIFY(again && again.value() == array.value());
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QString("took %1 ms").arg(timer.elapsed())));
   }
 
   // The caps hold for members that are not bombs too: a limit below a real member refuses it.

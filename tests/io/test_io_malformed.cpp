@@ -20,7 +20,8 @@ std::string malformed(const QString& name) {
   return path;
 }
 
-// "key=value;key=value": labels=FILE, features=N, label=COLUMN, missing=drop, header=yes|no.
+// "key=value;key=value": labels=FILE, features=N, label=COLUMN, missing=drop, header=yes|no,
+// dense=N (LoadOptions::maxDenseValues).
 LoadOptions optionsFrom(const QString& spec) {
   LoadOptions options;
   for (const QString& item : spec.split(';', Qt::SkipEmptyParts)) {
@@ -28,6 +29,7 @@ LoadOptions optionsFrom(const QString& spec) {
     const QString value = item.section('=', 1);
     if (key == "labels") options.labelsPath = malformed(value);
     else if (key == "features") options.libsvmFeatures = value.toLongLong();
+    else if (key == "dense") options.maxDenseValues = value.toULongLong();
     else if (key == "label") options.labelColumn = value.toStdString();
     else if (key == "missing") options.missing = MissingPolicy::DropRows;
     else if (key == "header") options.hasHeader = (value == "yes");
@@ -133,6 +135,13 @@ void TestIoMalformed::rejected_data() {
       "feature index 99999999 is too large for a dense matrix", 2, "feature 99999999");
   row("libsvm feature count too large for memory", "svm_index_too_large.libsvm",
       "features=1000000000000", "too large for a dense feature matrix", 0, "");
+  // Fuzzing (bench/fuzz.sh, fuzz_libsvm): 16 bytes asked for a 1 × 9999999 matrix and 10^7
+  // feature names (8 s under ASan); the fuzzers read with a lower dense limit, which the
+  // index check honours too.
+  row("libsvm index above a lowered dense limit", "svm_index_dense_limit.libsvm", "dense=4194304",
+      "feature index 9999999 is too large for a dense matrix", 1, "feature 9999999");
+  row("libsvm rows x features above a lowered dense limit", "svm_index_too_large.libsvm", "dense=9",
+      "2 rows × 5 features is too large for a dense feature matrix", 0, "");
   row("libsvm one class only", "svm_one_class.libsvm", "", "only one class ('+1')", 0, "");
   row("libsvm comments only", "svm_comments_only.libsvm", "", "no data lines", 0, "");
   // IDX.

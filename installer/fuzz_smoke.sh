@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# CI's fuzzing stage: installs clang and libFuzzer, builds the `fuzz` preset (ASan + UBSan)
+# and runs every target of fuzz/ for a short time (default 30 s each, two at a time), from
+# seeds made from tests/fixtures. Fails on any crash, leak, UB, timeout or out-of-memory;
+# the input is left in build/fuzz/findings/TARGET. Longer runs: bench/fuzz.sh SECONDS.
+# Usage: installer/fuzz_smoke.sh [SECONDS [TARGET…]]
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+"$here/deps.sh" --fuzz
+start=$SECONDS
+DPSTUDIO_FUZZ_JOBS="${DPSTUDIO_FUZZ_JOBS:-2}" "$here/../bench/fuzz.sh" "${1:-30}" "${@:2}"
+echo "dpstudio: fuzz stage (build and runs) took $((SECONDS - start)) s"
