@@ -78,34 +78,41 @@ Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::MatrixXd& X) {
 Index clipRowsToUnitBall(Eigen::MatrixXd& X) {
   // Only rows within rounding of 1 can disagree between summation orders; the rowwise norms
   // (column-major, vectorized) find them, and the per-row checks run on those alone.
+  // Per-row divisions and shrinks are applied as column sweeps (÷1 and ×1 leave the other
+  // rows' bits alone): after scaleRowsToUnitNorm every MNIST row is "near", and strided
+  // per-row updates cost more than the rest of loading.
   const Eigen::VectorXd first = X.rowwise().norm();
   const Eigen::VectorXd sequential = sequentialRowSquaredNorms(X);
   std::vector<Index> near;
+  Eigen::ArrayXd divisors = Eigen::ArrayXd::Ones(X.rows());
   Index clipped = 0;
   for (Index i = 0; i < X.rows(); ++i) {
     if (!(first[i] > 1.0 - 1e-9)) continue;
     near.push_back(i);
     const double norm = std::max(first[i], std::sqrt(sequential[i]));
     if (norm > 1.0) {
-      X.row(i) /= norm;
+      divisors[i] = norm;
       ++clipped;
     }
   }
+  if (clipped > 0) X.array().colwise() /= divisors;
   // x/‖x‖ has a norm within an ulp or two of 1, on either side, depending on how the norm is
   // summed: shrink by an ulp until the rowwise (Dataset::maxRowNorm), row-by-row and squared
   // norms all say ≤ 1. A row's norm() is sqrt(squaredNorm()), which exceeds 1 only when the
-  // squared norm does: one strided pass over the row checks both.
+  // squared norm does.
   constexpr double kShrink = 1.0 - std::numeric_limits<double>::epsilon();
   for (int pass = 0; pass < 64 && !near.empty(); ++pass) {
     const Eigen::VectorXd norms = X.rowwise().norm();
     const Eigen::VectorXd squared = sequentialRowSquaredNorms(X);
+    Eigen::ArrayXd factors = Eigen::ArrayXd::Ones(X.rows());
     bool again = false;
     for (Index i : near)
       if (norms[i] > 1.0 || squared[i] > 1.0) {
-        X.row(i) *= kShrink;
+        factors[i] = kShrink;
         again = true;
       }
     if (!again) break;
+    X.array().colwise() *= factors;
   }
   return clipped;
 }

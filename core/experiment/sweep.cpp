@@ -33,6 +33,9 @@ using Clock = std::chrono::steady_clock;
 struct DataVariant {
   std::shared_ptr<const Dataset> train;
   std::shared_ptr<const Dataset> test;
+  // train's rows in the learners' layout, built once for every fit of the variant's trials
+  // (MNIST's sparse copy costs more than an output-perturbation trial).
+  std::shared_ptr<const FeatureMatrix> trainRows;
 };
 
 // Work computed once and shared by the trials that need it, released when the last of them
@@ -362,8 +365,11 @@ Result<TrialRecord> SweepRunner::runTrial(const TrialId& id, const TrialNeeds& n
   TrialRecord record{id, series.key, value, trialSeed(spec_, id), 0, 0};
 
   auto variant = variants_.get(needs.variant, [&]() -> Result<DataVariant> {
-    if (variantIndex(id) == 0) return base_;
-    return makeVariant(id);
+    auto made = variantIndex(id) == 0 ? Result<DataVariant>(base_) : makeVariant(id);
+    if (!made) return made;
+    DataVariant withRows = std::move(made).value();
+    withRows.trainRows = std::make_shared<const FeatureMatrix>(FeatureMatrix::withSparseIfWorthIt(withRows.train->X));
+    return withRows;
   }, work_.dataVariants);
   if (!variant) return variant.error();
   auto noise = privacy::makeNoiseSource(privacy::NoiseKind::Experiment, record.seed);
@@ -372,6 +378,7 @@ Result<TrialRecord> SweepRunner::runTrial(const TrialId& id, const TrialNeeds& n
   control.tolerance = plan.solver.tolerance;
   control.maxIterations = plan.solver.maxIterations;
   control.progress = Progress({}, control_.progress.stopToken());
+  control.rows = variant.value()->trainRows;
   auto outcome = runPlan(plan, id, needs, *variant.value(), *noise.value(), control);
   if (!outcome) return outcome.error();
   record.accuracy = outcome.value().accuracy;

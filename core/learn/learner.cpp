@@ -75,6 +75,17 @@ OptimizeSummary minimizeSmooth(const Objective& objective, Eigen::VectorXd& thet
 
 }  // namespace
 
+FeatureMatrix rowsForFit(const TrainControl& control, const Eigen::MatrixXd& X) {
+  if (control.rows && control.rows->wraps(X)) return *control.rows;
+  return FeatureMatrix::withSparseIfWorthIt(X);
+}
+
+TrainControl sharingRows(TrainControl control, const Eigen::MatrixXd& X) {
+  if (!control.rows || !control.rows->wraps(X))
+    control.rows = std::make_shared<const FeatureMatrix>(FeatureMatrix::withSparseIfWorthIt(X));
+  return control;
+}
+
 Status LearnerSpec::validate() const {
   if (!std::isfinite(lambda) || !(lambda > 0))
     return invalidParameter("lambda must be finite and > 0", "lambda");
@@ -129,7 +140,7 @@ Result<TrainedModel> minimizeObjectiveImpl(std::shared_ptr<const Model> model, c
   trained.model = std::move(model);
   const Model& m = *trained.model;
   trained.theta = control.warmStart ? *control.warmStart : m.initialParameters(X, y);
-  const Objective objective(m, X, y, terms);
+  const Objective objective(m, rowsForFit(control, X), y, terms);
   const auto [absolute, relative] = stoppingRule(control, terms.scale, X.rows());
   if (m.isConstrained()) {
     ProjectedGradientOptions options;
@@ -185,9 +196,10 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
     const auto [absolute, relative] = stoppingRule(control, LossScale::Mean, X.rows());
     TrainControl each = control;
     each.tolerance = relative;
+    const FeatureMatrix rows = rowsForFit(control, X);  // once for the C problems
     for (Index c = 0; c < classes; ++c) {
       const Eigen::VectorXi yc = OneVsRestModel::binaryLabels(y, static_cast<int>(c));
-      const Objective objective(*binary, X, yc, {LossScale::Mean, spec.lambda, {}});
+      const Objective objective(*binary, rows, yc, {LossScale::Mean, spec.lambda, {}});
       Eigen::VectorXd w = trained.theta.segment(c * d, d);
       const double share = 1.0 / static_cast<double>(classes);
       trained.classSummaries.push_back(

@@ -68,7 +68,17 @@ struct TrainControl {
   std::optional<double> exactGradientNorm;
   int maxIterations = 3000;
   Progress progress;                          // reports convergence; cancellation → Cancelled
+  // X's rows in the learners' layout, built once by a caller that fits many times on the same
+  // rows (a sweep's trials: the sparse copy of MNIST takes longer than a perturbed fit's
+  // evaluations). Used only by fits on that very matrix (FeatureMatrix::wraps); others build
+  // their own.
+  std::shared_ptr<const FeatureMatrix> rows;
 };
+
+// The rows a fit on X evaluates: control.rows when they wrap X, else built now.
+FeatureMatrix rowsForFit(const TrainControl& control, const Eigen::MatrixXd& X);
+// control with rows of X that its fits share (one-vs-rest's C binary problems).
+TrainControl sharingRows(TrainControl control, const Eigen::MatrixXd& X);
 
 // Minimizes J(θ) = w·Σℓ + (q/2)‖θ‖² + cᵀθ over the model's feasible set (L-BFGS when it is
 // unconstrained, accelerated projected gradient otherwise), from control.warmStart or the

@@ -77,6 +77,7 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
   const double beta = report.noiseScale();
   const double Delta = report.calibrated("Delta");
 
+  const TrainControl shared = sharingRows(control, train.X);  // the C releases' fits read the same rows
   // One binary release: argmin (1/n)Σℓ + ((Λ + Δ)/2)‖f‖² + (1/n)bᵀf; a sweep trial starts
   // from class c's part of experimentStart (all of it for a binary model), shifted.
   auto release = [&](const std::shared_ptr<const Model>& binary, const Eigen::VectorXi& labels,
@@ -87,7 +88,7 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
     ObjectiveTerms terms{LossScale::Mean, o.learner.lambda + Delta, draw.value().noise / n};
     std::optional<Eigen::VectorXd> start;
     if (experimentStart) start = shiftedSolution(experimentStart->segment(c * d, d), o.learner.lambda, terms);
-    auto trained = minimizeObjective(binary, train.X, labels, terms, perturbedProblemStart(control, d, start ? &*start : nullptr));
+    auto trained = minimizeObjective(binary, train.X, labels, terms, perturbedProblemStart(shared, d, start ? &*start : nullptr));
     if (trained) {
       report.gradientNorm = std::max(report.gradientNorm, trained.value().summary.gradientNorm);
       noteConvergence(report, trained.value().summary);

@@ -104,7 +104,7 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
   MechanismReport report = std::move(calibrated).value();
   enlargeNoiseForRelease(report, noise);  // release mode: the scale used, reported (release_granularity.h)
   const double allowed = report.calibrated("gradient_tolerance");
-  const TrainControl exact = exactMinimizerControl(control, allowed);
+  const TrainControl exact = sharingRows(exactMinimizerControl(control, allowed), train.X);
   auto made = makeModel(o.learner, train.features(), train.classes());
   if (!made) return made.error();
   const std::shared_ptr<const Model> model = made.value();

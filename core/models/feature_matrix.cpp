@@ -25,9 +25,9 @@ FeatureMatrix FeatureMatrix::withSparseIfWorthIt(const Eigen::MatrixXd& X, doubl
   const auto nonZeros = (X.array() != 0.0).count();
   if (X.size() == 0 || static_cast<double>(nonZeros) > maxDensity * static_cast<double>(X.size()))
     return out;
-  out.sparse_ = X.sparseView();
-  out.sparse_.makeCompressed();
-  out.sparseChosen_ = true;
+  auto sparse = std::make_shared<Sparse>(X.sparseView());
+  sparse->makeCompressed();
+  out.sparse_ = std::move(sparse);
   return out;
 }
 
@@ -38,7 +38,7 @@ FeatureMatrix FeatureMatrix::withSparseIfWorthIt(const Eigen::MatrixXd& X, doubl
 void FeatureMatrix::multiplyRows(Eigen::Index begin, Eigen::Index size,
                                  const Eigen::Ref<const Eigen::MatrixXd>& W,
                                  Eigen::Ref<Eigen::MatrixXd> out) const {
-  if (!sparseChosen_) {
+  if (!sparse_) {
     out.noalias() = dense_->middleRows(begin, size) * W;
     return;
   }
@@ -47,9 +47,9 @@ void FeatureMatrix::multiplyRows(Eigen::Index begin, Eigen::Index size,
   w = W;
   RowMajor& result = scratch(1);
   result.setZero(size, C);
-  const int* outer = sparse_.outerIndexPtr();
-  const int* inner = sparse_.innerIndexPtr();
-  const double* values = sparse_.valuePtr();
+  const int* outer = sparse_->outerIndexPtr();
+  const int* inner = sparse_->innerIndexPtr();
+  const double* values = sparse_->valuePtr();
   for (Eigen::Index i = 0; i < size; ++i) {
     double* row = result.data() + i * C;
     for (int k = outer[begin + i]; k < outer[begin + i + 1]; ++k) axpy(values[k], w.data() + inner[k] * C, row, C);
@@ -62,7 +62,7 @@ void FeatureMatrix::multiplyRows(Eigen::Index begin, Eigen::Index size,
 void FeatureMatrix::transposeMultiplyRows(Eigen::Index begin, Eigen::Index size,
                                           const Eigen::Ref<const Eigen::MatrixXd>& R,
                                           Eigen::Ref<Eigen::MatrixXd> out) const {
-  if (!sparseChosen_) {
+  if (!sparse_) {
     out.noalias() = dense_->middleRows(begin, size).transpose() * R;
     return;
   }
@@ -71,9 +71,9 @@ void FeatureMatrix::transposeMultiplyRows(Eigen::Index begin, Eigen::Index size,
   r = R;
   RowMajor& result = scratch(2);
   result.setZero(cols(), C);
-  const int* outer = sparse_.outerIndexPtr();
-  const int* inner = sparse_.innerIndexPtr();
-  const double* values = sparse_.valuePtr();
+  const int* outer = sparse_->outerIndexPtr();
+  const int* inner = sparse_->innerIndexPtr();
+  const double* values = sparse_->valuePtr();
   for (Eigen::Index i = 0; i < size; ++i) {
     const double* ri = r.data() + i * C;
     for (int k = outer[begin + i]; k < outer[begin + i + 1]; ++k) axpy(values[k], ri, result.data() + inner[k] * C, C);

@@ -4,6 +4,8 @@
 // — a compressed sparse-row copy. A linear model's loss is two products per evaluation
 // (X·W and Xᵀ·R); on sparse rows they cost nnz instead of n·d and read far less memory.
 
+#include <memory>
+
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
@@ -20,8 +22,11 @@ class FeatureMatrix {
   static FeatureMatrix withSparseIfWorthIt(const Eigen::MatrixXd& X, double maxDensity = 0.25);
 
   const Eigen::MatrixXd& dense() const { return *dense_; }
-  bool hasSparse() const { return sparseChosen_; }
-  const Sparse& sparse() const { return sparse_; }
+  bool hasSparse() const { return sparse_ != nullptr; }
+  const Sparse& sparse() const { return *sparse_; }
+  // Whether these are the rows of X itself (the same object), e.g. before reusing rows
+  // prepared once for many fits (TrainControl::rows).
+  bool wraps(const Eigen::MatrixXd& X) const { return dense_ == &X; }
   Eigen::Index rows() const { return dense_->rows(); }
   Eigen::Index cols() const { return dense_->cols(); }
 
@@ -35,8 +40,7 @@ class FeatureMatrix {
 
  private:
   const Eigen::MatrixXd* dense_;
-  Sparse sparse_;
-  bool sparseChosen_ = false;
+  std::shared_ptr<const Sparse> sparse_;  // shared by copies: building it reads every entry
 };
 
 }  // namespace dpstudio

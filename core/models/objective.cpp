@@ -4,8 +4,11 @@ namespace dpstudio {
 
 Objective::Objective(const Model& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                      ObjectiveTerms terms)
-    : model_(model), rows_(FeatureMatrix::withSparseIfWorthIt(X)), y_(y), terms_(std::move(terms)),
-      weight_(terms_.scale == LossScale::Sum ? 1.0 : 1.0 / static_cast<double>(std::max<Index>(1, X.rows()))) {}
+    : Objective(model, FeatureMatrix::withSparseIfWorthIt(X), y, std::move(terms)) {}
+
+Objective::Objective(const Model& model, FeatureMatrix rows, const Eigen::VectorXi& y, ObjectiveTerms terms)
+    : model_(model), rows_(std::move(rows)), y_(y), terms_(std::move(terms)),
+      weight_(terms_.scale == LossScale::Sum ? 1.0 : 1.0 / static_cast<double>(std::max<Index>(1, rows_.rows()))) {}
 
 double Objective::operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad) const {
   double value = weight_ * model_.lossSumOnRows(theta, rows_, y_, &grad);

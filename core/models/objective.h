@@ -26,6 +26,9 @@ class Objective {
   // Keeps references to model, X and y: they must outlive the objective.
   Objective(const Model& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
             ObjectiveTerms terms);
+  // The same on rows already in the learners' layout (FeatureMatrix::withSparseIfWorthIt),
+  // prepared once by a caller that fits many objectives on the same X.
+  Objective(const Model& model, FeatureMatrix rows, const Eigen::VectorXi& y, ObjectiveTerms terms);
 
   // J(θ); overwrites grad with ∇J(θ).
   double operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad) const;

@@ -65,15 +65,22 @@ OptimizeSummary polishGradient(const SmoothFunction& f, Eigen::VectorXd& theta,
       p = -g;
       slope0 = -g.squaredNorm();
     }
-    // Secant on φ'(α) between α = 0 and α = 1; for a quadratic this is the exact minimizer.
-    f(theta + p, gProbe);
+    // The quasi-Newton step itself, accepted when it ends near the line's minimum (the slope
+    // fell to a tenth: the strong Wolfe curvature condition); otherwise the secant on φ'(α)
+    // between α = 0 and α = 1, the exact minimizer for a quadratic.
+    Eigen::VectorXd trial = theta + p;
+    double trialValue = f(trial, gProbe);
     ++summary.evaluations;
     const double slope1 = gProbe.dot(p);
-    double step = 1.0;
-    if (slope1 > slope0) step = std::clamp(-slope0 / (slope1 - slope0), 1e-8, 10.0);
-    const Eigen::VectorXd trial = theta + step * p;
-    const double trialValue = f(trial, gTrial);
-    ++summary.evaluations;
+    if (std::isfinite(trialValue) && gProbe.allFinite() && std::abs(slope1) <= 0.1 * std::abs(slope0)) {
+      gTrial.swap(gProbe);
+    } else {
+      double step = 1.0;
+      if (slope1 > slope0) step = std::clamp(-slope0 / (slope1 - slope0), 1e-8, 10.0);
+      trial = theta + step * p;
+      trialValue = f(trial, gTrial);
+      ++summary.evaluations;
+    }
     if (!std::isfinite(trialValue) || !gTrial.allFinite()) {
       summary.termination = Termination::LineSearchFailed;
       summary.message = "a polish step left the finite region";

@@ -180,6 +180,32 @@ class TestLinearModels : public QObject {
     QVERIFY((gDense - gSparse).norm() <= 1e-12 * (1 + gDense.norm()));
   }
 
+  // Rows prepared once (a sweep's) are used by fits on that very matrix and no other: a copy
+  // with the same values gets its own, and the fit's result is the same either way.
+  void preparedRowsServeOnlyTheirMatrix() {
+    Eigen::MatrixXd X = randomUnitBallRows(2000, 12, 23);
+    for (Index i = 0; i < X.rows(); ++i)
+      for (Index j = 0; j < X.cols(); ++j)
+        if ((i + j) % 5 != 0) X(i, j) = 0.0;
+    const Eigen::VectorXi y = randomLabels(X.rows(), 3, 24);
+    TrainControl control;
+    control.rows = std::make_shared<const FeatureMatrix>(FeatureMatrix::withSparseIfWorthIt(X));
+    QVERIFY(control.rows->hasSparse());
+    QCOMPARE(&rowsForFit(control, X).sparse(), &control.rows->sparse());
+    const Eigen::MatrixXd copy = X;
+    const FeatureMatrix own = rowsForFit(control, copy);
+    QVERIFY(own.wraps(copy));
+    QVERIFY(&own.sparse() != &control.rows->sparse());
+    QCOMPARE(&sharingRows(control, X).rows->sparse(), &control.rows->sparse());
+    QVERIFY(sharingRows(control, copy).rows->wraps(copy));
+
+    const LearnerSpec spec{ModelKind::Softmax, 1e-3, 0.5};
+    auto shared = trainModel(spec, X, y, 3, control);
+    auto fresh = trainModel(spec, X, y, 3, TrainControl{});
+    QVERIFY(shared && fresh);
+    QVERIFY(shared.value().theta == fresh.value().theta);
+  }
+
   void huberPiecesJoinSmoothly() {
     for (double h : {0.1, 0.5, 2.0}) {
       for (double knot : {1 - h, 1 + h}) {
