@@ -38,6 +38,8 @@
 #include "ui/privacy/ledger_store.h"
 #include "ui/privacy/ledger_view.h"
 #include "ui/privacy/noise_view.h"
+#include "ui/session_autosave.h"
+#include "ui/sweep/sweep_session.h"
 #include "ui/sweep/sweep_view.h"
 #include "ui/training/model_panel.h"
 #include "ui/training/model_settings_form.h"
@@ -51,6 +53,9 @@ namespace dpstudio::ui {
 using namespace main_window_keys;
 
 namespace {
+
+// How often the settings and the sweeps shown are saved (besides when a sweep ends).
+constexpr int kAutosaveIntervalMs = 10000;
 
 QString viewDescription(const ViewSpec& spec) {
   switch (spec.kind) {
@@ -122,8 +127,49 @@ MainWindow::MainWindow(QWidget* parent)
 
   setWindowTitle(QStringLiteral("dpstudio"));
   restoreSettings();
+  autosave_ = std::make_unique<SessionAutosave>();
+  auto* autosaveTimer = new QTimer(this);
+  autosaveTimer->setInterval(kAutosaveIntervalMs);
+  connect(autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
+  autosaveTimer->start();
+  connect(sweepView_->session(), &SweepSession::finished, this, &MainWindow::autosaveNow);
   // After the constructor: a test turns dialogs off first.
   QTimer::singleShot(0, this, &MainWindow::reportLedgerFile);
+  QTimer::singleShot(0, this, &MainWindow::restoreCrashedSession);
+}
+
+void MainWindow::autosaveNow() {
+  saveSettings();
+  SweepSession* sweeps = sweepView_->session();
+  if (sweeps->refreshCount() == autosavedRefresh_) return;  // nothing new since the last save
+  if (auto status = autosave_->saveSweeps(sweeps->tables()); !status) {
+    statusBar()->showMessage(tr("The sweeps could not be autosaved: %1").arg(QString::fromStdString(status.error().toString())),
+                             8000);
+    return;
+  }
+  autosavedRefresh_ = sweeps->refreshCount();
+}
+
+void MainWindow::restoreCrashedSession() {
+  auto recovered = autosave_->recoverCrashed();
+  if (!recovered) return;
+  long long trials = 0;
+  for (const auto& table : recovered->sweeps) trials += static_cast<long long>(table.trials.size());
+  if (!recovered->sweeps.empty()) {
+    sweepView_->session()->restore(std::move(recovered->sweeps));
+    tabs_->setCurrentWidget(sweepView_);
+  }
+  const QString when = QLocale().toString(recovered->saved, QLocale::ShortFormat);
+  QString message = tr("dpstudio did not close normally last time (last saved %1). Its %n sweep(s) (%2 trials) are back "
+                       "in the Privacy–utility tab; its settings and the releases in the privacy ledger were "
+                       "kept as they were made.",
+                       nullptr, sweepView_->session()->sweepCount())
+                        .arg(when)
+                        .arg(trials);
+  if (!recovered->problems.isEmpty())
+    message += QLatin1Char('\n') + tr("Not restored: %1").arg(recovered->problems.join(QStringLiteral("; ")));
+  statusBar()->showMessage(tr("Restored the sweeps of a session that did not close."), 15000);
+  if (errorDialogs_) QMessageBox::information(this, tr("Session restored"), message);
 }
 
 void MainWindow::reportLedgerFile() {
@@ -147,6 +193,7 @@ MainWindow::~MainWindow() {
   controller_->cancel();
   trainer_->cancel();
   if (sweepView_) sweepView_->session()->cancel();
+  // autosave_ goes with the window: a clean end removes the session's files.
 }
 
 void MainWindow::createSweepView() {

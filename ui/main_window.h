@@ -49,6 +49,7 @@ class OpenedModelOverlay;
 class RecentFiles;
 struct OpenedModel;
 class ScatterView;
+class SessionAutosave;
 class SweepView;
 class TrainingController;
 class TrainingDocument;
@@ -91,6 +92,7 @@ class MainWindow : public QMainWindow {
   AuditView* auditView() const { return auditView_; }
   // The centre's tabs: the decision view (scatter) and the privacy–utility view (sweeps).
   QTabWidget* centralTabs() const { return tabs_; }
+  SessionAutosave* autosave() const { return autosave_.get(); }
   SweepView* sweepView() const { return sweepView_; }
   // Shows the privacy–utility tab and starts a sweep of the Training dock's settings.
   void sweep();
@@ -151,6 +153,10 @@ class MainWindow : public QMainWindow {
   // What the ledger file needs the user to know at start (kept aside when corrupt, refused),
   // in the status bar and, with dialogs, a message box.
   void reportLedgerFile();
+  // Session autosave (session_autosave.h): the settings and the sweeps shown, every few
+  // seconds and when a sweep ends; at start, the sweeps of a session that did not close.
+  void autosaveNow();
+  void restoreCrashedSession();
 
   std::shared_ptr<privacy::PrivacyLedger> ledger_;  // first: the controllers below record into it
   LedgerStore* ledgerStore_;  // keeps ledger_ in the ledger file from the first release on
@@ -187,6 +193,9 @@ class MainWindow : public QMainWindow {
   QAction* algorithmsAction_ = nullptr;
   QAction* aboutAction_ = nullptr;
   QAction* aboutQtAction_ = nullptr;
+
+  std::unique_ptr<SessionAutosave> autosave_;
+  int autosavedRefresh_ = -1;  // the sweep session's refreshCount() when its sweeps were last saved
 
   bool errorDialogs_ = true;
   QString fallbackSpec_;  // opened instead if the initial dataset fails

@@ -34,6 +34,7 @@ inline void isolateSettings(const QString& dir, const QString& application) {
   QCoreApplication::setApplicationName(application);
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir);
   qputenv("DPSTUDIO_LEDGER_FILE", QDir(dir).filePath(QStringLiteral("ledger.json")).toUtf8());
+  qputenv("DPSTUDIO_SESSION_DIR", QDir(dir).filePath(QStringLiteral("sessions")).toUtf8());
 }
 
 inline void openDataset(ui::MainWindow& window, const QString& spec, int rows) {

@@ -75,6 +75,7 @@ void TestGuiSmoke::initTestCase() {
   QCoreApplication::setApplicationName(QStringLiteral("test_gui_smoke"));
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
   qputenv("DPSTUDIO_LEDGER_FILE", dir_.filePath(QStringLiteral("ledger.json")).toUtf8());
+  qputenv("DPSTUDIO_SESSION_DIR", dir_.filePath(QStringLiteral("sessions")).toUtf8());
 }
 
 void TestGuiSmoke::init() { QSettings().clear(); }

@@ -66,6 +66,7 @@ void TestHelpDialog::initTestCase() {
   QCoreApplication::setApplicationName(QStringLiteral("test_help_dialog"));
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
   qputenv("DPSTUDIO_LEDGER_FILE", dir_.filePath(QStringLiteral("ledger.json")).toUtf8());
+  qputenv("DPSTUDIO_SESSION_DIR", dir_.filePath(QStringLiteral("sessions")).toUtf8());
 }
 
 void TestHelpDialog::init() { QSettings().clear(); }

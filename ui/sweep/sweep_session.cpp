@@ -99,9 +99,31 @@ long long SweepSession::totalTrials() const {
 }
 
 experiment::TrialTable SweepSession::lastTable() const {
+  return runs_.empty() ? experiment::TrialTable{} : tableOf(runs_.back());
+}
+
+std::vector<experiment::TrialTable> SweepSession::tables() const {
+  std::vector<experiment::TrialTable> out;
+  out.reserve(runs_.size());
+  for (const Run& run : runs_) out.push_back(tableOf(run));
+  return out;
+}
+
+void SweepSession::restore(std::vector<experiment::TrialTable> tables) {
+  clear();
+  for (experiment::TrialTable& table : tables) {
+    Run run;
+    run.layout = std::move(table.layout);
+    run.trials = std::move(table.trials);
+    run.cancelled = !table.complete;
+    run.restored = true;
+    runs_.push_back(std::move(run));
+  }
+  recompute();
+}
+
+experiment::TrialTable SweepSession::tableOf(const Run& run) {
   experiment::TrialTable table;
-  if (runs_.empty()) return table;
-  const Run& run = runs_.back();
   table.layout = run.layout;
   table.trials = run.trials;
   // The engine's order (expandTrials), as the CLI writes it, whatever order they finished in.
@@ -194,7 +216,8 @@ namespace dpstudio::ui {
 std::vector<experiment::BoundedQuantity> SweepSession::boundedQuantities() const {
   std::vector<experiment::BoundedQuantity> out;
   for (const Run& run : runs_)
-    for (experiment::BoundedQuantity q : experiment::boundedQuantities(run.spec))
+    if (!run.restored)
+      for (experiment::BoundedQuantity q : experiment::boundedQuantities(run.spec))
       if (std::find(out.begin(), out.end(), q) == out.end()) out.push_back(q);
   std::sort(out.begin(), out.end());
   return out;
@@ -202,13 +225,16 @@ std::vector<experiment::BoundedQuantity> SweepSession::boundedQuantities() const
 
 QString SweepSession::whyNoBounds() const {
   if (runs_.empty()) return tr("Start a sweep of DP-LMGC or multiparty aggregation to see the published bounds.");
+  if (runs_.back().restored)
+    return tr("These sweeps were restored from a session that ended without closing: their published bounds need "
+              "the sweeps' settings. Run the sweep again to see them.");
   return QString::fromStdString(experiment::whyNoBounds(runs_.back().spec));
 }
 
 experiment::BoundFigure SweepSession::boundFigure(experiment::BoundedQuantity quantity, double delta) const {
   std::vector<experiment::BoundFigure> figures;
   for (const Run& run : runs_)
-    figures.push_back(experiment::boundFigure(run.spec, run.trials, quantity, delta));
+    if (!run.restored) figures.push_back(experiment::boundFigure(run.spec, run.trials, quantity, delta));
   return experiment::overlayBoundFigures(figures);
 }
 

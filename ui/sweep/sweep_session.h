@@ -71,6 +71,13 @@ class SweepSession : public QObject {
   const experiment::Curve& curve() const { return curve_; }
   // The trial table of the sweep shown last, as the CLI's --out writes it (empty without one).
   experiment::TrialTable lastTable() const;
+  // Every sweep shown, in order (what the session autosave keeps).
+  std::vector<experiment::TrialTable> tables() const;
+  // Shows these sweeps (saved by an earlier session) instead of the ones shown, cancelling a
+  // running sweep. Their curves come back; their published bounds do not (those need the
+  // sweep's settings, which a table does not hold).
+  void restore(std::vector<experiment::TrialTable> tables);
+  bool showsRestored() const { return !runs_.empty() && runs_.back().restored; }
   // While a sweep's data are still being loaded (SweepInput::request).
   bool isLoading() const;
   // How long the last sweep's data took to load, in seconds (0 without a request).
@@ -104,7 +111,9 @@ class SweepSession : public QObject {
     bool cancelled = false;
     bool loading = false;  // its data are still being loaded
     double loadSeconds = 0;
+    bool restored = false;  // from a saved table: layout and trials only, no spec
   };
+  static experiment::TrialTable tableOf(const Run& run);
   struct Inbox {
     std::mutex mutex;
     std::vector<experiment::TrialRecord> trials;
