@@ -66,15 +66,6 @@ void applyNormBound(Eigen::MatrixXd& X, double bound) {
   clipRowsToUnitBall(X);
 }
 
-Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::MatrixXd& X) {
-  // Σ_j x_ij² summed in j order for every row at once, column by column (0 + x_i0² is x_i0²
-  // exactly): the same sum, bit for bit, as X.row(i).squaredNorm()'s sequential reduction
-  // over a strided row, without the stride (test_data_preprocess checks the identity).
-  Eigen::VectorXd sums = Eigen::VectorXd::Zero(X.rows());
-  for (Index j = 0; j < X.cols(); ++j) sums.array() += X.col(j).array().square();
-  return sums;
-}
-
 Index clipRowsToUnitBall(Eigen::MatrixXd& X) {
   // Only rows within rounding of 1 can disagree between summation orders; the rowwise norms
   // (column-major, vectorized) find them, and the per-row checks run on those alone.

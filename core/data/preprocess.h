@@ -90,8 +90,6 @@ void applyNormBound(Eigen::MatrixXd& X, double bound);  // clip to ‖x‖ ≤ R
 // Scales every row with ‖x‖ > 1 to ‖x‖ ≤ 1 exactly, as every norm Eigen computes for it says
 // (rowwise, row by row, squared); returns how many rows had ‖x‖ > 1.
 Index clipRowsToUnitBall(Eigen::MatrixXd& X);
-// Every row's Σ_j x_ij², bit for bit as X.row(i).squaredNorm() sums it, in one column sweep.
-Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::MatrixXd& X);
 // A d × D matrix with N(0, 1/D) entries, drawn from Rng(seed) in column order.
 // ALGORITHMS §2's intercept: [x/√2, 1/√2].
 Eigen::MatrixXd appendIntercept(const Eigen::MatrixXd& X);
