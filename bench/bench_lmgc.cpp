@@ -10,7 +10,7 @@
 // With --verify=N,
 // N iterations of plain projected gradient (original coordinates) from the result show
 // whether J can still be lowered, i.e. how far from the minimizer the result is.
-// Usage: bench_lmgc [dataset|all] [repeats] [maxIterations] [--verify=N] [--unit-rows]
+// Usage: bench_lmgc [dataset|all] [repeats] [maxIterations] [--verify=N] [--unit-rows] [--tolerance=t] [--lambda=l]
 
 #include <chrono>
 #include <cmath>
@@ -58,6 +58,8 @@ struct Settings {
   int maxIterations = TrainControl{}.maxIterations;
   int verify = 0;
   bool unitRows = false;
+  double tolerance = TrainControl{}.tolerance;
+  double lambda = defaultLambda(ModelKind::Lmgc);
 };
 
 // "drawn/classes (kinds)" for the class ellipses on a view, as the decision view draws them.
@@ -79,9 +81,10 @@ void run(const std::string& name, const Settings& settings) {
   const PreparedData data = prepareAsTheGuiDoes(name, settings.unitRows);
   LearnerSpec spec;
   spec.kind = ModelKind::Lmgc;
-  spec.lambda = defaultLambda(ModelKind::Lmgc);
+  spec.lambda = settings.lambda;
   TrainControl control;
   control.maxIterations = settings.maxIterations;
+  control.tolerance = settings.tolerance;
   double best = 1e300;
   TrainedModel model;
   for (int r = 0; r < repeats; ++r) {
@@ -145,7 +148,11 @@ int main(int argc, char** argv) {
   int positional = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--unit-rows") {
+    if (arg.rfind("--lambda=", 0) == 0) {
+      settings.lambda = std::atof(arg.c_str() + 9);
+    } else if (arg.rfind("--tolerance=", 0) == 0) {
+      settings.tolerance = std::atof(arg.c_str() + 12);
+    } else if (arg == "--unit-rows") {
       settings.unitRows = true;
     } else if (arg.rfind("--verify=", 0) == 0) {
       settings.verify = std::atoi(arg.c_str() + 9);

@@ -29,7 +29,9 @@
 //
 // Stopping: the caller's measure (the projected-gradient step of J, lmgc_solver.h) after
 // every step, at the iterate and at its purified copy (eigenvalues below 10⁻⁹·λ_max, the
-// interior's stand-ins for exact zeros, set to zero); the first that holds is returned.
+// interior's stand-ins for exact zeros, set to zero); the first that holds is returned, once
+// the complementarity gap is below 10⁻¹⁰·|J| too (the measure, relative to ‖x‖, can hold
+// while J is 10⁻⁵ above its minimum: raw wine).
 //
 // Cost per step: m = C(d+1)(d+2)/2 unknowns; forming the system costs about
 // n·m²·(C+1)/C flops, its Cholesky factor m³/3; systems larger than maxDimension are
