@@ -26,6 +26,7 @@
 #include "core/models/objective.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/noise_source.h"
+#include "core/util/parallel.h"
 
 using namespace dpstudio;
 using Index = Eigen::Index;
@@ -292,6 +293,26 @@ class TestLmgcBuiltin : public QObject {
     const LmgcDualityGap gap = lmgcDualityGap(model, data.train.X, data.train.y, terms, trained.value().trained.theta);
     QVERIFY2(gap.gap() <= 1e-6 * std::max(1.0, std::abs(gap.primal)),
              qPrintable(QStringLiteral("J %1, dual bound %2").arg(gap.primal, 0, 'g', 12).arg(gap.dual, 0, 'g', 12)));
+  }
+
+  // Same bits with one worker thread or two: the row chunks' partition and the interior
+  // point's products do not depend on the thread count (raw wine: interior point; breast
+  // cancer with unit rows: the largest interior-point system of the built-in sets).
+  void sameBitsWithOneOrTwoThreads() {
+    for (const auto& [name, unitRows] : {std::pair{"wine", false}, std::pair{"breast_cancer", true}}) {
+      const PreparedData data = prepareAsTheGuiDoes(name, unitRows);
+      LearnerSpec spec;
+      spec.kind = ModelKind::Lmgc;
+      spec.lambda = defaultLambda(ModelKind::Lmgc);
+      setWorkerThreads(1);
+      auto one = trainModel(spec, data.train.X, data.train.y, data.train.classes());
+      setWorkerThreads(2);
+      auto two = trainModel(spec, data.train.X, data.train.y, data.train.classes());
+      setWorkerThreads(0);
+      QVERIFY(one && two);
+      QCOMPARE(one.value().summary.iterations, two.value().summary.iterations);
+      QVERIFY2((one.value().theta.array() == two.value().theta.array()).all(), name);
+    }
   }
 
   // The whitened solver minimizes the same objective: on iris as the GUI prepares it it
