@@ -2,13 +2,15 @@
 // dataset's public norm bound if it has one, test fraction 0.25, split seed 1, λ =
 // defaultLambda(LMGC), tolerance 1e-8, 3000 iterations (tests/models/test_lmgc_builtin.cpp).
 // Prints, per dataset: termination, iterations, evaluations, seconds (best of the repeats),
-// J, the reported stopping measure and, for comparison, the original coordinates'
-// projected-gradient step ‖P(Φ − ∇J) − Φ‖.
-// With --interior, the experimental barrier method first (lmgc_interior.h; called directly
-// with trainModel's objective and stopping rule, core/learn/learner.cpp). With --verify=N,
+// J, the reported stopping measure, for comparison the original coordinates'
+// projected-gradient step ‖P(Φ − ∇J) − Φ‖, the relative duality gap (J − D)/J (lmgc_dual.h:
+// an upper bound on J's relative distance from the minimum), the ranks of the Ψ_c, and how
+// many class ellipses the decision view draws (S shadow, s section, c centre section, -
+// not drawn) on the default view and on the PCA view. --unit-rows scales rows to norm 1.
+// With --verify=N,
 // N iterations of plain projected gradient (original coordinates) from the result show
 // whether J can still be lowered, i.e. how far from the minimizer the result is.
-// Usage: bench_lmgc [dataset|all] [repeats] [maxIterations] [--interior] [--verify=N]
+// Usage: bench_lmgc [dataset|all] [repeats] [maxIterations] [--verify=N] [--unit-rows] [--tolerance=t] [--lambda=l]
 
 #include <chrono>
 #include <cmath>
@@ -16,10 +18,14 @@
 #include <cstdlib>
 #include <string>
 
+#include <Eigen/Eigenvalues>
+
 #include "core/learn/learner.h"
 #include "core/linalg/psd.h"
 #include "core/models/lmgc.h"
-#include "core/models/lmgc_solver.h"
+#include "core/learn/model_view.h"
+#include "core/models/ellipsoid.h"
+#include "core/models/lmgc_dual.h"
 #include "core/models/objective.h"
 #include "core/optim/projected_gradient.h"
 #include "core/sources/builtin.h"
@@ -30,7 +36,7 @@ using namespace dpstudio;
 
 namespace {
 
-PreparedData prepareAsTheGuiDoes(const std::string& name) {
+PreparedData prepareAsTheGuiDoes(const std::string& name, bool unitRows) {
   auto data = loadBuiltin(name);
   if (!data) {
     std::fprintf(stderr, "%s\n", data.error().toString().c_str());
@@ -38,6 +44,7 @@ PreparedData prepareAsTheGuiDoes(const std::string& name) {
   }
   SplitAndPreprocess split;
   if (auto bound = publicNormBound("builtin:" + name)) split.preprocess.normBound = bound->bound;
+  split.preprocess.unitRows = unitRows;
   auto prepared = prepareLoaded(std::move(data).value(), std::nullopt, split);
   if (!prepared) {
     std::fprintf(stderr, "%s\n", prepared.error().toString().c_str());
@@ -49,49 +56,45 @@ PreparedData prepareAsTheGuiDoes(const std::string& name) {
 struct Settings {
   int repeats = 3;
   int maxIterations = TrainControl{}.maxIterations;
-  bool interior = false;
   int verify = 0;
+  bool unitRows = false;
+  double tolerance = TrainControl{}.tolerance;
+  double lambda = defaultLambda(ModelKind::Lmgc);
 };
 
-// The experimental solver on trainModel's problem: sum scale, λ(Σ tr Ψ_c + ½‖Φ‖²), tolerance
-// t·n absolute and t relative, from the model's warm start.
-TrainedModel trainInterior(const LearnerSpec& spec, const Dataset& train, const TrainControl& control) {
-  auto model = std::make_shared<const LmgcModel>(train.features(), train.classes(), spec.huber);
-  const ObjectiveTerms terms{LossScale::Sum, spec.lambda, model->traceRegularizer(spec.lambda)};
-  ProjectedGradientOptions options;
-  options.absoluteTolerance = control.tolerance * static_cast<double>(train.rows());
-  options.relativeTolerance = control.tolerance;
-  options.maxIterations = control.maxIterations;
-  TrainedModel trained;
-  trained.model = model;
-  trained.theta = model->initialParameters(train.X, train.y);
-  trained.summary = minimizeLmgcWhitened(*model, train.X, train.y, terms, trained.theta, options, {}, false,
-                                         LmgcMethod::InteriorThenProjectedGradient);
-  return trained;
+// "drawn/classes (kinds)" for the class ellipses on a view, as the decision view draws them.
+std::string ellipsesOn(const PreparedData& data, const ViewSpec& view, const Model& model, const Eigen::VectorXd& theta) {
+  auto geometry = makeModelViewGeometry(data, view, model, theta);
+  if (!geometry) return "error: " + geometry.error().toString();
+  int drawn = 0;
+  std::string kinds;
+  for (const ViewEllipse& e : geometry.value().ellipses) {
+    drawn += e.bounded ? 1 : 0;
+    kinds += e.drawing == EllipseDrawing::Shadow ? 'S' : e.drawing == EllipseDrawing::Section ? 's'
+             : e.drawing == EllipseDrawing::CentreSection ? 'c' : '-';
+  }
+  return std::to_string(drawn) + "/" + std::to_string(geometry.value().ellipses.size()) + " (" + kinds + ")";
 }
 
 void run(const std::string& name, const Settings& settings) {
   const int repeats = settings.repeats;
-  const PreparedData data = prepareAsTheGuiDoes(name);
+  const PreparedData data = prepareAsTheGuiDoes(name, settings.unitRows);
   LearnerSpec spec;
   spec.kind = ModelKind::Lmgc;
-  spec.lambda = defaultLambda(ModelKind::Lmgc);
+  spec.lambda = settings.lambda;
   TrainControl control;
   control.maxIterations = settings.maxIterations;
+  control.tolerance = settings.tolerance;
   double best = 1e300;
   TrainedModel model;
   for (int r = 0; r < repeats; ++r) {
     const auto start = std::chrono::steady_clock::now();
-    if (settings.interior) {
-      model = trainInterior(spec, data.train, control);
-    } else {
-      auto trained = trainModel(spec, data.train.X, data.train.y, data.train.classes(), control);
-      if (!trained) {
-        std::fprintf(stderr, "%s\n", trained.error().toString().c_str());
-        std::exit(1);
-      }
-      model = std::move(trained).value();
+    auto trained = trainModel(spec, data.train.X, data.train.y, data.train.classes(), control);
+    if (!trained) {
+      std::fprintf(stderr, "%s\n", trained.error().toString().c_str());
+      std::exit(1);
     }
+    model = std::move(trained).value();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     best = std::min(best, seconds);
   }
@@ -117,11 +120,24 @@ void run(const std::string& name, const Settings& settings) {
     std::printf("  verify: plain PG from the result: J %.10g -> %.10g after %d iterations; train accuracy %.4f\n", value, s.objective, s.iterations,
                 accuracy(lmgc, model.theta, data.train.X, data.train.y));
   }
-  std::printf("%-14s n=%-5ld d=%-3ld C=%-2ld %-15s iterations=%-5d evaluations=%-6d seconds=%.3f  J=%.10g  measure=%.2e  original=%.2e\n",
+  const LmgcDualityGap gap = lmgcDualityGap(lmgc, data.train.X, data.train.y, terms, model.theta);
+  std::string ranks;
+  for (Eigen::Index c = 0; c < lmgc.classes(); ++c) {
+    const Eigen::MatrixXd psi = lmgc.classMatrix(model.theta, c).topLeftCorner(lmgc.inputDim(), lmgc.inputDim());
+    const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(psi, Eigen::EigenvaluesOnly).eigenvalues();
+    const double top = std::max(ev.maxCoeff(), 0.0);
+    ranks += (c ? "," : "") + std::to_string((ev.array() > 1e-9 * top).count());
+  }
+  ViewSpec defaultView;  // ui/dataset/dataset_controller.cpp: two features, or a random plane past 10
+  if (data.train.features() > 10) defaultView.kind = ViewKind::RandomProjection;
+  ViewSpec pca;
+  pca.kind = ViewKind::Pca;
+  std::printf("%-14s n=%-5ld d=%-3ld C=%-2ld %-15s iterations=%-5d evaluations=%-6d seconds=%.3f  J=%.10g  measure=%.2e  original=%.2e  gap=%.2e  rank(Psi)=%s  ellipses default=%s pca=%s\n",
               name.c_str(), static_cast<long>(data.train.rows()), static_cast<long>(data.train.features()),
               static_cast<long>(data.train.classes()), terminationName(model.summary.termination).c_str(),
               model.summary.iterations, model.summary.evaluations, best, value, model.summary.gradientNorm,
-              std::sqrt(squared));
+              std::sqrt(squared), gap.relative(), ranks.c_str(), ellipsesOn(data, defaultView, lmgc, model.theta).c_str(),
+              ellipsesOn(data, pca, lmgc, model.theta).c_str());
 }
 
 }  // namespace
@@ -132,8 +148,12 @@ int main(int argc, char** argv) {
   int positional = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--interior") {
-      settings.interior = true;
+    if (arg.rfind("--lambda=", 0) == 0) {
+      settings.lambda = std::atof(arg.c_str() + 9);
+    } else if (arg.rfind("--tolerance=", 0) == 0) {
+      settings.tolerance = std::atof(arg.c_str() + 12);
+    } else if (arg == "--unit-rows") {
+      settings.unitRows = true;
     } else if (arg.rfind("--verify=", 0) == 0) {
       settings.verify = std::atoi(arg.c_str() + 9);
     } else if (positional == 0) {

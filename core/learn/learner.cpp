@@ -128,11 +128,11 @@ Result<std::shared_ptr<const Model>> makeModel(const LearnerSpec& spec, Index in
 
 namespace {
 
-// minimizeObjective; `whitenLmgc`: solve LMGC in whitened coordinates (lmgc_solver.h), a
-// data-dependent path to the same minimizer, for trainModel only.
+// minimizeObjective; LMGC is solved by lmgc_solver.h (whitened coordinates, interior point
+// then projected gradient) with `privateRun` choosing its stopping measure and start.
 Result<TrainedModel> minimizeObjectiveImpl(std::shared_ptr<const Model> model, const Eigen::MatrixXd& X,
                                            const Eigen::VectorXi& y, const ObjectiveTerms& terms,
-                                           const TrainControl& control, bool whitenLmgc) {
+                                           const TrainControl& control, bool privateRun) {
   if (control.progress.cancelled()) return Error::cancelled();
   if (control.warmStart && control.warmStart->size() != model->parameterCount())
     return invalidParameter("the warm start has the wrong number of parameters", "warm-start");
@@ -149,11 +149,14 @@ Result<TrainedModel> minimizeObjectiveImpl(std::shared_ptr<const Model> model, c
     options.maxIterations = control.maxIterations;
     const IterationCallback callback = convergenceCallback(control.progress, std::max(relative, absolute), 0.0, 1.0);
     const auto* lmgc = dynamic_cast<const LmgcModel*>(&m);
-    if (whitenLmgc && lmgc)
+    if (lmgc)
       // The stopping measure is the whitened problem's (invariant to the features' units),
-      // except when an exact-minimizer bound needs the original one (exact_minimizer.h).
+      // except when an exact-minimizer bound needs the original one (exact_minimizer.h) and
+      // for private mechanisms, which also keep their data-independent start.
       trained.summary = minimizeLmgcWhitened(*lmgc, X, y, terms, trained.theta, options, callback,
-                                             control.exactGradientNorm.has_value());
+                                             privateRun                           ? LmgcRun::Private
+                                             : control.exactGradientNorm.has_value() ? LmgcRun::ExactTraining
+                                                                                     : LmgcRun::Training);
     else
       trained.summary = minimizeProjectedGradient(
           objective, [&m](Eigen::VectorXd& theta) { m.project(theta); }, trained.theta, options, callback);
@@ -170,7 +173,7 @@ Result<TrainedModel> minimizeObjectiveImpl(std::shared_ptr<const Model> model, c
 Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const Eigen::MatrixXd& X,
                                        const Eigen::VectorXi& y, const ObjectiveTerms& terms,
                                        const TrainControl& control) {
-  return minimizeObjectiveImpl(std::move(model), X, y, terms, control, false);
+  return minimizeObjectiveImpl(std::move(model), X, y, terms, control, true);
 }
 
 Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& X,
@@ -217,7 +220,7 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
     // Non-private: solved in whitened coordinates (lmgc_solver.h), the same minimizer
     // reached in far fewer iterations; the stopping rule is the original problem's.
     return minimizeObjectiveImpl(model, X, y, {LossScale::Sum, spec.lambda, lmgc->traceRegularizer(spec.lambda)},
-                                 control, true);
+                                 control, false);
   return minimizeObjective(model, X, y, {LossScale::Mean, spec.lambda, {}}, control);
 }
 

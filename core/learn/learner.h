@@ -81,9 +81,10 @@ FeatureMatrix rowsForFit(const TrainControl& control, const Eigen::MatrixXd& X);
 TrainControl sharingRows(TrainControl control, const Eigen::MatrixXd& X);
 
 // Minimizes J(θ) = w·Σℓ + (q/2)‖θ‖² + cᵀθ over the model's feasible set (L-BFGS when it is
-// unconstrained, accelerated projected gradient otherwise), from control.warmStart or the
-// model's initial parameters. The building block of trainModel and of the private
-// mechanisms, which perturb `terms`.
+// unconstrained, accelerated projected gradient otherwise; LMGC by lmgc_solver.h's
+// interior-point method, stopping on the original coordinates' measure, from the start as
+// given), from control.warmStart or the model's initial parameters. The building block of
+// the private mechanisms, which perturb `terms`.
 Result<TrainedModel> minimizeObjective(std::shared_ptr<const Model> model, const Eigen::MatrixXd& X,
                                        const Eigen::VectorXi& y, const ObjectiveTerms& terms,
                                        const TrainControl& control = {});

@@ -10,68 +10,21 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
+#include "core/models/lmgc_congruence.h"
+
 namespace dpstudio {
 namespace {
 
 using Index = Eigen::Index;
+using lmgc_detail::congruence;
 
-constexpr double kCut = 10;          // μ ← μ/kCut once centred
-constexpr double kCentred = 0.5;     // centred: Newton decrement² ≤ kCentred·μ
-constexpr double kBoundary = 0.99;   // fraction of the step to the cone's boundary
-constexpr double kArmijo = 1e-4;
-constexpr int kHalvings = 40;
+constexpr double kBoundary = 0.98;    // fraction of the largest feasible step taken
 constexpr double kStartShift = 1e-3;  // x_c += kStartShift·λ_max·I before the first step
 constexpr double kZeroShare = 1e-9;   // purification: eigenvalues below this share → 0
-constexpr double kSmallestMu = 1e-30;
-
-// h_μ(z) = min_{u,v} w(u²/(4h) + v) − μ log v − μ log(u + v − a), a = 1 + h − z: its value,
-// slope and curvature in z. Stationarity gives v = β/(1 − u/2h), r = 2hβ/u (β = μ/w), and
-// u ∈ (0, 2h) the root of G(u) = u + v(u) − r(u) − a, increasing from −∞ to +∞; by the
-// envelope theorem h_μ' = −μ/r = −wu/(2h), and h_μ'' = (w/2h)/G'(u).
-struct Smoothed {
-  double value = 0, slope = 0, curvature = 0;
-};
-
-Smoothed smoothedHinge(double z, double mu, double w, double h) {
-  const double a = 1 + h - z, beta = mu / w, width = 2 * h;
-  const auto G = [&](double u) { return u + beta / (1 - u / width) - width * beta / u - a; };
-  const auto dG = [&](double u) {
-    const double s = 1 - u / width;
-    return 1 + beta / (width * s * s) + width * beta / (u * u);
-  };
-  // Start from the μ → 0 asymptotics: beyond the margin r ≈ β − a, on the linear part
-  // 1 − u/2h ≈ β/(a − 2h + β), in between u ≈ a.
-  double u = a <= 0 ? width * beta / (beta - a) : a >= width ? width * (1 - beta / (a - width + beta)) : a;
-  double lo = 0, hi = width;
-  if (!(u > lo && u < hi)) u = 0.5 * width;
-  for (int k = 0; k < 200; ++k) {
-    const double g = G(u);
-    if (g == 0) break;
-    (g < 0 ? lo : hi) = u;
-    double next = u - g / dG(u);
-    if (!(next > lo && next < hi)) next = lo > 0 ? 0.5 * (lo + hi) : 0.5 * hi;
-    const bool done = std::abs(next - u) <= 1e-15 * u;
-    u = next;
-    if (done) break;
-  }
-  const double v = beta / (1 - u / width), r = width * beta / u;
-  Smoothed s;
-  s.value = w * (u * u / (2 * width) + v) - mu * (std::log(v) + std::log(r));
-  s.slope = -w * u / width;
-  s.curvature = (w / width) / dG(u);
-  return s;
-}
-
-// Φ ↦ MᵀΦM for every class block.
-Eigen::VectorXd congruence(const Eigen::VectorXd& theta, const Eigen::MatrixXd& M, Index classes) {
-  const Index D = M.rows();
-  Eigen::VectorXd out(theta.size());
-  for (Index c = 0; c < classes; ++c) {
-    const Eigen::Map<const Eigen::MatrixXd> phi(theta.data() + c * D * D, D, D);
-    Eigen::Map<Eigen::MatrixXd>(out.data() + c * D * D, D, D) = M.transpose() * phi * M;
-  }
-  return out;
-}
+constexpr double kSmallestStep = 1e-10;  // steps this short: stalled, hand over to the caller
+// Converged also needs the complementarity gap below this share of |J|: the caller's measure
+// alone, relative to ‖x‖, can hold while J is still 10⁻⁵ above its minimum (raw wine).
+constexpr double kGapShare = 1e-10;
 
 // Coordinates of the symmetric matrices in an eigenbasis V of x_c: pairs (a ≤ b) of the
 // orthonormal basis e_ae_aᵀ, (e_ae_bᵀ + e_be_aᵀ)/√2, in which the log-det barrier's Hessian
@@ -105,9 +58,40 @@ Eigen::MatrixXd matrixOf(const Pairs& pairs, const Eigen::Ref<const Eigen::Vecto
   return ZV;
 }
 
-class Barrier {
+// sym(M) = (M + Mᵀ)/2.
+Eigen::MatrixXd sym(const Eigen::MatrixXd& m) { return 0.5 * (m + m.transpose()); }
+
+// The largest t with A + tΔ ⪰ 0 for A ≻ 0 given by its lower Cholesky factor L (∞ when
+// Δ ⪰ 0).
+double coneStep(const Eigen::MatrixXd& L, const Eigen::MatrixXd& delta) {
+  const Eigen::MatrixXd left = L.triangularView<Eigen::Lower>().solve(delta);
+  const Eigen::MatrixXd both = L.triangularView<Eigen::Lower>().solve(left.transpose());
+  const double lowest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(sym(both), Eigen::EigenvaluesOnly)
+                            .eigenvalues()
+                            .minCoeff();
+  return lowest < 0 ? -1 / lowest : std::numeric_limits<double>::infinity();
+}
+
+// The largest t with q + tΔq ≥ 0 entrywise over the pairs (mask: 1 on pairs).
+double ratioStep(const Eigen::MatrixXd& q, const Eigen::MatrixXd& dq, const Eigen::MatrixXd& mask) {
+  double t = std::numeric_limits<double>::infinity();
+  for (Index k = 0; k < q.size(); ++k)
+    if (mask.data()[k] != 0 && dq.data()[k] < 0) t = std::min(t, -q.data()[k] / dq.data()[k]);
+  return t;
+}
+
+// A search direction of the primal-dual system (see lmgc_interior.h), per class in the
+// eigenbasis V_c of x_c for the matrices, n × C for the pairs (column y_i unused).
+struct Direction {
+  Eigen::VectorXd x;                  // Δx in the parameter layout (mapped coordinates)
+  std::vector<Eigen::MatrixXd> xV;    // V_cᵀΔx_cV_c
+  std::vector<Eigen::MatrixXd> zV;    // V_cᵀΔZ_cV_c
+  Eigen::MatrixXd u, v, y, eta, s;
+};
+
+class PrimalDual {
  public:
-  explicit Barrier(const LmgcBarrierProblem& p)
+  explicit PrimalDual(const LmgcInteriorProblem& p)
       : p_(p), C_(p.model.classes()), D_(p.model.augmentedDim()), pairs_(p.model.augmentedDim()),
         hasLinear_(p.linear.size() == p.model.parameterCount()) {
     const Index n = p.rows.rows(), d = p.model.inputDim();
@@ -115,156 +99,311 @@ class Barrier {
     augmented_.leftCols(d) = p.rows / std::numbers::sqrt2;
     augmented_.col(d).setConstant(1 / std::numbers::sqrt2);
     metric_ = p.T * p.T.transpose();
+    mask_ = Eigen::MatrixXd::Ones(n, C_);
+    for (Index i = 0; i < n; ++i) mask_(i, p.y[i]) = 0;
+    k_ = p.weight / (2 * p.model.huberWidth());
   }
 
   Index dimension() const { return C_ * pairs_.size(); }
   Index pairCount() const { return p_.rows.rows() * (C_ - 1); }
+  double nu() const { return static_cast<double>(C_ * D_ + 2 * pairCount()); }
 
-  // B_μ(x); false if some x_c is not positive definite.
-  bool value(const Eigen::VectorXd& x, double mu, double& out) const {
-    double logDet = 0;
+  // Starts from x (moved inside the cone by the caller): pairs on their constraints'
+  // safe side, y = η = w/2 (r_v = 0), Z_c = μ₀x_c⁻¹ (centred).
+  bool start(const Eigen::VectorXd& x) {
+    const double h = p_.model.huberWidth();
+    const Eigen::MatrixXd z = margins(x);
+    const Index n = z.rows();
+    u_ = Eigen::MatrixXd::Zero(n, C_);
+    v_ = u_;
+    for (Index i = 0; i < n; ++i)
+      for (Index c = 0; c < C_; ++c) {
+        if (mask_(i, c) == 0) continue;
+        const double a = 1 + h - z(i, c);
+        u_(i, c) = std::clamp(a, 0.0, 2 * h);
+        v_(i, c) = std::max(a - u_(i, c), 0.0) + 1;
+      }
+    y_ = 0.5 * p_.weight * mask_;
+    eta_ = y_;
+    const Eigen::MatrixXd s = slack(z);
+    const double mu0 = (y_.cwiseProduct(s).sum() + eta_.cwiseProduct(v_).sum()) / static_cast<double>(2 * pairCount());
+    Z_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
     for (Index c = 0; c < C_; ++c) {
       const Eigen::LLT<Eigen::MatrixXd> llt(p_.model.classMatrix(x, c));
-      if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > 0)) return false;
-      logDet += 2 * llt.matrixLLT().diagonal().array().log().sum();
+      if (llt.info() != Eigen::Success) return false;
+      Z_[static_cast<std::size_t>(c)] = mu0 * llt.solve(Eigen::MatrixXd::Identity(D_, D_));
     }
-    const Eigen::MatrixXd s = -p_.model.scores(x, p_.rows);
-    double total = regularizer(x, nullptr) - mu * logDet;
-    for (Index i = 0; i < s.rows(); ++i)
-      for (Index c = 0; c < C_; ++c)
-        if (c != p_.y[i]) total += smoothedHinge(s(i, c) - s(i, p_.y[i]), mu, p_.weight, p_.model.huberWidth()).value;
-    out = total;
-    return std::isfinite(out);
+    return true;
   }
 
-  // The Newton direction of B_μ at x (every x_c ≻ 0): false if the system is not positive
-  // definite. Fills the step (parameter layout), the decrement² −⟨∇B, Δ⟩ and the largest
-  // t ≤ 1 keeping x + tΔ inside the cone with the fraction-to-boundary rule.
-  bool newton(const Eigen::VectorXd& x, double mu, Eigen::VectorXd& step, double& decrement, double& maxStep) const {
-    const Index n = p_.rows.rows(), m = pairs_.size(), M = dimension();
-    const double h = p_.model.huberWidth();
-    std::vector<Eigen::MatrixXd> V(static_cast<std::size_t>(C_));
-    std::vector<Eigen::VectorXd> lambda(static_cast<std::size_t>(C_));
+  // One Mehrotra predictor–corrector step from x (and the duals held here). Returns the
+  // step length taken (0: the system could not be solved).
+  double step(Eigen::VectorXd& x) {
+    const Index n = p_.rows.rows(), m = pairs_.size();
+    V_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
+    lambda_.assign(static_cast<std::size_t>(C_), Eigen::VectorXd());
+    ZV_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
+    P_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
+    double gap = 0;
     for (Index c = 0; c < C_; ++c) {
+      const auto cs = static_cast<std::size_t>(c);
       const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(p_.model.classMatrix(x, c));
-      if (!(eig.eigenvalues().minCoeff() > 0)) return false;
-      V[static_cast<std::size_t>(c)] = eig.eigenvectors();
-      lambda[static_cast<std::size_t>(c)] = eig.eigenvalues();
-    }
-
-    // The pairs' slopes (as score weights W, n × C) and curvatures κ.
-    const Eigen::MatrixXd s = -p_.model.scores(x, p_.rows);
-    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, C_), kappa = Eigen::MatrixXd::Zero(n, C_);
-    for (Index i = 0; i < n; ++i) {
-      const Index yi = p_.y[i];
-      for (Index c = 0; c < C_; ++c) {
-        if (c == yi) continue;
-        const Smoothed sm = smoothedHinge(s(i, c) - s(i, yi), mu, p_.weight, h);
-        W(i, c) = sm.slope;
-        W(i, yi) -= sm.slope;
-        kappa(i, c) = sm.curvature;
-      }
-    }
-
-    Eigen::VectorXd regGrad;
-    regularizer(x, &regGrad);
-    Eigen::VectorXd g(M);
-    Eigen::MatrixXd H = Eigen::MatrixXd::Zero(M, M);
-    std::vector<Eigen::MatrixXd> P(static_cast<std::size_t>(C_));
-    for (Index c = 0; c < C_; ++c) {
-      const Eigen::MatrixXd& Vc = V[static_cast<std::size_t>(c)];
-      const Eigen::VectorXd& lc = lambda[static_cast<std::size_t>(c)];
+      if (!(eig.eigenvalues().minCoeff() > 0)) return 0;
+      V_[cs] = eig.eigenvectors();
+      lambda_[cs] = eig.eigenvalues();
+      ZV_[cs] = sym(V_[cs].transpose() * Z_[cs] * V_[cs]);
+      gap += lambda_[cs].dot(ZV_[cs].diagonal());
       // Rows' coordinates: x̃ᵀE_αx̃ = p_ap_b (·√2 off the diagonal), p = Vᵀx̃.
-      const Eigen::MatrixXd rowsV = augmented_ * Vc;
-      Eigen::MatrixXd& Pc = P[static_cast<std::size_t>(c)];
-      Pc.resize(n, m);
+      const Eigen::MatrixXd rowsV = augmented_ * V_[cs];
+      P_[cs].resize(n, m);
       for (Index k = 0; k < m; ++k) {
         const auto [a, b] = pairs_.list[static_cast<std::size_t>(k)];
-        Pc.col(k) = rowsV.col(a).cwiseProduct(rowsV.col(b)) * (a == b ? 1.0 : std::numbers::sqrt2);
-      }
-      auto gc = g.segment(c * m, m);
-      const Eigen::Map<const Eigen::MatrixXd> rc(regGrad.data() + c * D_ * D_, D_, D_);
-      coordinatesOf(pairs_, Vc.transpose() * rc * Vc, gc);
-      gc.noalias() += Pc.transpose() * W.col(c);
-      // Regularizer q⟨E_α, M E_β M⟩ and barrier μ⟨E_α, Λ⁻¹E_βΛ⁻¹⟩ = μ/(λ_aλ_b) on α = β.
-      const Eigen::MatrixXd MV = Vc.transpose() * metric_ * Vc;
-      auto Hc = H.block(c * m, c * m, m, m);
-      const auto scale = [](Index a, Index b) { return a == b ? 0.5 : 1.0 / std::numbers::sqrt2; };
-      for (Index j = 0; j < m; ++j) {
-        const auto [k, l] = pairs_.list[static_cast<std::size_t>(j)];
-        const double sj = scale(k, l) * 2 * p_.quadratic;
-        for (Index i = 0; i <= j; ++i) {
-          const auto [a, b] = pairs_.list[static_cast<std::size_t>(i)];
-          Hc(i, j) = (MV(b, k) * MV(a, l) + MV(b, l) * MV(a, k)) * scale(a, b) * sj;
-        }
-        Hc(j, j) += mu / (lc[k] * lc[l]);
-        if (k == l) gc[j] -= mu / lc[k];
+        P_[cs].col(k) = rowsV.col(a).cwiseProduct(rowsV.col(b)) * (a == b ? 1.0 : std::numbers::sqrt2);
       }
     }
-    // The loss: Σ_i Σ_{c≠y} κ_ic (a_ic − a_iy)(a_ic − a_iy)ᵀ, class blocks (a, b).
+    s_ = slack(margins(x));
+    gap += y_.cwiseProduct(s_).sum() + eta_.cwiseProduct(v_).sum();
+    mu_ = gap / nu();
+    ru_ = (k_ * u_ - y_).cwiseProduct(mask_);
+    rv_ = (p_.weight * mask_ - y_ - eta_).cwiseProduct(mask_);
+    // κ_p = 1/(1/k + v/η + s/y): the pairs' curvature after eliminating u, v, y, η.
+    kappa_ = Eigen::MatrixXd::Zero(n, C_);
+    for (Index i = 0; i < n; ++i)
+      for (Index c = 0; c < C_; ++c)
+        if (mask_(i, c) != 0) kappa_(i, c) = 1 / (1 / k_ + v_(i, c) / eta_(i, c) + s_(i, c) / y_(i, c));
+    if (!factor()) return 0;
+    regularizerGradient(x);
+
+    // Predictor (σ = 0), then the corrector with σ = (μ_aff/μ)³ and the second-order terms.
+    const Eigen::MatrixXd zeroPairs = Eigen::MatrixXd::Zero(n, C_);
+    std::vector<Eigen::MatrixXd> zeroZ(static_cast<std::size_t>(C_), Eigen::MatrixXd::Zero(D_, D_));
+    Direction affine;
+    if (!solve(0, zeroPairs, zeroPairs, zeroZ, affine)) return 0;
+    const double tAffine = std::min(1.0, maxStep(affine));
+    double affineGap = 0;
+    for (Index c = 0; c < C_; ++c) {
+      const auto cs = static_cast<std::size_t>(c);
+      const Eigen::MatrixXd X = Eigen::MatrixXd(lambda_[cs].asDiagonal()) + tAffine * affine.xV[cs];
+      affineGap += (X.cwiseProduct(ZV_[cs] + tAffine * affine.zV[cs])).sum();
+    }
+    affineGap += (y_ + tAffine * affine.y).cwiseProduct(s_ + tAffine * affine.s).cwiseProduct(mask_).sum() +
+                 (eta_ + tAffine * affine.eta).cwiseProduct(v_ + tAffine * affine.v).cwiseProduct(mask_).sum();
+    const double sigma = std::clamp(std::pow(std::max(affineGap, 0.0) / gap, 3), 0.0, 1.0);
+    std::vector<Eigen::MatrixXd> corrZ(static_cast<std::size_t>(C_));
+    for (Index c = 0; c < C_; ++c) {
+      const auto cs = static_cast<std::size_t>(c);
+      corrZ[cs] = sym(lambda_[cs].cwiseInverse().asDiagonal() * affine.xV[cs] * affine.zV[cs]);
+    }
+    Direction d;
+    if (!solve(sigma * mu_, affine.y.cwiseProduct(affine.s), affine.eta.cwiseProduct(affine.v), corrZ, d)) return 0;
+    const double t = std::min(1.0, kBoundary * maxStep(d));
+    if (!(t > 0) || !std::isfinite(t)) return 0;
+
+    x += t * d.x;
+    for (Index c = 0; c < C_; ++c) {
+      const auto cs = static_cast<std::size_t>(c);
+      Z_[cs] = sym(Z_[cs] + t * V_[cs] * d.zV[cs] * V_[cs].transpose());
+    }
+    u_ += t * d.u;
+    v_ += t * d.v;
+    y_ += t * d.y;
+    eta_ += t * d.eta;
+    return t;
+  }
+
+  // The complementarity gap Σ_c⟨x_c, Z_c⟩ + Σ_p (y_p s_p + η_p v_p) at x: J(x) minus the
+  // Lagrangian dual's value, once the residuals of the other KKT conditions have vanished.
+  double gap(const Eigen::VectorXd& x) const {
+    double total = 0;
+    for (Index c = 0; c < C_; ++c) total += p_.model.classMatrix(x, c).cwiseProduct(Z_[static_cast<std::size_t>(c)]).sum();
+    const Eigen::MatrixXd s = slack(margins(x));
+    return total + (y_.cwiseProduct(s) + eta_.cwiseProduct(v_)).cwiseProduct(mask_).sum();
+  }
+
+ private:
+  // m_p = s_c − s_y for the pairs (0 on y_i's column).
+  Eigen::MatrixXd margins(const Eigen::VectorXd& x) const {
+    const Eigen::MatrixXd s = -p_.model.scores(x, p_.rows);
+    Eigen::MatrixXd z(s.rows(), C_);
+    for (Index i = 0; i < s.rows(); ++i) z.row(i) = s.row(i).array() - s(i, p_.y[i]);
+    return z;
+  }
+  // The hinge constraint's slack u + v − (1 + h − m) ≥ 0.
+  Eigen::MatrixXd slack(const Eigen::MatrixXd& z) const {
+    return (u_ + v_ + z).array() - (1 + p_.model.huberWidth());
+  }
+
+  // H = ∇²R + Σ_p κ_p A_pA_pᵀ + E, E(Δ) = sym(x⁻¹ΔZ) the HKM term, in the eigenbases.
+  bool factor() {
+    const Index n = p_.rows.rows(), m = pairs_.size(), M = dimension();
+    H_ = Eigen::MatrixXd::Zero(M, M);
+    const auto scale = [](Index a, Index b) { return a == b ? 0.5 : 1.0 / std::numbers::sqrt2; };
+    for (Index c = 0; c < C_; ++c) {
+      const auto cs = static_cast<std::size_t>(c);
+      const Eigen::MatrixXd MV = V_[cs].transpose() * metric_ * V_[cs];
+      const Eigen::MatrixXd& Zt = ZV_[cs];
+      const Eigen::VectorXd inv = lambda_[cs].cwiseInverse();
+      auto Hc = H_.block(c * m, c * m, m, m);
+      for (Index j = 0; j < m; ++j) {
+        const auto [k, l] = pairs_.list[static_cast<std::size_t>(j)];
+        const double sj = scale(k, l);
+        for (Index i = 0; i <= j; ++i) {
+          const auto [a, b] = pairs_.list[static_cast<std::size_t>(i)];
+          const double si = scale(a, b);
+          // Regularizer q⟨E_α, M E_β M⟩.
+          double value = (MV(b, k) * MV(a, l) + MV(b, l) * MV(a, k)) * si * sj * 2 * p_.quadratic;
+          // ⟨E_β, Λ⁻¹E_αZ̃⟩ with E_α = s_α(e_ae_bᵀ + e_be_aᵀ): nonzero when they share an index.
+          double e = 0;
+          if (k == a) e += Zt(b, l) * inv[a];
+          if (k == b) e += Zt(a, l) * inv[b];
+          if (l == a) e += Zt(b, k) * inv[a];
+          if (l == b) e += Zt(a, k) * inv[b];
+          value += si * sj * e;
+          Hc(i, j) = value;
+        }
+      }
+    }
+    // The pairs: Σ_i Σ_{c≠y} κ_ic (a_ic − a_iy)(a_ic − a_iy)ᵀ, class blocks (a, b).
     Eigen::VectorXd omega(n);
     for (Index a = 0; a < C_; ++a)
       for (Index b = a; b < C_; ++b) {
         for (Index i = 0; i < n; ++i) {
           const Index yi = p_.y[i];
-          omega[i] = a == b ? (a == yi ? kappa.row(i).sum() : kappa(i, a))
-                            : (yi == a ? -kappa(i, b) : yi == b ? -kappa(i, a) : 0.0);
+          omega[i] = a == b ? (a == yi ? kappa_.row(i).sum() : kappa_(i, a))
+                            : (yi == a ? -kappa_(i, b) : yi == b ? -kappa_(i, a) : 0.0);
         }
         if (omega.isZero(0)) continue;
-        const Eigen::MatrixXd block =
-            P[static_cast<std::size_t>(a)].transpose() * omega.asDiagonal() * P[static_cast<std::size_t>(b)];
+        const Eigen::MatrixXd& Pa = P_[static_cast<std::size_t>(a)];
         if (a == b) {
-          H.block(a * m, a * m, m, m).triangularView<Eigen::Upper>() += block;
+          // ω ≥ 0 on the diagonal blocks: a symmetric rank-n update, half a product's flops.
+          const Eigen::MatrixXd scaled = omega.cwiseMax(0.0).cwiseSqrt().asDiagonal() * Pa;
+          H_.block(a * m, a * m, m, m).selfadjointView<Eigen::Upper>().rankUpdate(scaled.transpose());
         } else {
-          H.block(a * m, b * m, m, m) += block;
+          H_.block(a * m, b * m, m, m).noalias() += Pa.transpose() * omega.asDiagonal() * P_[static_cast<std::size_t>(b)];
         }
       }
+    // Symmetric diagonal scaling before Cholesky (of the upper triangle, the one filled).
+    scaling_ = H_.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
+    llt_.compute(scaling_.asDiagonal() * H_ * scaling_.asDiagonal());
+    return llt_.info() == Eigen::Success;
+  }
 
-    // Symmetric diagonal scaling before Cholesky (of the upper triangle, the one filled):
-    // the barrier's diagonal spans many orders.
-    const Eigen::VectorXd scale = H.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
-    const Eigen::LLT<Eigen::MatrixXd, Eigen::Upper> llt(scale.asDiagonal() * H * scale.asDiagonal());
-    if (llt.info() != Eigen::Success) return false;
-    const Eigen::VectorXd delta = scale.cwiseProduct(llt.solve(-scale.cwiseProduct(g)));
-    if (!delta.allFinite()) return false;
-    decrement = -g.dot(delta);
-
-    step.resize(x.size());
-    maxStep = 1;
+  // ∇R = T(qΦ + c)Tᵀ in each eigenbasis' coordinates.
+  void regularizerGradient(const Eigen::VectorXd& x) {
+    const Eigen::VectorXd phi = congruence(x, p_.T, C_);
+    Eigen::VectorXd pull = p_.quadratic * phi;
+    if (hasLinear_) pull += p_.linear;
+    const Eigen::VectorXd grad = congruence(pull, p_.T.transpose(), C_);
+    const Index m = pairs_.size();
+    regCoords_.resize(dimension());
     for (Index c = 0; c < C_; ++c) {
-      const Eigen::MatrixXd& Vc = V[static_cast<std::size_t>(c)];
-      const Eigen::MatrixXd DV = matrixOf(pairs_, delta.segment(c * m, m), D_);
-      Eigen::Map<Eigen::MatrixXd>(step.data() + c * D_ * D_, D_, D_) = Vc * DV * Vc.transpose();
-      // x + tΔ ≻ 0 ⇔ I + tΛ^{-1/2}Δ_VΛ^{-1/2} ≻ 0.
-      const Eigen::VectorXd r = lambda[static_cast<std::size_t>(c)].cwiseSqrt().cwiseInverse();
-      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(r.asDiagonal() * DV * r.asDiagonal(),
-                                                               Eigen::EigenvaluesOnly);
-      const double lowest = eig.eigenvalues().minCoeff();
-      if (lowest < 0) maxStep = std::min(maxStep, -kBoundary / lowest);
+      const auto cs = static_cast<std::size_t>(c);
+      const Eigen::Map<const Eigen::MatrixXd> g(grad.data() + c * D_ * D_, D_, D_);
+      coordinatesOf(pairs_, V_[cs].transpose() * g * V_[cs], regCoords_.segment(c * m, m));
     }
+  }
+
+  // The direction for centring target σμ and second-order corrections (pairs: Δy·Δs and
+  // Δη·Δv; matrices: sym(Λ⁻¹ΔX̃ΔZ̃) in the eigenbases).
+  bool solve(double target, const Eigen::MatrixXd& corrY, const Eigen::MatrixXd& corrV,
+             const std::vector<Eigen::MatrixXd>& corrZ, Direction& d) const {
+    const Index n = p_.rows.rows(), m = pairs_.size();
+    const Eigen::MatrixXd rcY = (target * mask_ - y_.cwiseProduct(s_) - corrY).cwiseProduct(mask_);
+    const Eigen::MatrixXd rcV = (target * mask_ - eta_.cwiseProduct(v_) - corrV).cwiseProduct(mask_);
+    // Δy_p = g_p − κ_p⟨A_p, Δx⟩.
+    Eigen::MatrixXd g = Eigen::MatrixXd::Zero(n, C_), W = Eigen::MatrixXd::Zero(n, C_);
+    for (Index i = 0; i < n; ++i)
+      for (Index c = 0; c < C_; ++c) {
+        if (mask_(i, c) == 0) continue;
+        g(i, c) = kappa_(i, c) *
+                  (rcY(i, c) / y_(i, c) + ru_(i, c) / k_ - (rcV(i, c) - v_(i, c) * rv_(i, c)) / eta_(i, c));
+        const double t = y_(i, c) + g(i, c);
+        W(i, c) += t;
+        W(i, p_.y[i]) -= t;
+      }
+    Eigen::VectorXd rhs = -regCoords_;
+    for (Index c = 0; c < C_; ++c) {
+      const auto cs = static_cast<std::size_t>(c);
+      auto rc = rhs.segment(c * m, m);
+      rc.noalias() += P_[cs].transpose() * W.col(c);
+      Eigen::VectorXd extra(m);
+      const Eigen::MatrixXd target_c = target * Eigen::MatrixXd(lambda_[cs].cwiseInverse().asDiagonal()) - corrZ[cs];
+      coordinatesOf(pairs_, target_c, extra);
+      rc += extra;
+    }
+    const Eigen::VectorXd delta = scaling_.cwiseProduct(llt_.solve(scaling_.cwiseProduct(rhs)));
+    if (!delta.allFinite()) return false;
+
+    d.x.resize(C_ * D_ * D_);
+    d.xV.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
+    d.zV.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
+    Eigen::MatrixXd q(n, C_);
+    for (Index c = 0; c < C_; ++c) {
+      const auto cs = static_cast<std::size_t>(c);
+      d.xV[cs] = matrixOf(pairs_, delta.segment(c * m, m), D_);
+      Eigen::Map<Eigen::MatrixXd>(d.x.data() + c * D_ * D_, D_, D_) = V_[cs] * d.xV[cs] * V_[cs].transpose();
+      q.col(c) = P_[cs] * delta.segment(c * m, m);
+      // ΔZ̃ = σμΛ⁻¹ − Z̃ − sym(Λ⁻¹ΔX̃Z̃) − corrZ.
+      const Eigen::VectorXd inv = lambda_[cs].cwiseInverse();
+      d.zV[cs] = target * Eigen::MatrixXd(inv.asDiagonal()) - ZV_[cs] - sym(inv.asDiagonal() * d.xV[cs] * ZV_[cs]) - corrZ[cs];
+    }
+    d.u = Eigen::MatrixXd::Zero(n, C_);
+    d.v = d.u;
+    d.y = d.u;
+    d.eta = d.u;
+    d.s = d.u;
+    for (Index i = 0; i < n; ++i)
+      for (Index c = 0; c < C_; ++c) {
+        if (mask_(i, c) == 0) continue;
+        const double delta_p = q(i, c) - q(i, p_.y[i]);
+        d.y(i, c) = g(i, c) - kappa_(i, c) * delta_p;
+        d.u(i, c) = (d.y(i, c) - ru_(i, c)) / k_;
+        d.eta(i, c) = rv_(i, c) - d.y(i, c);
+        d.v(i, c) = (rcV(i, c) - v_(i, c) * d.eta(i, c)) / eta_(i, c);
+        d.s(i, c) = d.u(i, c) + d.v(i, c) + delta_p;
+      }
     return true;
   }
 
-  // R(x) = (q/2)‖TᵀxT‖² + ⟨c, TᵀxT⟩ and, if wanted, its gradient T(qΦ + c)Tᵀ.
-  double regularizer(const Eigen::VectorXd& x, Eigen::VectorXd* grad) const {
-    const Eigen::VectorXd phi = congruence(x, p_.T, C_);
-    double value = 0.5 * p_.quadratic * phi.squaredNorm();
-    Eigen::VectorXd pull = p_.quadratic * phi;
-    if (hasLinear_) {
-      value += p_.linear.dot(phi);
-      pull += p_.linear;
+  // The largest step keeping x, Z, y, η, s and v feasible.
+  double maxStep(const Direction& d) const {
+    double t = std::numeric_limits<double>::infinity();
+    for (Index c = 0; c < C_; ++c) {
+      const auto cs = static_cast<std::size_t>(c);
+      const Eigen::VectorXd r = lambda_[cs].cwiseSqrt().cwiseInverse();
+      const double lowest =
+          Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(sym(r.asDiagonal() * d.xV[cs] * r.asDiagonal()),
+                                                         Eigen::EigenvaluesOnly)
+              .eigenvalues()
+              .minCoeff();
+      if (lowest < 0) t = std::min(t, -1 / lowest);
+      const Eigen::LLT<Eigen::MatrixXd> z(ZV_[cs]);
+      if (z.info() != Eigen::Success) return 0;
+      t = std::min(t, coneStep(z.matrixL(), d.zV[cs]));
     }
-    if (grad) *grad = congruence(pull, p_.T.transpose(), C_);
-    return value;
+    t = std::min({t, ratioStep(y_, d.y, mask_), ratioStep(eta_, d.eta, mask_), ratioStep(s_, d.s, mask_),
+                  ratioStep(v_, d.v, mask_)});
+    return t;
   }
 
- private:
-  const LmgcBarrierProblem& p_;
+  const LmgcInteriorProblem& p_;
   Index C_, D_;
   Pairs pairs_;
   bool hasLinear_;
   Eigen::MatrixXd augmented_;  // x̃ = [x; 1]/√2 of the rows
   Eigen::MatrixXd metric_;     // TTᵀ
+  Eigen::MatrixXd mask_;       // n × C: 1 on the pairs (c ≠ y_i)
+  double k_ = 0;               // w/(2h): the hinge's curvature on its quadratic part
+  // The duals and the pairs' variables.
+  std::vector<Eigen::MatrixXd> Z_;
+  Eigen::MatrixXd u_, v_, y_, eta_;
+  // Per step.
+  double mu_ = 0;
+  std::vector<Eigen::MatrixXd> V_, ZV_, P_;
+  std::vector<Eigen::VectorXd> lambda_;
+  Eigen::MatrixXd s_, ru_, rv_, kappa_, H_;
+  Eigen::VectorXd scaling_, regCoords_;
+  Eigen::LLT<Eigen::MatrixXd, Eigen::Upper> llt_;
 };
 
 // Each x_c with its eigenvalues below kZeroShare·λ_max set to zero.
@@ -286,13 +425,13 @@ Eigen::VectorXd purified(const LmgcModel& model, const Eigen::VectorXd& x) {
 
 }  // namespace
 
-LmgcInteriorResult minimizeLmgcInterior(const LmgcBarrierProblem& problem, const SmoothFunction& objective,
+LmgcInteriorResult minimizeLmgcInterior(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
                                         Eigen::VectorXd& x, const LmgcInteriorOptions& options) {
   const LmgcModel& model = problem.model;
   const Index C = model.classes(), D = model.augmentedDim();
   LmgcInteriorResult result;
-  const Barrier barrier(problem);
-  if (barrier.dimension() > options.maxDimension) {
+  PrimalDual system(problem);
+  if (system.dimension() > options.maxDimension) {
     result.outcome = LmgcInteriorResult::Outcome::TooLarge;
     return result;
   }
@@ -307,47 +446,18 @@ LmgcInteriorResult minimizeLmgcInterior(const LmgcBarrierProblem& problem, const
   const double shift = kStartShift * (largest > 0 ? largest : 1.0);
   for (Index c = 0; c < C; ++c)
     for (Index k = 0; k < D; ++k) x[c * D * D + k * D + k] += shift;
+  if (!system.start(x)) return result;
 
   Eigen::VectorXd grad(x.size());
-  result.objective = objective(x, grad);
-  ++result.evaluations;
   double tolerance = 0;
-  result.measure = options.measure(x, grad, tolerance);
-  // The barrier's duality gap is about μ·ν, ν the number of logarithms: J/ν would start the
-  // gap near J, but in J's nearly flat directions the centre of B_μ is then far out (wine:
-  // ‖x‖ ~ 10⁵); initialBarrierShare scales it down.
-  const double nu = static_cast<double>(2 * barrier.pairCount() + C * D);
-  double mu = std::max(std::abs(result.objective), 1e-12) / nu * options.initialBarrierShare;
-  double current = 0;
-  if (!barrier.value(x, mu, current)) return result;
-
-  Eigen::VectorXd step, trial(x.size());
   while (result.iterations < options.maxIterations) {
-    double decrement = 0, maxStep = 1;
-    if (!barrier.newton(x, mu, step, decrement, maxStep)) return result;
-    if (decrement <= kCentred * mu) {
-      // Centred for this μ: follow the path.
-      if (mu <= kSmallestMu) return result;
-      mu /= kCut;
-      if (!barrier.value(x, mu, current)) return result;
-      continue;
+    const Eigen::VectorXd before = x;
+    const double t = system.step(x);
+    if (!(t > kSmallestStep)) {
+      x = before;
+      result.outcome = LmgcInteriorResult::Outcome::Stalled;
+      return result;
     }
-    const double noise = 64 * std::numeric_limits<double>::epsilon() * std::abs(current);
-    double t = maxStep, next = 0;
-    bool accepted = false;
-    for (int k = 0; k < kHalvings && !accepted; ++k, t *= 0.5) {
-      trial = x + t * step;
-      accepted = barrier.value(trial, mu, next) && next <= current - kArmijo * t * decrement + noise;
-    }
-    if (!accepted) {
-      // No decrease beyond rounding: as centred as it gets at this μ.
-      if (mu <= kSmallestMu) return result;
-      mu /= kCut;
-      if (!barrier.value(x, mu, current)) return result;
-      continue;
-    }
-    x.swap(trial);
-    current = next;
     ++result.iterations;
     result.objective = objective(x, grad);
     ++result.evaluations;
@@ -356,20 +466,24 @@ LmgcInteriorResult minimizeLmgcInterior(const LmgcBarrierProblem& problem, const
       result.outcome = LmgcInteriorResult::Outcome::Cancelled;
       return result;
     }
+    if (system.gap(x) > kGapShare * std::abs(result.objective)) continue;
+    // The iterates keep exact zeros at ~μ/Z: the purified point often meets the tolerance
+    // first.
+    const Eigen::VectorXd clean = purified(model, x);
+    Eigen::VectorXd cleanGrad(x.size());
+    const double value = objective(clean, cleanGrad);
+    ++result.evaluations;
+    double cleanTolerance = 0;
+    const double measure = options.measure(clean, cleanGrad, cleanTolerance);
+    if (measure <= cleanTolerance) {
+      x = clean;
+      result.objective = value;
+      result.measure = measure;
+      result.outcome = LmgcInteriorResult::Outcome::Converged;
+      return result;
+    }
     if (result.measure <= tolerance) {
       result.outcome = LmgcInteriorResult::Outcome::Converged;
-      // The barrier keeps exact zeros at ~μ/γ; set them to zero if that keeps the measure.
-      const Eigen::VectorXd clean = purified(model, x);
-      Eigen::VectorXd cleanGrad(x.size());
-      const double value = objective(clean, cleanGrad);
-      ++result.evaluations;
-      double cleanTolerance = 0;
-      const double measure = options.measure(clean, cleanGrad, cleanTolerance);
-      if (measure <= cleanTolerance && value <= result.objective + noise) {
-        x = clean;
-        result.objective = value;
-        result.measure = measure;
-      }
       return result;
     }
   }

@@ -7,15 +7,21 @@
 #include <Eigen/Eigenvalues>
 
 #include "core/linalg/psd.h"
+#include "core/models/lmgc_congruence.h"
 #include "core/models/lmgc_interior.h"
 
 namespace dpstudio {
 namespace {
 
+using lmgc_detail::congruence;
+
 // Without a quadratic term, covariance eigenvalues below this share of the mean eigenvalue
 // are raised to it before inverting (a constant feature, e.g. digits' blank border pixels,
 // has variance 0).
 constexpr double kVarianceFloor = 1e-2;
+
+// Steps of the interior-point method before projected gradient takes over.
+constexpr int kInteriorSteps = 200;
 
 // T = [A, −Am; 0, 1] and its inverse [A⁻¹, m; 0, 1], with A = Σ_floored^{-1/2} symmetric.
 struct Whitening {
@@ -51,27 +57,17 @@ Whitening fitWhitening(const Eigen::MatrixXd& X, double shrinkage) {
   return w;
 }
 
-// Φ ↦ MᵀΦM for every class block of a parameter vector.
-Eigen::VectorXd congruence(const Eigen::VectorXd& theta, const Eigen::MatrixXd& M, Index classes) {
-  const Index D = M.rows();
-  Eigen::VectorXd out(theta.size());
-  for (Index c = 0; c < classes; ++c) {
-    const Eigen::Map<const Eigen::MatrixXd> phi(theta.data() + c * D * D, D, D);
-    Eigen::Map<Eigen::MatrixXd>(out.data() + c * D * D, D, D) = M.transpose() * phi * M;
-  }
-  return out;
-}
-
-// LmgcMethod::InteriorThenProjectedGradient: the barrier method (lmgc_interior.h) while its
-// dense Newton system fits, then projected gradient from its last point for the iterations
-// left; both stop on options' measure and tolerance, and share options.maxIterations.
-OptimizeSummary interiorThenProjectedGradient(const LmgcBarrierProblem& problem, const SmoothFunction& objective,
+// The interior-point method (lmgc_interior.h) while its dense system fits, then projected
+// gradient from its last point for the iterations left; both stop on options' measure and
+// tolerance, and share options.maxIterations.
+OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
                                               const ProjectionFunction& project, Eigen::VectorXd& x,
                                               const ProjectedGradientOptions& options,
                                               const IterationCallback& callback) {
   const auto start = std::chrono::steady_clock::now();
   LmgcInteriorOptions interior;
-  interior.maxIterations = options.maxIterations;
+  // It converges in tens of steps or not at all (then projected gradient takes over).
+  interior.maxIterations = std::min(options.maxIterations, kInteriorSteps);
   interior.callback = callback;
   interior.measure = [&](const Eigen::VectorXd& at, const Eigen::VectorXd& grad, double& tolerance) {
     // As projected_gradient.cpp measures it.
@@ -116,7 +112,7 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcBarrierProblem& problem,
 OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                                      const ObjectiveTerms& terms, Eigen::VectorXd& theta,
                                      ProjectedGradientOptions options, const IterationCallback& callback,
-                                     bool originalMeasure, LmgcMethod method) {
+                                     LmgcRun run) {
   const Index C = model.classes(), D = model.augmentedDim();
   const double n = static_cast<double>(std::max<Index>(X.rows(), 1));
   const double weight = terms.scale == LossScale::Sum ? 1.0 : 1.0 / n;
@@ -146,7 +142,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
     grad += congruence(pull, Tt, C);
     return value;
   };
-  if (originalMeasure) {
+  if (run != LmgcRun::Training) {
     // The original problem's stopping measure: Φ = TᵀΦ'T, ∇_Φ J = T⁻¹ ∇_Φ' J T⁻ᵀ.
     options.stationarity = [&](const Eigen::VectorXd& mapped, const Eigen::VectorXd& grad) {
       const Eigen::VectorXd phi = congruence(mapped, w.T, C);
@@ -166,7 +162,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // the regularizer its best scale can be far smaller (iris: 1/600, digits: 1/400), and
   // projected gradient then spends most of its iterations shrinking it. J(κθ) is convex in
   // κ ≥ 0 (the ray stays in the cone), so bisect its slope ⟨∇J(κθ), θ⟩ for the sign change.
-  if (mapped.squaredNorm() > 0) {
+  if (run != LmgcRun::Private && mapped.squaredNorm() > 0) {
     Eigen::VectorXd g(mapped.size());
     const auto slope = [&](double kappa) {
       objective(kappa * mapped, g);
@@ -189,7 +185,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   }
   const ProjectionFunction project = [&model](Eigen::VectorXd& t) { model.project(t); };
   OptimizeSummary summary;
-  if (method == LmgcMethod::InteriorThenProjectedGradient && options.validate()) {
+  if (options.validate()) {
     summary = interiorThenProjectedGradient(
         {model, w.mapped, y, weight, terms.quadratic, terms.linear, w.T}, objective, project, mapped, options, callback);
   } else {

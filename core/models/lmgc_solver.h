@@ -25,12 +25,14 @@
 // Stopping rule: the projected-gradient step ‖P(Φ' − ∇J(Φ')) − Φ'‖ (projected_gradient.h)
 // in the whitened coordinates, so that "converged" does not depend on the features' units
 // (in raw units, wine's proline² entries of ∇J are 10¹² times its ratios'). NOTE: the
-// reported gradient norm is then this whitened measure. originalMeasure = true stops on the
-// original coordinates' ‖P(Φ − ∇J(Φ)) − Φ‖ instead (what exact_minimizer.h's bound needs).
+// reported gradient norm is then this whitened measure. LmgcRun::ExactTraining and Private stop
+// on the original coordinates' ‖P(Φ − ∇J(Φ)) − Φ‖ instead (what exact_minimizer.h's bound needs).
 //
-// The map is fitted on the training rows: it changes the path, not the minimizer, but a
-// private mechanism must not start from or steer by the data (ALGORITHMS §3 A), so only
-// trainModel (non-private training) uses it.
+// The map is fitted on the training rows: it changes the path, not the minimizer. Private
+// mechanisms use it too (LmgcRun::Private): their guarantees hold for the exact minimizer,
+// and what they stop on is the original coordinates' measure, so how the path was steered
+// does not enter the bound (exact_minimizer.h); but a release starts from a
+// data-independent point (ALGORITHMS §3 A), so their start is not rescaled on the data.
 
 #include "core/models/lmgc.h"
 #include "core/models/objective.h"
@@ -38,23 +40,24 @@
 
 namespace dpstudio {
 
-enum class LmgcMethod {
-  ProjectedGradient,              // the default, and what training uses
-  // Experimental (lmgc_interior.h): a barrier method first, projected gradient for what is
-  // left. Reaches wine's minimizer (J 2.27e-4; projected gradient stops at 0.033), but is
-  // slow or unconverged elsewhere: not for training yet.
-  InteriorThenProjectedGradient,
+enum class LmgcRun {
+  Training,       // whitened stopping measure; the warm start rescaled along its ray on the data
+  ExactTraining,  // the original coordinates' measure (exact_minimizer.h); start rescaled
+  Private,        // the original coordinates' measure; the start used as given
 };
 
 // Minimizes the objective `terms` describes (any scale, quadratic and linear term) over the
 // PSD cone, from theta (the warm start, original coordinates) in whitened coordinates;
 // theta receives the best feasible point (original coordinates). Options and callback as
-// minimizeProjectedGradient (its stationarity hook is set here). `method` chooses the solver
-// (same objective, same stopping rule).
+// minimizeProjectedGradient (its stationarity hook is set here).
+//
+// Solver: the primal-dual interior-point method (lmgc_interior.h) while its dense system has
+// at most LmgcInteriorOptions::maxDimension unknowns (C(d+1)(d+2)/2: every built-in set but digits), then
+// projected gradient from its result for whatever tolerance is left; larger problems
+// (digits: 21 450 unknowns) projected gradient alone. Both stop on the same measure.
 OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                                      const ObjectiveTerms& terms, Eigen::VectorXd& theta,
                                      ProjectedGradientOptions options, const IterationCallback& callback = {},
-                                     bool originalMeasure = false,
-                                     LmgcMethod method = LmgcMethod::ProjectedGradient);
+                                     LmgcRun run = LmgcRun::Training);
 
 }  // namespace dpstudio

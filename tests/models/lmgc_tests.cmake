@@ -1,17 +1,18 @@
 # LMGC and its solver. Included from tests/models/CMakeLists.txt.
+# Each links only the libraries it uses, so that a change to LMGC rebuilds little.
 dpstudio_add_test(test_lmgc
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
-  LINKS dpstudio_core)
+  LINKS dpstudio_models)
 dpstudio_add_test(test_lmgc_training
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_training.cpp
-  LINKS dpstudio_core)
+  LINKS dpstudio_learn)
 dpstudio_add_test(test_lmgc_ellipsoid
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_ellipsoid.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
-  LINKS dpstudio_core)
+  LINKS dpstudio_models)
 dpstudio_add_test(test_projected_gradient
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_projected_gradient.cpp
-  LINKS dpstudio_core)
+  LINKS dpstudio_models)
 # Issue 9 item 4: convergence and ellipses on every built-in dataset with the GUI's defaults.
 dpstudio_add_test(test_lmgc_builtin
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_builtin.cpp
-  LINKS dpstudio_core TIMEOUT 900)
+  LINKS dpstudio_mechanisms TIMEOUT 900)
