@@ -139,13 +139,24 @@ AuditOptions dpSgd(double epsilon) {
   return o;
 }
 
+// Loss perturbation's worst case (worst_case.h): its privacy loss is a ramp in θ, highest
+// (0.90ε) on a narrow band of outputs next to the Huber knot, so at 20 000 runs the
+// threshold selected on half of them often lands on that band with few held-out counts
+// (0.28 certified at seed 1). Its runs are cheap (1-D, two rows): 200 000 take ~3 s and
+// certify 0.53 (seed 1) to 0.82 (seeds 2–5: 0.76–0.82; the double 1.35–1.51).
+AuditOptions lossPerturbation(double epsilon) {
+  AuditOptions o = training(mech::MechanismKind::Loss, epsilon);
+  o.trials = 200000;
+  return o;
+}
+
 void addWorstCases() {
   QTest::addColumn<AuditOptions>("options");
   QTest::newRow("output perturbation, huber, gaussian, delta = 1e-2") << gaussianOutput(1.0);
   QTest::newRow("dp-sgd, softmax, q = 1, delta = 1e-2") << dpSgd(1.0);
   QTest::newRow("output perturbation, huber") << training(mech::MechanismKind::Output, 1.0);
   QTest::newRow("objective perturbation, huber") << training(mech::MechanismKind::Objective, 1.0);
-  QTest::newRow("loss perturbation, huber, n = 2") << training(mech::MechanismKind::Loss, 1.0);
+  QTest::newRow("loss perturbation, huber, n = 2") << lossPerturbation(1.0);
   QTest::newRow("prediction sensitivity, l2-laplace, B = 1") << prediction(predict::PredictionKind::Sensitivity, 1.0);
   QTest::newRow("subsample-and-aggregate, corrected, T = 20, B = 1")
       << prediction(predict::PredictionKind::Subsample, 1.0);
@@ -245,7 +256,10 @@ class TestAuditAdversary : public QObject {
   // 6-dimensional direction rarely does. Simulated without the PSD constraint (which can
   // only merge outputs), 10⁵ draws per dataset: the double's privacy loss peaks at 1.26 to
   // 1.46 (h = ½ to ¼) but the best threshold test certifies only 0.72–0.79 with 10 000
-  // held-out runs per dataset, against the ε = 1 it claims (in one dimension: 1.37). What is
+  // held-out runs per dataset, against the ε = 1 it claims (in one dimension: 1.37); at
+  // h = ¼ it would take about 10⁵ held-out runs per dataset (1.08; 10⁶: 1.23) and an exact
+  // likelihood ratio through the PSD constraint — hours of DP-LMGC runs, not a CI test.
+  // The calibration is not loose by 2: the double's loss does exceed ε, rarely. What is
   // tested is what the built-in pair gives: no flag for the calibration.
   void dpLmgcDoubleIsBeyondAffordableTrials() {
     AuditOptions o = training(mech::MechanismKind::DpLmgc, 1.0);
