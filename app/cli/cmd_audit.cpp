@@ -1,5 +1,7 @@
 // `audit --mechanism X ... --trials N`: the empirical privacy audit (ALGORITHMS §3 J). On a
-// built-in small problem by default, or on --train DATA (its training part is D). JSON keys:
+// built-in small problem by default, or on --train DATA (its training part is D; output
+// perturbation and prediction sensitivity also search its test part for the canary and the
+// query; an experiment, never a release: nothing goes to a ledger). JSON keys:
 // mechanism, epsilon, delta, epsilon_lower, violation, trials (SPEC), plus calibration,
 // confidence, epsilon_lower_uncorrected, statistic, problem, decision, curve, seconds,
 // warning. A violation is a finding, not a failure: the exit code is 0.
@@ -77,7 +79,7 @@ int runAudit(const QStringList& args) {
     if (!request) return command.fail(request.error());
     auto prepared = prepareData(request.value());
     if (!prepared) return command.fail(prepared.error());
-    problem = audit::auditProblemFromData(options.value(), prepared.value().train);
+    problem = audit::auditProblemFromData(options.value(), prepared.value().train, prepared.value().test);
   } else if (command.parser().isSet("rff-dim")) {
     // The built-in problem is fixed rows in d = 2; the map would silently not apply.
     return command.fail({ErrorKind::Usage, "--rff-dim applies to --train DATA (the built-in audit problem has no "

@@ -10,10 +10,13 @@
 // mechanism — experiment-mode streams, which are pseudo-random).
 //
 // Statistics, per mechanism:
-//  - training mechanisms (A–E) and multiparty aggregation (I): the released parameters
-//    projected on the unit direction from the noise-free output on D to that on D';
-//  - prediction sensitivity (F): the released scores of the B answers to the query, summed
-//    and projected on the direction the canary moves the noise-free scores;
+//  - output perturbation (A) and multiparty aggregation (I): the likelihood ratio of the
+//    noise law (statistic.h); loss perturbation (C) on an unconstrained model: the exact
+//    likelihood ratio of the perturbed minimizer (perturbed_likelihood.h), where affordable;
+//  - the other training mechanisms (B, D, E): the released parameters projected on the unit
+//    direction from the noise-free output on D to that on D';
+//  - prediction sensitivity (F): the likelihood ratio of the released scores of each of the
+//    B answers to the query, summed;
 //  - subsample-and-aggregate (G): how many of the B answers to the query are the label the
 //    canary pushes the votes towards.
 // The noise-free part of a mechanism is computed once per dataset and reused (F's θ*, G's

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/audit/data_canary.h"
 #include "core/audit/vote_canary.h"
 #include "core/audit/worst_case.h"
 #include "core/prediction/multiparty.h"
@@ -135,6 +136,15 @@ Result<AuditProblem> builtinAuditProblem(const AuditOptions& options) {
     const double reach = options.training.kind == mech::MechanismKind::Objective ? 1.0 + 6.0 / options.training.epsilon : 1.0;
     return oneDecisiveRow(decisiveRowCount(l.lambda, l.huber, reach), 0, "");
   }
+  if (options.target == AuditTarget::Training && options.training.kind == mech::MechanismKind::Loss &&
+      binaryLinear(options.training.learner.kind)) {
+    // Loss perturbation's worst case (worst_case.h): the decisive row
+    // with one companion at the origin, so that nλ is small beside ρ.
+    return oneDecisiveRow(2, 0,
+                          "loss perturbation: D's row sits on the loss's curved part where D''s flipped row is "
+                          "linear, so the noise that explains an output moves by 2K and the Jacobian by up to "
+                          "1 + L/ρ at once");
+  }
   if (options.target == AuditTarget::Training && options.training.learner.kind == ModelKind::Softmax &&
       (options.training.kind == mech::MechanismKind::DpSgd || options.training.kind == mech::MechanismKind::Loss)) {
     // Softmax without intercept has no gradient at the origin either, and with two classes the
@@ -168,7 +178,7 @@ Result<AuditProblem> builtinAuditProblem(const AuditOptions& options) {
                     "two Gaussian clusters, " + std::to_string(n) + " rows in d = 2");
 }
 
-Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dataset& D) {
+Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dataset& D, const Dataset& testPoints) {
   if (D.rows() < 2) return Error::badData("the audit needs at least two training rows", D.provenance.source);
   // The teachers are black boxes to subsample-and-aggregate's proof: no norm bound needed.
   if (options.target == AuditTarget::Prediction && options.prediction.kind == predict::PredictionKind::Subsample)
@@ -176,6 +186,16 @@ Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dat
   if (D.maxRowNorm() > 1.0 + 1e-9)
     return Error{ErrorKind::InvalidPrivacy, "the audit's rows must satisfy ||x|| <= 1: declare a public norm bound",
                  D.provenance.source, 0, "norm-bound"};
+  if (auto status = options.validate(); !status) return status.error();
+  if (canarySearchApplies(options)) {
+    if (testPoints.rows() > 0 && testPoints.features() != D.features())
+      return Error::badData("the audit's test points and training rows differ in their features",
+                            testPoints.provenance.source);
+    if (testPoints.rows() > 0 && testPoints.maxRowNorm() > 1.0 + 1e-9)
+      return Error{ErrorKind::InvalidPrivacy, "the audit's test points must satisfy ||x|| <= 1 (preprocess them as the "
+                   "training rows)", testPoints.provenance.source, 0, "norm-bound"};
+    return searchedCanaryFromData(options, D, testPoints);
+  }
   return problemFor(options, D, D.provenance.source + ", " + std::to_string(D.rows()) + " rows");
 }
 

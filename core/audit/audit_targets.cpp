@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "core/audit/perturbed_likelihood.h"
 #include "core/audit/statistic.h"
 #include "core/prediction/multiparty.h"
 #include "core/prediction/private_predictor.h"
@@ -33,13 +34,27 @@ Result<PreparedAudit> prepareTraining(const AuditOptions& options, const AuditPr
   if (!onD) return onD.error();
   if (!onDprime) return onDprime.error();
   // Output perturbation releases θ* + b: the likelihood ratio of b's law is computable.
-  // Objective and loss perturbation, DP-LMGC (projected onto the PSD cone) and DP-SGD do
-  // not release a noise-free output plus noise: projection.
+  // Loss perturbation without a constraint releases the minimizer of a perturbed objective
+  // whose noise is a bijective function of the output: its exact likelihood ratio
+  // (perturbed_likelihood.h), where affordable. Objective perturbation (its Δ term and
+  // ε'-dependent noise), DP-LMGC (the PSD cone) and DP-SGD: projection.
   const bool outputPlusNoise = o.kind == mech::MechanismKind::Output && o.learner.kind != ModelKind::Lmgc;
-  auto statistic = outputPlusNoise ? likelihoodStatistic(onD.value().theta, onDprime.value().theta,
-                                                         report.value().noise, report.value().noiseDimension,
-                                                         "parameters")
-                                   : projectionStatistic(onD.value().theta, onDprime.value().theta, "parameters");
+  const bool perturbedMinimizer =
+      o.kind == mech::MechanismKind::Loss && o.learner.kind != ModelKind::Lmgc &&
+      exactLikelihoodAffordable(problem.D.rows(), report.value().noiseDimension);
+  Result<Statistic> statistic = Error{};
+  if (outputPlusNoise) {
+    statistic = likelihoodStatistic(onD.value().theta, onDprime.value().theta, report.value().noise,
+                                    report.value().noiseDimension, "parameters");
+  } else if (perturbedMinimizer) {
+    auto model = makeModel(o.learner, problem.D.features(), problem.D.classes());
+    if (!model) return model.error();
+    const double quadratic = static_cast<double>(problem.D.rows()) * o.learner.lambda + report.value().calibrated("rho");
+    statistic = perturbedMinimizerStatistic(model.value(), problem, quadratic, report.value().noise,
+                                            report.value().noiseScale());
+  } else {
+    statistic = projectionStatistic(onD.value().theta, onDprime.value().theta, "parameters");
+  }
   if (!statistic) return statistic.error();
 
   auto makeRun = [o, v = statistic.value().of](std::shared_ptr<const Dataset> data, Eigen::VectorXd start) -> Run {

@@ -1,5 +1,7 @@
 #include "core/audit/statistic.h"
 
+#include <cmath>
+
 namespace dpstudio::audit {
 namespace {
 
@@ -12,6 +14,12 @@ Status requireMovement(const Eigen::VectorXd& from, const Eigen::VectorXd& to, c
 }
 
 }  // namespace
+
+double onLikelihoodGrid(double value, double unit) {
+  if (!(unit > 0)) return value;
+  const double q = unit * kLikelihoodGrid;
+  return std::round(value / q) * q;
+}
 
 Result<Statistic> projectionStatistic(const Eigen::VectorXd& onD, const Eigen::VectorXd& onDprime,
                                       const std::string& what) {
@@ -36,7 +44,9 @@ Result<Statistic> likelihoodStatistic(const Eigen::VectorXd& onD, const Eigen::V
     for (Index k = 0; k < blocks; ++k) {
       const auto toD = o.segment(k * blockSize, blockSize) - onD.segment(k * blockSize, blockSize);
       const auto toDprime = o.segment(k * blockSize, blockSize) - onDprime.segment(k * blockSize, blockSize);
-      s += l1 ? toD.lpNorm<1>() - toDprime.lpNorm<1>() : toD.norm() - toDprime.norm();
+      const auto shift = onDprime.segment(k * blockSize, blockSize) - onD.segment(k * blockSize, blockSize);
+      s += onLikelihoodGrid(l1 ? toD.lpNorm<1>() - toDprime.lpNorm<1>() : toD.norm() - toDprime.norm(),
+                            l1 ? shift.lpNorm<1>() : shift.norm());
     }
     return s;
   };

@@ -18,6 +18,18 @@
 
 namespace dpstudio::audit {
 
+// Likelihood ratios are rounded to a grid of kLikelihoodGrid times their largest value (the
+// shift ‖a' − a‖ of a draw), which is a grid point. Why: an ℓ2-Laplace ratio is ±‖a' − a‖
+// exactly on whole regions of outputs, but computed from the floating-point output it
+// scatters there by a few ulps, and how it scatters depends on whether o = a + b or
+// o = a' + b was rounded (the low-order bits Mironov 2012 reads). A threshold inside that
+// scatter then tells D from D' by the representation, not the calibration: prediction
+// sensitivity on breast cancer (one answer, claimed ε = 1, true loss ≤ 0.5) was "certified"
+// at 2.46 that way in experiment mode. The audit measures the calibration; release mode's
+// rounding is what answers the representation (ALGORITHMS §1).
+inline constexpr double kLikelihoodGrid = 1e-9;
+double onLikelihoodGrid(double value, double unit);
+
 struct Statistic {
   std::function<double(const Eigen::VectorXd& released)> of;
   std::string description;  // what s is, for people

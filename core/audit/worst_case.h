@@ -12,6 +12,18 @@
 //    exactly Δ = 2/(nλ); for logistic regression |ℓ'| ≈ 1/2 near θ = 0 and θ* moves by about
 //    Δ/2 — no row of a logistic model moves it by the full Δ, which the calibration
 //    nevertheless covers.
+//  - Loss perturbation on a binary linear model (ALGORITHMS §3 C): the same row (x = 1,
+//    label 1) with one companion at the origin (n = 2, so nλ ≪ ρ). Its noise-free objective
+//    is J(θ) = ℓ(yθ) + (A/2)θ², A = nλ + ρ, and an output θ is explained by the noise
+//    b(θ) = −J'(θ). For the Huber SVM on (1 − h, 1 + h) D's row is on the quadratic part
+//    (ℓ'' = 1/(2h) = L) while D''s flipped row is linear: b_D − b_D' = 2 = 2K up to the
+//    knot, and the Jacobian ratio is 1 + L/A ≈ 1 + ε/2, both at once. The privacy loss peaks
+//    where b_D(θ) = 0, θ₀ = (1+h)/(1+2hA), at β(1 + Aθ₀) + log(1 + 1/(2hA)): with ε = 1,
+//    h = ½, λ = 10⁻² it is 0.90 for the correct calibration (β = ε/4, ρ = 1/(hε); θ₀ falls
+//    on the knot 1 − h, where the proof's bound ε/2 + log(1 + ε/2) = 0.905 is all but
+//    reached), and 1.56 for the factor-2 double (β = ε/2, ρ = 1/(2hε): 0.88 from the noise,
+//    0.68 from the Jacobian) — more than the ε it claims.
+//    Logistic regression reaches less: |ℓ'| = 1 and ℓ'' = ¼ never meet.
 //  - A vote split, for subsample-and-aggregate: k of the T teachers vote 0 at the query,
 //    T − k vote 1, and the canary flips one teacher from 0 to 1. The likelihood ratio of one
 //    answer approaches e^{2β} as the vote grows lopsided, but the rare answer then becomes

@@ -5,9 +5,12 @@
 // these pure-ε laws is the mechanism run at 2ε while ε is claimed. The same for the (ε, δ)
 // mechanisms whose worst case the accountant bounds nearly exactly — output perturbation
 // with Gaussian noise, DP-SGD on softmax with every step sampling the decisive row — at
-// δ = 1e-2, with σ halved. Loss perturbation's calibration has more than a factor 2 of slack
-// on every pair a linear softmax allows (lossPerturbationReachesThePairsBound says why);
-// DP-LMGC's, built on it, is audited on two clusters only. The old adversary (a
+// δ = 1e-2, with σ halved. Loss perturbation is audited on the binary Huber SVM, where its
+// calibration is tight (worst_case.h: the double spends 1.56 on the pair, the calibration
+// 0.90 of its ε = 1) with the exact likelihood ratio of a perturbed minimizer; on linear
+// softmax it has more than a factor 2 of slack on every pair
+// (lossPerturbationReachesThePairsBound says why). DP-LMGC is not flagged: see
+// dpLmgcDoubleIsBeyondAffordableTrials. The old adversary (a
 // two-cluster problem whose canary moved θ* by about half of Δ, a projection statistic)
 // certified 0 for output perturbation at ε = 1 and flagged none of these doubles.
 // Also: the worst case's geometry (θ* moves by exactly Δ for the Huber SVM), the likelihood
@@ -18,8 +21,10 @@
 #include <cmath>
 
 #include "core/audit/audit_problem.h"
+#include "core/audit/perturbed_likelihood.h"
 #include "core/audit/statistic.h"
 #include "core/audit/worst_case.h"
+#include "core/models/huber.h"
 #include "core/sources/builtin.h"
 #include "core/sources/prepare.h"
 #include "tests/common/test_support.h"
@@ -134,12 +139,24 @@ AuditOptions dpSgd(double epsilon) {
   return o;
 }
 
+// Loss perturbation's worst case (worst_case.h): its privacy loss is a ramp in θ, highest
+// (0.90ε) on a narrow band of outputs next to the Huber knot, so at 20 000 runs the
+// threshold selected on half of them often lands on that band with few held-out counts
+// (0.28 certified at seed 1). Its runs are cheap (1-D, two rows): 200 000 take ~3 s and
+// certify 0.53 (seed 1) to 0.82 (seeds 2–5: 0.76–0.82; the double 1.35–1.51).
+AuditOptions lossPerturbation(double epsilon) {
+  AuditOptions o = training(mech::MechanismKind::Loss, epsilon);
+  o.trials = 200000;
+  return o;
+}
+
 void addWorstCases() {
   QTest::addColumn<AuditOptions>("options");
   QTest::newRow("output perturbation, huber, gaussian, delta = 1e-2") << gaussianOutput(1.0);
   QTest::newRow("dp-sgd, softmax, q = 1, delta = 1e-2") << dpSgd(1.0);
   QTest::newRow("output perturbation, huber") << training(mech::MechanismKind::Output, 1.0);
   QTest::newRow("objective perturbation, huber") << training(mech::MechanismKind::Objective, 1.0);
+  QTest::newRow("loss perturbation, huber, n = 2") << lossPerturbation(1.0);
   QTest::newRow("prediction sensitivity, l2-laplace, B = 1") << prediction(predict::PredictionKind::Sensitivity, 1.0);
   QTest::newRow("subsample-and-aggregate, corrected, T = 20, B = 1")
       << prediction(predict::PredictionKind::Subsample, 1.0);
@@ -192,6 +209,64 @@ class TestAuditAdversary : public QObject {
     cut.training.epsilon *= 8.0;
     const auto r = audited(cut);
     QVERIFY2(r.epsilonLower > o.training.epsilon, qPrintable(QString("eps_lower %1").arg(r.epsilonLower)));
+  }
+
+  // Loss perturbation's worst case (worst_case.h): the exact likelihood ratio agrees with
+  // its closed form — D's row (x = 1, y = +1), D''s (x = 1, y = −1), the noise that explains
+  // θ is b(θ) = −(ℓ'-term + Aθ), the Jacobian A + ℓ'' — and the privacy loss log p_D/p_D'
+  // peaks within the proof's ε/2 + log(1 + ε/2) for the calibration at ε = 1 and above
+  // ε = 1 for its factor-2 double (the mechanism at 2ε).
+  void lossPerturbationPairSpendsWhatTheAnalysisSays() {
+    for (const double run : {1.0, 2.0}) {
+      const AuditOptions o = training(mech::MechanismKind::Loss, run);
+      const audit::AuditProblem problem = audit::builtinAuditProblem(o).value();
+      const mech::MechanismReport report = trainingCalibration(o);
+      const double h = o.training.learner.huber;
+      const double A = static_cast<double>(problem.D.rows()) * o.training.learner.lambda + report.calibrated("rho");
+      const double beta = report.noiseScale();
+      auto model = makeModel(o.training.learner, 1, 2).value();
+      const auto s = audit::perturbedMinimizerStatistic(model, problem, A, report.noise, beta).value();
+      double peak = -1e9;
+      for (double t = -3.0; t <= 3.0; t += 1e-3) {
+        const double knot = std::min({std::abs(std::abs(t) - (1 - h)), std::abs(std::abs(t) - (1 + h))});
+        const double bD = -(huber::derivative(t, h) + A * t), bDprime = -(-huber::derivative(-t, h) + A * t);
+        const double loss = beta * (std::abs(bDprime) - std::abs(bD)) +
+                            std::log((A + huber::secondDerivative(t, h)) / (A + huber::secondDerivative(-t, h)));
+        peak = std::max(peak, loss);
+        if (knot > 1e-4) QVERIFY2(std::abs(-s.of(Eigen::VectorXd::Constant(1, t)) - loss) < 1e-6,
+                                  qPrintable(QString("theta %1: %2 against %3").arg(t).arg(-s.of(Eigen::VectorXd::Constant(1, t))).arg(loss)));
+      }
+      qInfo("loss perturbation at %g on its pair: peak privacy loss %.4f", run, peak);
+      if (run == 1.0) {
+        QVERIFY(peak <= 0.5 + std::log(1.5) + 1e-9);
+        QVERIFY(peak > 0.89);  // the pair is the worst the calibration allows, nearly
+      } else {
+        QVERIFY(peak > 1.55);  // the double spends more than the ε = 1 it claims
+      }
+    }
+  }
+
+  // DP-LMGC's factor-2 double is not flagged, and cannot be at the trial counts CI affords.
+  // LMGC is linear in z = vec(x̃x̃ᵀ) and its smallest parameter space (d = 1, C = 2) has
+  // m = 6 dimensions, so the noise B ~ ℓ2-Laplace(β, 6). The best pair is the loss-perturbation
+  // pair above embedded along u = (z, −z)/(√2‖z‖) with ‖z‖ = 1 (one row; its margin is a
+  // 1-D Huber in ⟨θ, u⟩, its gradient difference 2K along u, its Jacobian ratio ≤ 1 + ε/2
+  // per unit of ε, exactly as in one dimension), and B's five other coordinates only dilute
+  // the density term: β(‖b + 2K u‖ − ‖b‖) nears 2βK only when b points along u, which a
+  // 6-dimensional direction rarely does. Simulated without the PSD constraint (which can
+  // only merge outputs), 10⁵ draws per dataset: the double's privacy loss peaks at 1.26 to
+  // 1.46 (h = ½ to ¼) but the best threshold test certifies only 0.72–0.79 with 10 000
+  // held-out runs per dataset, against the ε = 1 it claims (in one dimension: 1.37); at
+  // h = ¼ it would take about 10⁵ held-out runs per dataset (1.08; 10⁶: 1.23) and an exact
+  // likelihood ratio through the PSD constraint — hours of DP-LMGC runs, not a CI test.
+  // The calibration is not loose by 2: the double's loss does exceed ε, rarely. What is
+  // tested is what the built-in pair gives: no flag for the calibration.
+  void dpLmgcDoubleIsBeyondAffordableTrials() {
+    AuditOptions o = training(mech::MechanismKind::DpLmgc, 1.0);
+    o.training.learner.kind = ModelKind::Lmgc;
+    o.trials = 2000;
+    const auto r = audited(o);
+    QVERIFY(!r.violation);
   }
 
   // On real data (breast cancer, T = 20) the adversary finds a query and a canary that

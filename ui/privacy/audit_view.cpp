@@ -46,7 +46,7 @@ Result<AuditRun> runAuditJob(const AuditSettings& settings, const std::shared_pt
     auto prepared = prepareLoaded(*dataset, std::nullopt, preparation);
     if (!prepared) return prepared.error();
     if (progress.cancelled()) return Error::cancelled();
-    problem = audit::auditProblemFromData(options, prepared.value().train);
+    problem = audit::auditProblemFromData(options, prepared.value().train, prepared.value().test);
   } else {
     problem = audit::builtinAuditProblem(options);
   }
