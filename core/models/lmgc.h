@@ -27,9 +27,10 @@
 //   terms.quadratic = 0;
 //   terms.linear = model.traceRegularizer(lambda);   // λ Σ_c tr(Ψ_c)
 //   Objective J(model, X, y, terms);
-// minimized by minimizeProjectedGradient (projected_gradient.h) with
-// project = [&](Eigen::VectorXd& t) { model.project(t); }, from
-// model.initialParameters(X, y). On the sum scale ‖∇J‖ grows with n: scale the
+// minimized by minimizeLmgcWhitened (lmgc_solver.h: a primal-dual interior-point method
+// where its dense system fits, projected gradient to finish or beyond that size); any
+// minimizeProjectedGradient with project = [&](Eigen::VectorXd& t) { model.project(t); }
+// reaches the same minimizer, more slowly. On the sum scale ‖∇J‖ grows with n: scale the
 // optimizer's absolute tolerance with n (e.g. 1e-6·n).
 //
 // Caution, found while testing: this objective need not have a minimizer. tr(Ψ_c) does not
