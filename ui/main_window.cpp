@@ -138,57 +138,6 @@ MainWindow::MainWindow(QWidget* parent)
   QTimer::singleShot(0, this, &MainWindow::restoreCrashedSession);
 }
 
-void MainWindow::autosaveNow() {
-  saveSettings();
-  SweepSession* sweeps = sweepView_->session();
-  if (sweeps->refreshCount() == autosavedRefresh_) return;  // nothing new since the last save
-  if (auto status = autosave_->saveSweeps(sweeps->tables()); !status) {
-    statusBar()->showMessage(tr("The sweeps could not be autosaved: %1").arg(QString::fromStdString(status.error().toString())),
-                             8000);
-    return;
-  }
-  autosavedRefresh_ = sweeps->refreshCount();
-}
-
-void MainWindow::restoreCrashedSession() {
-  auto recovered = autosave_->recoverCrashed();
-  if (!recovered) return;
-  long long trials = 0;
-  for (const auto& table : recovered->sweeps) trials += static_cast<long long>(table.trials.size());
-  if (!recovered->sweeps.empty()) {
-    sweepView_->session()->restore(std::move(recovered->sweeps));
-    tabs_->setCurrentWidget(sweepView_);
-  }
-  const QString when = QLocale().toString(recovered->saved, QLocale::ShortFormat);
-  QString message = tr("dpstudio did not close normally last time (last saved %1). Its %n sweep(s) (%2 trials) are back "
-                       "in the Privacy–utility tab; its settings and the releases in the privacy ledger were "
-                       "kept as they were made.",
-                       nullptr, sweepView_->session()->sweepCount())
-                        .arg(when)
-                        .arg(trials);
-  if (!recovered->problems.isEmpty())
-    message += QLatin1Char('\n') + tr("Not restored: %1").arg(recovered->problems.join(QStringLiteral("; ")));
-  statusBar()->showMessage(tr("Restored the sweeps of a session that did not close."), 15000);
-  if (errorDialogs_) QMessageBox::information(this, tr("Session restored"), message);
-}
-
-void MainWindow::reportLedgerFile() {
-  const QString problem = ledgerStore_->problem();
-  const QString message = problem.isEmpty() ? ledgerStore_->notice() : problem;
-  if (message.isEmpty()) return;
-  statusBar()->showMessage(problem.isEmpty() ? tr("The privacy ledger file was corrupt and was kept aside.")
-                                             : tr("The privacy ledger file cannot be used: private releases are refused."),
-                           15000);
-  if (!errorDialogs_) return;
-  QMessageBox::warning(this, problem.isEmpty() ? tr("Privacy ledger kept aside") : tr("Privacy ledger refused"),
-                       problem.isEmpty()
-                           ? message
-                           : tr("%1\n\nPrivate releases are refused until the ledger can be written, so that none "
-                                "is missing from it. Ledger view \u2192 Archive History\u2026 sets the file aside and "
-                                "starts a new ledger.")
-                                 .arg(message));
-}
-
 MainWindow::~MainWindow() {
   controller_->cancel();
   trainer_->cancel();
