@@ -127,7 +127,13 @@ Result<IdxFile> readIdx(std::string_view bytes, const std::string& name, Role ro
     if (elements > kMaxFileBytes / file.elementSize)
       return Error::badData("the IDX dimensions describe more than 4 GiB of data", name, 0,
                             "header");
-    if (k > 0) file.recordElements *= file.dims.back();
+    // The record is bounded on its own: with a first dimension of 0 the product above stays 0
+    // whatever follows, and the feature names alone would then exhaust memory.
+    if (k > 0) {
+      file.recordElements *= file.dims.back();
+      if (file.recordElements > kMaxFileBytes / file.elementSize)
+        return Error::badData("one IDX record describes more than 4 GiB of data", name, 0, "header");
+    }
   }
   const std::uint64_t expectedBytes = headerBytes + elements * file.elementSize;
   if (size < expectedBytes) {
@@ -227,6 +233,9 @@ Result<Dataset> parseIdx(std::string_view images, const std::string& imagesName,
                               " images but the labels file has " + std::to_string(lab.dims[0]) +
                               " labels",
                           labelsName, 0, "header");
+  if (img.dims[0] == 0)
+    return Error::badData("the IDX files hold no images (the first dimension is 0)", imagesName, 0,
+                          "header");
   const auto n = static_cast<Index>(img.dims[0]);
   const auto d = static_cast<Index>(img.recordElements);
   if (io::tooLargeForDense(img.dims[0], img.recordElements))

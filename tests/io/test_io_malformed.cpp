@@ -180,6 +180,13 @@ void TestIoMalformed::rejected_data() {
       "no_such-labels-idx1-ubyte");
   row("idx NaN pixel", "idx_float_nan-images-idx3-ubyte", "labels=idx_helper3-labels-idx1-ubyte",
       "value is not finite", 2, "px_0_1");
+  row("idx no images", "idx_no_images-images-idx3-ubyte",
+      "labels=idx_empty_helper0-labels-idx1-ubyte", "the IDX files hold no images", 0, "header");
+  // Found by fuzz_idx: with no images the data size stays 0 whatever the record size, and the
+  // loader went on to name (2^32-1)^2 features.
+  row("idx record larger than 4 GiB", "idx_huge_record-images-idx3-ubyte",
+      "labels=idx_empty_helper0-labels-idx1-ubyte", "one IDX record describes more than 4 GiB", 0,
+      "header");
   row("idx one class only", "idx_helper3-images-idx3-ubyte",
       "labels=idx_oneclass-labels-idx1-ubyte", "only one class ('7')", 0, "");
   // gzip.
