@@ -9,14 +9,10 @@
 #include "core/bundle/model_card.h"
 #include "core/models/linear.h"
 #include "core/prediction/predictor_json.h"
+#include "core/util/overloaded.h"
 
 namespace dpstudio::bundle {
 namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
 
 QJsonObject learnerJson(const LearnerSpec& learner) {
   return QJsonObject{{"model", QString::fromStdString(modelKindName(learner.kind))},

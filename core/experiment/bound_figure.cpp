@@ -186,7 +186,9 @@ BoundFigure boundFigure(const SweepSpec& spec, const std::vector<TrialRecord>& t
   }
 
   // Series with the same bound at every value share one curve.
-  for (auto& [seriesKey, entry] : perSeries) {
+  for (auto& keyed : perSeries) {
+    const std::string& seriesKey = keyed.first;
+    SeriesBound& entry = keyed.second;  // a reference, not a binding: lambdas capture it (clang 14)
     std::sort(entry.points.begin(), entry.points.end(),
               [](const BoundPoint& a, const BoundPoint& b) { return a.value < b.value; });
     auto same = std::find_if(figure.bounds.begin(), figure.bounds.end(), [&](const BoundCurve& c) {

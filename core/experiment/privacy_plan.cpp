@@ -4,19 +4,9 @@
 #include <cstdio>
 
 #include "core/mechanisms/tuning.h"
+#include "core/util/overloaded.h"
 
 namespace dpstudio::experiment {
-namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
-}  // namespace
-
 PrivacyPlan PrivacyPlan::nonPrivate(const LearnerSpec& learner) { return {NonPrivate{learner}, {}}; }
 
 PrivacyPlan PrivacyPlan::training(const mech::MechanismOptions& options, std::vector<double> tuneLambdas) {

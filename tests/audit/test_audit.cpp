@@ -4,7 +4,7 @@
 // and the audit's certified ε_lower exceeds the claimed ε. Also: the result does not depend
 // on the thread count, and the audit is cancellable.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/audit/audit_problem.h"
 #include "core/util/parallel.h"

@@ -16,7 +16,7 @@
 // Also: the worst case's geometry (θ* moves by exactly Δ for the Huber SVM), the likelihood
 // ratio statistic, and the vote split.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -7,7 +7,7 @@
 // rows and says that the audit is an experiment, not a release; the calibrated mechanisms
 // are not flagged, and prediction sensitivity's one-dimensional answer shows half its loss.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/audit/audit_problem.h"
 #include "core/audit/data_canary.h"

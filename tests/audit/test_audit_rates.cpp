@@ -2,7 +2,7 @@
 // the ε implied by error rates, thresholds, and selection/certification on samples whose
 // true privacy loss is known (a Laplace shift).
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

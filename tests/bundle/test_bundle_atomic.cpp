@@ -6,7 +6,10 @@
 // after the whole temporary file is on disk and before the rename.
 
 #include <QFile>
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QStringList>
+#include <QTest>
 
 #include <csignal>
 #include <sys/wait.h>

@@ -8,7 +8,11 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QIODevice>
+#include <QJsonValue>
+#include <QSet>
+#include <QStringList>
+#include <QTest>
 
 #include "core/sources/source.h"
 #include "tests/cli/cli_runner.h"

@@ -5,7 +5,12 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTest>
 
 #include "core/bundle/bundle_reader.h"
 #include "tests/bundle/bad_bundles.h"

@@ -4,7 +4,7 @@
 // pixel's raw row; they do not depend on the thread count; and with a preprocessing that is
 // only a scale they are the trained-model decision view's picture, rescaled.
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <mutex>

@@ -1,8 +1,12 @@
 // Train → export → write → read → identical predictions and identical contents, for every
 // model and mechanism kind (issue 12, "Round trip"), and what a bundle must never hold.
 
+#include <QJsonArray>
 #include <QJsonDocument>
-#include <QtTest>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/bundle/bundle_fixtures.h"
 

@@ -2,7 +2,11 @@
 
 #include <QJsonArray>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QFile>
+#include <QIODevice>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"

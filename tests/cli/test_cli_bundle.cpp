@@ -6,7 +6,11 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 

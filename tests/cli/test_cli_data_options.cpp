@@ -8,7 +8,12 @@
 #include <QJsonArray>
 #include <QSet>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"

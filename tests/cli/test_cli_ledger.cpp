@@ -9,7 +9,14 @@
 #include <QJsonArray>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QByteArray>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QStringList>
+#include <QTest>
 
 #include <set>
 

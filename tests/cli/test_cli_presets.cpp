@@ -6,7 +6,10 @@
 // the GUI — the same fingerprint (series plans, axis, values, repetitions, seed, data).
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QDir>
+#include <QMap>
+#include <QStringList>
+#include <QTest>
 
 #include "app/cli/sweep_presets.h"
 #include "core/experiment/paper_presets.h"

@@ -1,7 +1,10 @@
 // The CLI on the full real datasets (label "realdata"; needs DPSTUDIO_DATA_DIR).
 
 #include <QJsonArray>
-#include <QtTest>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QMap>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"

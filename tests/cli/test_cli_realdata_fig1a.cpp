@@ -13,7 +13,12 @@
 // standard error of their difference (a change of random streams may swap them by chance).
 
 #include <QJsonArray>
-#include <QtTest>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QMap>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"

@@ -3,7 +3,9 @@
 // values are usage errors (exit 2) that name the option.
 
 #include <QJsonArray>
-#include <QtTest>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 

@@ -3,7 +3,10 @@
 
 #include <QJsonArray>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QFile>
+#include <QIODevice>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"

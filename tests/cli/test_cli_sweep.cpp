@@ -8,7 +8,14 @@
 #include <QJsonArray>
 #include <QSet>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QIODevice>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QMap>
+#include <QRgb>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 

@@ -2,8 +2,8 @@
 // Helpers shared by the test suites: fixture paths, the real-data folder, and a
 // relative-tolerance comparison for numbers.
 
-#include <QString>
-#include <QtTest>
+#include <QStringList>
+#include <QTest>
 
 #include <cmath>
 #include <string>

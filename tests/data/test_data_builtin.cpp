@@ -1,6 +1,8 @@
 // Built-in datasets and generators: shapes, class names, determinism, option errors.
 
-#include <QtTest>
+#include <QList>
+#include <QStringList>
+#include <QTest>
 
 #include <Eigen/Eigenvalues>
 

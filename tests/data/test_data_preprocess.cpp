@@ -1,7 +1,7 @@
 // Splits, preprocessing and the 2-D view: determinism, stratification, the norm bound,
 // and which steps are marked not private.
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <set>

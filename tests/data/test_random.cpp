@@ -1,7 +1,7 @@
 // The experiment-mode random source: replayable streams, and samplers checked by their
 // distributions (Kolmogorov–Smirnov, χ²), not by their means.
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <numeric>

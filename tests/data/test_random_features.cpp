@@ -2,7 +2,7 @@
 // kernel they approximate (at the right scale), ‖φ(x)‖ ≤ 1, pinned and thread-independent
 // draws, validation, and the pipeline applying the same map to training and test rows.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

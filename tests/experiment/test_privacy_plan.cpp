@@ -1,7 +1,7 @@
 // PrivacyPlan and its runner (core/experiment/privacy_plan.h, plan_run.h): the one sum type
 // every front end builds, what each alternative trains and releases, and the audit mapping.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/experiment/answering.h"
 #include "core/experiment/audit_plan.h"

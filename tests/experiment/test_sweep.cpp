@@ -4,7 +4,11 @@
 // the field, and accuracy that grows with ε. The warm start of perturbed problems:
 // test_sweep_warm_start.
 
-#include <QtTest>
+#include <QFile>
+#include <QIODevice>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
 
 #include <algorithm>
 #include <atomic>

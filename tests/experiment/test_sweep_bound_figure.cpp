@@ -4,7 +4,7 @@
 // and only for the series a bound applies to, series with one bound sharing a curve, and the
 // notes that say when a bound is vacuous.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

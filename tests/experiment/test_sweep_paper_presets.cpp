@@ -4,7 +4,7 @@
 // same table: tests/cli/test_cli_presets.
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "core/experiment/paper_presets.h"
 #include "core/experiment/sweep.h"

@@ -4,7 +4,7 @@
 // K = 1) and what publishedBounds() attaches: which plans have bounds, the data they are
 // evaluated for, the vacuity levels and the caveats.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 // within the strong-convexity bound of the cold one, the same trial accuracy. Release paths
 // (runPlan: train, the GUI) never warm-start.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/experiment/plan_run.h"
 #include "tests/experiment/sweep_fixtures.h"
@@ -121,7 +121,8 @@ class TestSweepWarmStart : public QObject {
     for (const TrialRecord& trial : result.trials) {
       const SweepSeries& series = result.spec.series[static_cast<std::size_t>(trial.id.series)];
       if (!series.plan.isPrivate()) continue;
-      const auto& options = std::get<TrainingMechanism>(spec.planAt(series, trial.value).choice).options;
+      const PrivacyPlan plan = spec.planAt(series, trial.value);  // by value: keep it while options is used
+      const auto& options = std::get<TrainingMechanism>(plan.choice).options;
       const auto cold = test::orDie(mech::trainPrivately(options, blobs_.train, *experimentNoise(trial.seed)));
       QCOMPARE(trial.accuracy, *accuracyOn(cold.trained, cold.trained.theta, blobs_.test));
       ++checked;

@@ -5,7 +5,15 @@
 // audit test's settings is shown as a violation, in red; the result and plot export; the
 // current dataset is audited as the Training panel prepares it, and no audit touches the ledger.
 
-#include <QtTest>
+#include <QColor>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QList>
+#include <QPalette>
+#include <QPointF>
+#include <QSettings>
+#include <QTest>
+#include <QVariant>
 
 #include <QAreaSeries>
 #include <QComboBox>

@@ -5,7 +5,12 @@
 // window closes, which must exit promptly without a crash. Under the `asan` preset the same
 // test checks for leaks and use-after-free of the jobs' late results.
 
-#include <QtTest>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QIODevice>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <QCheckBox>
 #include <QFile>

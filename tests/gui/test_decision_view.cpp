@@ -7,7 +7,17 @@
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves what the zoom test shows (before and after zooming
 // and panning) as PNGs in DIR, for looking at.
 
-#include <QtTest>
+#include <QAbstractSeries>
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QIODevice>
+#include <QImage>
+#include <QPoint>
+#include <QPointF>
+#include <QRectF>
+#include <QRgb>
+#include <QStringList>
+#include <QTest>
 
 #include <QChart>
 #include <QCheckBox>

@@ -7,7 +7,12 @@
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the first screen.
 
-#include <QtTest>
+#include <QImage>
+#include <QKeySequence>
+#include <QLabel>
+#include <QRectF>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <QTemporaryDir>
 

@@ -2,7 +2,19 @@
 // leave the current dataset in place, view switching, cancelling, export, recent files and
 // drag-and-drop.
 
-#include <QtTest>
+#include <QAbstractSeries>
+#include <QByteArray>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QImage>
+#include <QPoint>
+#include <QPointF>
+#include <QSize>
+#include <QStringList>
+#include <QTest>
+#include <QUrl>
 
 #include <QChart>
 #include <QComboBox>

@@ -2,7 +2,12 @@
 // offers and its "as published" notes, the F1 action in the Help menu, the find field, and
 // the dialog's remembered size.
 
-#include <QtTest>
+#include <QIODevice>
+#include <QKeySequence>
+#include <QSize>
+#include <QStringList>
+#include <QTest>
+#include <QTextCursor>
 
 #include <QAction>
 #include <QCoreApplication>

@@ -2,7 +2,10 @@
 // what core reads with them (issue 9 item 7: real files were misread with no way to say how
 // to read them in the GUI).
 
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QStringList>
+#include <QTest>
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -9,7 +9,10 @@
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window after the kernel trainings, and the dock after
 // the private one, for looking at.
 
-#include <QtTest>
+#include <QImage>
+#include <QRgb>
+#include <QTest>
+#include <QWidget>
 
 #include <QCheckBox>
 #include <QChart>

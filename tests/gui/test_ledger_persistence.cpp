@@ -6,7 +6,13 @@
 //
 // Each test uses its own ledger file (DPSTUDIO_LEDGER_FILE), never the user's.
 
-#include <QtTest>
+#include <QByteArray>
+#include <QDate>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QStringList>
+#include <QTest>
+#include <QWidget>
 
 #include <QApplication>
 #include <QBrush>

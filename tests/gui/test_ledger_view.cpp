@@ -3,7 +3,14 @@
 // total (overall and per dataset); a δ total ≥ 1 is marked void; Clear asks first and then
 // empties the ledger; CSV export keeps full precision; the main window shows its ledger.
 
-#include <QtTest>
+#include <QAbstractItemModel>
+#include <QAction>
+#include <QFile>
+#include <QIODevice>
+#include <QSignalSpy>
+#include <QStringList>
+#include <QTest>
+#include <QWidget>
 
 #include <QApplication>
 #include <QLabel>

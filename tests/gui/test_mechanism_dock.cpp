@@ -8,7 +8,11 @@
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the dock after a DP-LMGC training and
 // the dock with DP-SGD's calibration as PNGs in DIR, for looking at.
 
-#include <QtTest>
+#include <QImage>
+#include <QMap>
+#include <QStringList>
+#include <QTest>
+#include <QWidget>
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // left, and a first start (nothing saved) shows the non-private baseline, never a header of
 // the grouped list.
 
-#include <QtTest>
+#include <QTest>
 
 #include <QCheckBox>
 #include <QComboBox>

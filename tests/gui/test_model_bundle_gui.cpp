@@ -3,7 +3,9 @@
 // shown does; a private predictor's bundle carries the answers already given, and answering
 // more rows than its budget has left is refused with the bundle untouched.
 
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QTest>
 
 #include <QAction>
 #include <QFile>

@@ -3,7 +3,10 @@
 // only from a documented public bound, Cancel in the status bar leaving the previous model
 // shown, and a new dataset dropping the model.
 
-#include <QtTest>
+#include <QColor>
+#include <QImage>
+#include <QPalette>
+#include <QTest>
 
 #include <QCheckBox>
 #include <QChart>

@@ -8,7 +8,12 @@
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window with the Noise tab raised and an exported
 // plot, for looking at.
 
-#include <QtTest>
+#include <QFile>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QList>
+#include <QPointF>
+#include <QTest>
 
 #include <QChart>
 #include <QDir>

@@ -4,7 +4,9 @@
 // reason; the bundle's classes matched to the dataset's by name; and a new dataset, a new
 // training or View → Hide Opened Model bringing back what was there before.
 
-#include <QtTest>
+#include <QImage>
+#include <QStringList>
+#include <QTest>
 
 #include <QAction>
 #include <QLegendMarker>

@@ -4,7 +4,10 @@
 // is core's (calibratePrediction, calibrateMultiparty with n_(1) of the training part's
 // split); the choices persist. Training and answering: test_prediction_training.cpp.
 
-#include <QtTest>
+#include <QMap>
+#include <QStringList>
+#include <QTest>
+#include <QWidget>
 
 #include <QAction>
 #include <QChart>

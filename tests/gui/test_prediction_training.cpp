@@ -9,7 +9,9 @@
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the Training panel after answering and
 // after a multiparty training as PNGs in DIR, for looking at.
 
-#include <QtTest>
+#include <QLocale>
+#include <QTest>
+#include <QWidget>
 
 #include <QAction>
 #include <QChart>

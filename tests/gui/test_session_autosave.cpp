@@ -3,7 +3,9 @@
 // the next window, whose Privacy–utility tab shows its sweeps again, and is then gone; a
 // session that closed, or one still open, is never taken for a crashed one.
 
-#include <QtTest>
+#include <QFileInfo>
+#include <QStringList>
+#include <QTest>
 
 #include <QDir>
 #include <QTabWidget>

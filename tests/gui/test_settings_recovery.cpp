@@ -2,7 +2,11 @@
 // person is told where it went, the next session writes a fresh file, and a window opens
 // with the defaults; a readable file, or none, is left alone.
 
-#include <QtTest>
+#include <QByteArray>
+#include <QDir>
+#include <QIODevice>
+#include <QStringList>
+#include <QTest>
 
 #include <QFile>
 #include <QFileInfo>

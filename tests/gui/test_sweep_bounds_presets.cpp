@@ -11,7 +11,10 @@
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window with the bounds and with a preset.
 
-#include <QtTest>
+#include <QPointF>
+#include <QStringList>
+#include <QTest>
+#include <QTimer>
 
 #include <QChartView>
 #include <QCheckBox>

@@ -7,7 +7,11 @@
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window during and after a sweep.
 
-#include <QtTest>
+#include <QElapsedTimer>
+#include <QIODevice>
+#include <QRgb>
+#include <QStringList>
+#include <QTest>
 
 #include <QAreaSeries>
 #include <QChartView>

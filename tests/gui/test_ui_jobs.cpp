@@ -2,7 +2,9 @@
 // cancelled job is "cancelled" and not an error, progress is throttled, and a job deleted
 // while its worker runs drops the late result.
 
-#include <QtTest>
+#include <QCoreApplication>
+#include <QTest>
+#include <QThreadPool>
 
 #include <QSignalSpy>
 #include <QThread>

@@ -9,7 +9,19 @@
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the sample figure (PNG and SVG) and the empty one there.
 
-#include <QtTest>
+#include <QAbstractSeries>
+#include <QByteArray>
+#include <QColor>
+#include <QDir>
+#include <QIODevice>
+#include <QList>
+#include <QPointF>
+#include <QPointer>
+#include <QRectF>
+#include <QRgb>
+#include <QSize>
+#include <QStringList>
+#include <QTest>
 
 #include <QAreaSeries>
 #include <QFile>

@@ -12,7 +12,19 @@
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves what each step shows.
 
-#include <QtTest>
+#include <QAbstractAxis>
+#include <QCoreApplication>
+#include <QPoint>
+#include <QPointF>
+#include <QPushButton>
+#include <QRect>
+#include <QRectF>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSizeF>
+#include <QStringList>
+#include <QTest>
+#include <QWidget>
 
 #include <QApplication>
 #include <QCheckBox>

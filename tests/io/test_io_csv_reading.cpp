@@ -2,7 +2,10 @@
 // choice and why, a scikit-learn metadata line, a title line, skipped rows with physical line
 // numbers, weak header guesses, the 1-based label column, many numeric classes.
 
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QStringList>
+#include <QTest>
 
 #include <QFile>
 #include <QTemporaryDir>

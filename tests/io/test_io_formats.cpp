@@ -2,7 +2,11 @@
 // CSV and LIBSVM cases are inline text given to the parsers; the file cases go through
 // loadDatasetFile (format detection, gzip, validation) on fixtures in tests/fixtures.
 
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QList>
+#include <QStringList>
+#include <QTest>
 
 #include <QFile>
 #include <QTemporaryDir>

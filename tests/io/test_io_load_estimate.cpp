@@ -3,7 +3,9 @@
 // it extrapolates from, and a refusal that names the file and the numbers when the least
 // a reader needs exceeds what the machine has.
 
-#include <QtTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QTest>
 
 #include <QFile>
 #include <QTemporaryDir>

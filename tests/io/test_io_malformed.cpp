@@ -2,7 +2,9 @@
 // with a BadData error that names the file, the exact line (or record) and the column or
 // field, never a crash and never a half-loaded dataset.
 
-#include <QtTest>
+#include <QDir>
+#include <QStringList>
+#include <QTest>
 
 #include <algorithm>
 #include <string>

@@ -3,7 +3,9 @@
 // are printed for people, not asserted: timing assertions make flaky tests.
 
 #include <QElapsedTimer>
-#include <QtTest>
+#include <QList>
+#include <QStringList>
+#include <QTest>
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Small, fast problems and option builders shared by the mechanism tests.
 
-#include <QtTest>
+#include <QTest>
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // by hand here from ALGORITHMS §3), the DP-SGD σ search, the substitution accountant, and
 // option validation (rejected before any work, with the parameter named).
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <functional>

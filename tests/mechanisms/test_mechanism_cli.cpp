@@ -3,7 +3,10 @@
 // privacy parameters, and --tune-lambdas.
 
 #include <QJsonArray>
-#include <QtTest>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"

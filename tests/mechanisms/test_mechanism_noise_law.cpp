@@ -4,7 +4,7 @@
 // DP-SGD, per-coordinate Laplace (multiparty as published) and noiseless reports are refused
 // with a reason that names them, never given an invented law.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/mechanisms/report_noise_law.h"
 #include "core/prediction/multiparty_options.h"

@@ -4,7 +4,7 @@
 // ε = 1, mean test accuracy over 10 seeds, at a fixed λ and with λ chosen by private
 // tuning (Chaudhuri et al. Alg. 3).
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 // calibrates for d = D (+1 with the intercept), and keeps the kernel's advantage on a
 // problem no linear model solves (XOR) when ε is large.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/sources/builtin.h"
 #include "core/sources/prepare.h"

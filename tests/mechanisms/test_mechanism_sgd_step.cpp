@@ -3,7 +3,7 @@
 // in the unit ball that reach the loss's largest curvature (every row the same unit vector),
 // the noise-free DP-SGD iteration converges just below 2/(L + λ) and keeps cycling above it.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/mechanisms/sgd_step.h"
 #include "core/models/objective.h"

@@ -3,7 +3,8 @@
 // noise that was drawn (replayed from the seed); same seed → same bits with 1 and 2
 // threads, other seed → other model; release mode; LMGC outputs stay PSD.
 
-#include <QtTest>
+#include <QJsonObject>
+#include <QTest>
 
 #include "core/linalg/psd.h"
 #include "core/mechanisms/mechanism.h"

@@ -2,7 +2,8 @@
 // replay and thread-count independence, release mode, validation, and that the selection
 // follows the validation errors.
 
-#include <QtTest>
+#include <QJsonObject>
+#include <QTest>
 
 #include <set>
 

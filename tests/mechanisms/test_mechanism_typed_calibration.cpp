@@ -6,7 +6,8 @@
 // the string-keyed report: a scale stored under the wrong key, a δ charged for pure-ε
 // noise, a σ = 0 DP-SGD run with a "sigma" of its own.
 
-#include <QtTest>
+#include <QJsonObject>
+#include <QTest>
 
 #include "core/mechanisms/mechanism.h"
 #include "core/mechanisms/report_json.h"

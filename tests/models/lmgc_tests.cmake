@@ -15,4 +15,4 @@ dpstudio_add_test(test_projected_gradient
 # Issue 9 item 4: convergence and ellipses on every built-in dataset with the GUI's defaults.
 dpstudio_add_test(test_lmgc_builtin
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_builtin.cpp
-  LINKS dpstudio_mechanisms TIMEOUT 900)
+  LINKS dpstudio_mechanisms LABELS asan_slow TIMEOUT 900)

@@ -1,7 +1,7 @@
 // Decision regions on the view plane: the exact plane restriction agrees with evaluating
 // the model pixel by pixel, for linear and quadratic (LMGC) models, in 2-D and in 6-D.
 
-#include <QtTest>
+#include <QTest>
 
 #include <set>
 

@@ -1,7 +1,7 @@
 // The L-BFGS boundary: known minimizers, cancellation as a termination, warm starts,
 // option validation, and a non-finite objective reported rather than thrown.
 
-#include <QtTest>
+#include <QTest>
 
 #include <Eigen/Cholesky>
 

@@ -1,7 +1,7 @@
 // The four baselines on the shipped data: LMGC's quadratic boundaries against the linear
 // models, one-vs-rest against softmax, warm starts, and cancellation.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/sources/builtin.h"
 #include "core/sources/prepare.h"

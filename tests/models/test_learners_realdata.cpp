@@ -1,7 +1,7 @@
 // End-to-end accuracy of the non-private learners on real data (label "realdata"):
 // a9a (UCI Adult) and MNIST from DPSTUDIO_DATA_DIR, and the shipped digits set.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/sources/builtin.h"
 #include "core/sources/prepare.h"

@@ -2,7 +2,7 @@
 // differences, per-example gradients against the full one, the privacy constants K and L
 // on rows with ‖x‖ ≤ 1, and sums that do not depend on the thread count.
 
-#include <QtTest>
+#include <QTest>
 
 #include <memory>
 

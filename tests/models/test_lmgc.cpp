@@ -2,7 +2,7 @@
 // finite differences (loss, objective with the trace term, per-example), the privacy
 // constants K and L, blocked and threaded evaluation, the projection and the trace term.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <numbers>

@@ -8,7 +8,7 @@
 // Also the section itself, on a cylinder whose shadow is unbounded, and an indefinite
 // shape, which is never drawn.
 
-#include <QtTest>
+#include <QTest>
 
 #include <Eigen/Eigenvalues>
 

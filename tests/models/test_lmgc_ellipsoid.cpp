@@ -2,7 +2,7 @@
 // augmentation, singular shapes reported instead of NaN, and shadows on the 2-D view
 // checked by the support function.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <numbers>

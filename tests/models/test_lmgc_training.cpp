@@ -1,7 +1,7 @@
 // LMGC trained with its own solver: the warm start, accuracy against a linear rule where
 // classes differ by covariance, and the class centre read back from a trained model.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <numbers>

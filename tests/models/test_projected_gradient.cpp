@@ -2,7 +2,7 @@
 // known minimizers (unconstrained and over the PSD cone), feasibility of every iterate,
 // cancellation, warm starts, option validation.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <utility>

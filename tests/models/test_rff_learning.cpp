@@ -3,7 +3,7 @@
 // before the map — regions go through φ point by point, agree with the model's own
 // predictions, and stay fast enough for the GUI.
 
-#include <QtTest>
+#include <QTest>
 
 #include <set>
 

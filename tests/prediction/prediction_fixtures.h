@@ -1,7 +1,7 @@
 #pragma once
 // Small problems and option builders shared by the private-prediction and multiparty tests.
 
-#include <QtTest>
+#include <QTest>
 
 #include <string>
 

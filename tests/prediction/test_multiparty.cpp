@@ -2,7 +2,7 @@
 // perturbed average through the protocol interface, Theorem 4.2's bound beside the measured
 // distance, the baselines, replay and thread-count independence, and what the report says.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/models/linear.h"
 #include "core/util/parallel.h"

@@ -5,7 +5,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QtTest>
+#include <QJsonObject>
+#include <QTest>
 
 #include "core/prediction/predictor_json.h"
 #include "core/privacy/ledger.h"

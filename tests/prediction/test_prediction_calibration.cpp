@@ -1,7 +1,8 @@
 // Calibration known answers for private prediction and multiparty aggregation (ALGORITHMS
 // §3 F, G, I), each computed by hand in the test, and the validation of the options.
 
-#include <QtTest>
+#include <QList>
+#include <QTest>
 
 #include <cmath>
 

@@ -3,7 +3,9 @@
 // accuracy was measured, and the exit codes of invalid parameters (4) and usage errors (2).
 
 #include <QJsonArray>
-#include <QtTest>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTest>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"

@@ -5,7 +5,7 @@
 // "optimizer stopped at gradient norm 2.8e-07 > 1.33e-08 … nothing was released ()". Every
 // class must reach τ, and a failure must say how to fix it.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/sources/builtin.h"
 #include "core/sources/prepare.h"

@@ -13,7 +13,7 @@
 // λ = 1 on unnormalized rows; on rows scaled into the unit ball λ = 1 gives the constant
 // classifier). Test error averaged over 200 noise draws per ε, the local models trained once.
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // mechanism's exact probabilities (Pearson χ², fixed seeds), the teachers are the same for
 // 1 and 2 threads, training is cancellable, and with a generous ε the answers are accurate.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/privacy/noise.h"
 #include "core/util/parallel.h"

@@ -3,7 +3,9 @@
 // adjacencies, several events, σ calibration by --target-epsilon, and exit codes.
 
 #include <QJsonArray>
-#include <QtTest>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTest>
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // Basic and advanced composition, the per-use budget search, and the per-answer helpers
 // of private prediction (ALGORITHMS §1, §3 F–G).
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

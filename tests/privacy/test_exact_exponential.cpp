@@ -2,7 +2,7 @@
 // comparisons are exact, its draws follow exp(β·u)/Σ, and a candidate of relative weight
 // 2⁻⁶⁰ can be returned — which the float inverse-CDF sampler it replaces could never do.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <limits>

@@ -2,7 +2,7 @@
 // routes against each other, the exact condition at the returned σ, monotonicity and
 // extreme parameters.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <limits>

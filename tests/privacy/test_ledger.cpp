@@ -2,7 +2,7 @@
 // recording from several threads at once, the keeper that puts every change on the record
 // first, and one entry per inference budget.
 
-#include <QtTest>
+#include <QTest>
 
 #include <atomic>
 #include <thread>

@@ -6,7 +6,16 @@
 // "Killed" and "several processes" are real: forked children, one SIGKILLed from the
 // commit hook after the whole temporary file is written and before the rename.
 
-#include <QtTest>
+#include <QByteArray>
+#include <QFileDevice>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QStringList>
+#include <QTest>
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The ledger across sessions: the one merge rule (an entry or a budget seen again is the same
 // release) and the totals per dataset, which join entries sharing a path or a user's name.
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/privacy/ledger_totals.h"
 

@@ -1,7 +1,7 @@
 // Noise sources, the noise primitives' contracts (shapes, norms, validation, replay) and
 // the release granularity. The distribution tests are in test_noise_distributions.cpp.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <limits>

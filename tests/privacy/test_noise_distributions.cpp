@@ -5,7 +5,8 @@
 // utilities. Fixed seeds: the experiment-source tests are deterministic. The release-source
 // tests are not (by design) and use a 1e-6 threshold.
 
-#include <QtTest>
+#include <QTest>
+#include <QVector>
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 // the Maxwell law), quantile inverts the CDF, and bad parameters are named. Rows from m = 1
 // (a half-normal, an exponential) to m = 10⁶ (a DP-LMGC draw on image data).
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <numbers>

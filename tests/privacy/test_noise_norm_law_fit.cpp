@@ -4,7 +4,7 @@
 // same test rejecting a wrong law (shape m−1, or σ·1.1), so that it has the power to fail.
 // Fixed seeds: deterministic.
 
-#include <QtTest>
+#include <QTest>
 
 #include <functional>
 #include <vector>

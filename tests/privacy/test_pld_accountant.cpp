@@ -5,7 +5,7 @@
 // report, and the σ calibration.
 
 #include <QElapsedTimer>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 // the fractional-order series against quadrature and against the integer-order sum,
 // composition of several events, conversion, and conservative σ calibration.
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <numbers>

@@ -1,7 +1,7 @@
 // Parameter checks shared by the CLI and the GUI (core/privacy/validation): the warning
 // for a δ too large for the dataset (issue 9 item 10) and the messages for extreme values.
 
-#include <QtTest>
+#include <QTest>
 
 #include <limits>
 
