@@ -1,6 +1,9 @@
 #include "core/crypto/dgk_comparison.h"
 
+#include <algorithm>
 #include <string>
+
+#include "core/util/parallel.h"
 
 namespace dpstudio::crypto {
 namespace {
@@ -24,13 +27,15 @@ Result<std::vector<Ciphertext>> dgkKeyHolderBits(const PaillierPublicKey& key, c
   if (auto fits = checkKeyFits(key, bits); !fits) return fits.error();
   if (!inRange(y, bits)) return comparisonError("the key holder's comparison input is outside [0, 2^" + std::to_string(bits) + ")");
   const mpz_class shifted = 2 * y + 1;
-  std::vector<Ciphertext> out;
-  out.reserve(bits + 1);
-  for (unsigned i = 0; i <= bits; ++i) {
-    auto bit = encrypt(key, mpz_class(mpz_tstbit(shifted.get_mpz_t(), i)), random);
-    if (!bit) return bit.error();
-    out.push_back(std::move(bit).value());
-  }
+  // Nonces drawn here on one thread (a RandomBytes need not be thread-safe); the
+  // exponentiations r^n mod n², the cost, run in parallel.
+  std::vector<mpz_class> nonces;
+  for (unsigned i = 0; i <= bits; ++i) nonces.push_back(randomUnit(random, key.n));
+  std::vector<Ciphertext> out(bits + 1);
+  parallelFor(static_cast<Eigen::Index>(bits + 1), [&](Eigen::Index i) {
+    const mpz_class bit = mpz_tstbit(shifted.get_mpz_t(), static_cast<mp_bitcnt_t>(i));
+    out[static_cast<std::size_t>(i)] = rerandomizeWithNonce(key, Ciphertext{1 + bit * key.n}, nonces[static_cast<std::size_t>(i)]);
+  });
   return out;
 }
 
@@ -51,7 +56,7 @@ Result<DgkEvaluation> dgkEvaluate(const PaillierPublicKey& key, const mpz_class&
   out.shareA = (coin & 1u) != 0;
   const long s = out.shareA ? -1 : 1;
 
-  // From the top bit down, carrying Enc(Σ_{j>i} x'_j ⊕ y'_j).
+  // From the top bit down, carrying Enc(Σ_{j>i} x'_j ⊕ y'_j): cheap products.
   std::vector<Ciphertext> values(bits + 1);
   Ciphertext differingAbove{1};  // Enc(0) with randomness 1: only ever combined, never sent
   for (unsigned k = bits + 1; k-- > 0;) {
@@ -60,12 +65,22 @@ Result<DgkEvaluation> dgkEvaluate(const PaillierPublicKey& key, const mpz_class&
     // c_k = (s + x'_k) − y'_k + 3·Σ_{j>k}(x'_j ⊕ y'_j)
     Ciphertext c = addPlain(key, minusY, mpz_class(s + xBit));
     c = add(key, c, multiplyPlain(key, differingAbove, 3));
-    // r·c_k with r a secret unit, then fresh randomness so that B cannot relate it to his bits.
-    values[k] = rerandomize(key, multiplyPlain(key, c, randomUnit(random, key.n)), random);
+    values[k] = c;
     // x'_k ⊕ y'_k = y'_k if x'_k = 0, 1 − y'_k if x'_k = 1.
     const Ciphertext xorBit = xBit == 0 ? encryptedBits[k] : addPlain(key, minusY, 1);
     differingAbove = add(key, differingAbove, xorBit);
   }
+  // r·c_k with r a secret unit, then fresh randomness so that B cannot relate it to his
+  // bits: the two exponentiations per value, in parallel (randomness drawn first).
+  std::vector<mpz_class> blinds, nonces;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    blinds.push_back(randomUnit(random, key.n));
+    nonces.push_back(randomUnit(random, key.n));
+  }
+  parallelFor(static_cast<Eigen::Index>(values.size()), [&](Eigen::Index i) {
+    const auto k = static_cast<std::size_t>(i);
+    values[k] = rerandomizeWithNonce(key, multiplyPlain(key, values[k], blinds[k]), nonces[k]);
+  });
   const std::vector<std::size_t> order = randomPermutation(random, values.size());
   out.blinded.reserve(values.size());
   for (std::size_t k : order) out.blinded.push_back(values[k]);
@@ -76,13 +91,15 @@ Result<bool> dgkKeyHolderZeroTest(const PaillierPrivateKey& key, unsigned bits, 
   if (blinded.size() != bits + 1)
     return comparisonError("expected " + std::to_string(bits + 1) + " blinded comparison values, received " +
                            std::to_string(blinded.size()));
-  bool zero = false;
-  for (const Ciphertext& c : blinded) {  // decrypt all of them: the time does not depend on where the zero is
-    auto m = decrypt(key, c);
-    if (!m) return m.error();
-    zero = zero || m.value() == 0;
-  }
-  return zero;
+  for (const Ciphertext& c : blinded)
+    if (auto valid = checkCiphertext(key.publicKey, c); !valid) return valid.error();
+  // Decrypt all of them (in parallel): the time does not depend on where the zero is.
+  std::vector<char> isZero(blinded.size(), 0);
+  parallelFor(static_cast<Eigen::Index>(blinded.size()), [&](Eigen::Index i) {
+    auto m = decrypt(key, blinded[static_cast<std::size_t>(i)]);
+    isZero[static_cast<std::size_t>(i)] = m.ok() && m.value() == 0 ? 1 : 0;
+  });
+  return std::find(isZero.begin(), isZero.end(), 1) != isZero.end();
 }
 
 }  // namespace dpstudio::crypto

@@ -158,8 +158,11 @@ Ciphertext negate(const PaillierPublicKey& key, const Ciphertext& a) {
 }
 
 Ciphertext rerandomize(const PaillierPublicKey& key, const Ciphertext& a, RandomBytes& random) {
+  return rerandomizeWithNonce(key, a, randomUnit(random, key.n));
+}
+
+Ciphertext rerandomizeWithNonce(const PaillierPublicKey& key, const Ciphertext& a, const mpz_class& r) {
   mpz_class rn;
-  const mpz_class r = randomUnit(random, key.n);
   mpz_powm(rn.get_mpz_t(), r.get_mpz_t(), key.n.get_mpz_t(), key.nSquared.get_mpz_t());
   return Ciphertext{mod(a.value * rn, key.nSquared)};
 }

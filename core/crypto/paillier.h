@@ -86,5 +86,8 @@ Ciphertext multiplyPlain(const PaillierPublicKey& key, const Ciphertext& a, cons
 Ciphertext negate(const PaillierPublicKey& key, const Ciphertext& a);
 // The same plaintext under fresh randomness: c·r^n mod n².
 Ciphertext rerandomize(const PaillierPublicKey& key, const Ciphertext& a, RandomBytes& random);
+// The same with the caller's r ∈ Z_n^* (drawn beforehand, so that the exponentiations can run
+// in parallel while the randomness is drawn on one thread).
+Ciphertext rerandomizeWithNonce(const PaillierPublicKey& key, const Ciphertext& a, const mpz_class& r);
 
 }  // namespace dpstudio::crypto

@@ -1,6 +1,7 @@
 #include "core/prediction/paillier/protocol_party.h"
 
 #include "core/crypto/dgk_comparison.h"
+#include "core/util/parallel.h"
 
 namespace dpstudio::multiparty::paillier {
 namespace {
@@ -208,12 +209,21 @@ Status ProtocolParty::contributeNoise(LoopbackNetwork& network) {
   noiseDrawn_ = draw.value().noise;
   auto codec = stageThreeCodec(curatorKey_, settings_.parties);
   if (!codec) return codec.error();
-  psi_.clear();
-  for (Index i = 0; i < settings_.features; ++i) {
-    auto encoded = codec.value().encode(draw.value().noise[i]);
+  const std::size_t d = static_cast<std::size_t>(settings_.features);
+  std::vector<mpz_class> encodedNoise, nonces;
+  for (std::size_t i = 0; i < d; ++i) {
+    auto encoded = codec.value().encode(draw.value().noise[static_cast<Index>(i)]);
     if (!encoded) return Error{ErrorKind::InvalidPrivacy, "P" + std::to_string(id_) + "'s noise: " + encoded.error().message, {}, 0, "noise"};
-    psi_.push_back(crypto::rerandomize(curatorKey_, crypto::multiplyPlain(curatorKey_, mine, encoded.value()), random_));
+    encodedNoise.push_back(std::move(encoded).value());
+    nonces.push_back(crypto::randomUnit(random_, curatorKey_.n));
   }
+  // ζ(v_j)^η_j(i), re-randomized so that P1 cannot test guesses of η_j against it: d
+  // exponentiations with a secret exponent (mpz_powm_sec), in parallel.
+  psi_.assign(d, crypto::Ciphertext{});
+  parallelFor(static_cast<Index>(d), [&](Index i) {
+    const auto k = static_cast<std::size_t>(i);
+    psi_[k] = crypto::rerandomizeWithNonce(curatorKey_, crypto::multiplyPlain(curatorKey_, mine, encodedNoise[k]), nonces[k]);
+  });
   if (id_ != 1) {
     crypto::ByteWriter writer;
     writeCiphertexts(writer, psi_);
