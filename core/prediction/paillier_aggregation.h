@@ -19,6 +19,26 @@
 // the smallest, or if the release minus ŵ is not that party's draw (to 1e-9 relative) — a
 // protocol bug must not become a wrongly calibrated release.
 //
+// Where the paper's text leaves a choice or would leak, what this implementation does
+// (paillier/protocol_party.h, protocol_curator.h follow it step by step):
+//  - "The parties mutually agree on π1" and "generate a key pair (pk, sk)": P1 draws both
+//    and sends them to the other parties (the transcript marks sk as parties-only).
+//  - Stage 1.2 "sends its share b_j to Charlie with the index changed": a message from P_j
+//    at position π1(j) would show Charlie π1. Instead P_j sends ζ(b_j) (under Charlie's key,
+//    which is therefore created at setup rather than in stage 2) with a_j to P_π1(j), who
+//    forwards it re-randomized: Charlie receives position i's share from P_i.
+//  - Stage 1.6 "for each (i, j) pair": the minimum needs only K − 1 comparisons (a linear
+//    scan that Charlie drives), which also reveals fewer order bits to him. The comparison
+//    of slots m and k is DGK (core/crypto/dgk_comparison.h) between P_k, holding
+//    ã_m − ã_k (the parties exchange their ã, which Charlie's r hides statistically), and
+//    Charlie, holding b̃_k − b̃_m; Charlie learns [n_m ≤ n_k]. Ties keep the earlier slot.
+//  - Stage 2.4: P2..PK send ψ_j to P1, who multiplies them (re-randomized, under ζ).
+//  - Stage 3.1: s is uniform mod n', so η + s mod n' is exactly uniform for Charlie.
+//  - Stage 3.3 (the "simple secure function evaluation"): additive resharing mod n' among
+//    the K + 1 participants (paillier/additive_resharing.h); the K + 1 published shares sum
+//    to K·ŵ_s.
+//  - Sizes: a_j has 96 bits, r_i 136 bits (statistical hiding 2^-40), the comparisons 140.
+//
 // Each party's noise source: by default, in experiment mode, party j's stream is
 // ExperimentNoise(seed, j) with `seed` one draw from the run's source (so a run replays from
 // its seed); in release mode each party gets its own OS-CSPRNG source.
