@@ -97,6 +97,7 @@ int runTrain(const QStringList& args) {
   addNoiseOptions(command.parser());
   addTuningOption(command.parser());
   addPrivatePredictionOptions(command.parser());
+  addMultipartyProtocolOptions(command.parser());
   addBundleOutputOption(command.parser());
   addLedgerOptions(command.parser());
   command.parser().addOptions({
@@ -112,6 +113,9 @@ int runTrain(const QStringList& args) {
   // Every option is checked before any data is read.
   auto plan = privacyPlan(command, command.parser().value("mechanism"));
   if (!plan) return command.fail(plan.error());
+  QString noTranscript;
+  if (auto protocol = readMultipartyProtocol(command, nullptr, &noTranscript); !protocol)
+    return command.fail(protocol.error());
   const auto* mechanism = std::get_if<experiment::TrainingMechanism>(&plan.value().choice);
   const bool tuned = mechanism && !mechanism->tuneLambdas.empty();
   auto noiseSpec = noiseChoice(command);

@@ -26,6 +26,7 @@
 #include "core/mechanisms/report_json.h"
 #include "core/privacy/validation.h"
 #include "core/sources/source.h"
+#include "core/util/atomic_file.h"
 
 namespace dpstudio::cli {
 namespace {
@@ -141,8 +142,22 @@ int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, c
 // What a multiparty release costs: as published, the ε that can be proven, not the claim.
 double epsilonSpent(const mech::MechanismReport& report) { return report.chargedEpsilon(); }
 
+// The protocol's transcript, written atomically where --transcript asks (nothing else when
+// the option is absent). It holds no private value: every message in it is a ciphertext, a
+// random share or a public key (paillier/protocol_transcript.h).
+Result<QString> writeTranscript(const QString& path, const experiment::MultipartyDiagnostics& d) {
+  if (path.isEmpty()) return QString();
+  if (d.transcriptJson.empty())
+    return Error{ErrorKind::Internal, "the protocol produced no transcript", path.toStdString(), 0, "transcript"};
+  if (auto written = writeFileAtomically(QByteArray::fromStdString(d.transcriptJson), path, "the protocol transcript");
+      !written)
+    return written.error();
+  return path;
+}
+
 int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, const PreparedData& data,
-                  privacy::NoiseSource& noise, const std::string& dataset, const CliLedger& ledger) {
+                  privacy::NoiseSource& noise, const std::string& dataset, const CliLedger& ledger,
+                  const QString& transcriptPath) {
   const auto start = Clock::now();
   auto run = experiment::runPlan(plan, data, noise);
   if (!run) return command.fail(run.error());
@@ -156,6 +171,9 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
   const multiparty::MultipartyOptions& options = std::get<experiment::Multiparty>(plan.choice).options;
   const experiment::ModelRelease& release = *run.value().release;
   const experiment::MultipartyDiagnostics& d = *run.value().multiparty;
+  auto transcript = writeTranscript(transcriptPath, d);
+  if (!transcript) return command.fail(transcript.error());
+  const QString protocolName = QString::fromStdString(multiparty::aggregationProtocolName(options.protocol));
   const Model& model = *release.model.model;
   const bool hasTest = data.test.rows() > 0;
   auto testAccuracy = [&](const Eigen::VectorXd& theta) {
@@ -180,6 +198,8 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
     out["smallest_party"] = release.report.calibrated("smallest_party");
     out["distance_to_all_data"] = d.distance;
     out["theorem_4_2_bound"] = d.bound;
+    out["protocol"] = protocolName;
+    out["transcript"] = transcript.value().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(transcript.value());
     QJsonObject baselines{
         {"note", d.allDataPrivate ? "NOT private except all_data_dp (a second release of its own epsilon, which "
                                     "needs the data pooled)"
@@ -208,6 +228,12 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
   printText(QString("model           %1, lambda %2 (objective (1/n_j) sum loss + lambda ||w||^2)")
                 .arg(QString::fromStdString(release.report.model)).arg(options.lambda));
   printText("parties         " + sizes.join(", ") + " rows");
+  printText("protocol        " + protocolName +
+            (options.protocol == multiparty::AggregationProtocolKind::Paillier
+                 ? QString(" (%1 bytes of messages%2)")
+                       .arg(release.report.calibrated("protocol_bytes"), 0, 'f', 0)
+                       .arg(transcript.value().isEmpty() ? QString() : "; transcript " + transcript.value())
+                 : QString(" (sees every local model in the clear)")));
   printMechanismReport(release.report, "eta");
   printText(QString("||w_avg - w*||  %1 measured (NOT private), Theorem 4.2 bound %2")
                 .arg(d.distance, 0, 'g', 6).arg(d.bound, 0, 'g', 6));
@@ -243,6 +269,10 @@ int runTrainPrivatePrediction(const Command& command) {
   // Refuse bad options before loading any data.
   auto plan = privacyPlan(command, command.parser().value("mechanism"));
   if (!plan) return command.fail(plan.error());
+  auto* parties = std::get_if<experiment::Multiparty>(&plan.value().choice);
+  QString transcriptPath;
+  if (auto protocol = readMultipartyProtocol(command, parties ? &parties->options : nullptr, &transcriptPath); !protocol)
+    return command.fail(protocol.error());
   auto ledger = CliLedger::open(command, "dpstudio-cli train");
   if (!ledger) return command.fail(ledger.error());
   auto request = command.dataRequest();
@@ -253,7 +283,7 @@ int runTrainPrivatePrediction(const Command& command) {
   if (!noise) return command.fail(noise.error());
   return std::holds_alternative<experiment::Multiparty>(plan.value().choice)
              ? runMultiparty(command, plan.value(), prepared.value(), *noise.value(),
-                             datasetIdentity(request.value().trainSpec), ledger.value())
+                             datasetIdentity(request.value().trainSpec), ledger.value(), transcriptPath)
              : runPrediction(command, plan.value(), prepared.value(), *noise.value(), request.value().splitSeed,
                              ledger.value());
 }

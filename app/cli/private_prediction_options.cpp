@@ -57,6 +57,40 @@ void addPrivatePredictionOptions(QCommandLineParser& parser) {
   });
 }
 
+void addMultipartyProtocolOptions(QCommandLineParser& parser) {
+  parser.addOptions({
+      {"protocol", "multiparty: who computes the perturbed average: trusted-curator (default; sees every local "
+                   "model) or paillier (paper 004's protocol with 2048-bit Paillier keys: no participant sees a "
+                   "local model, a party's size or the noise).", "P", "trusted-curator"},
+      {"transcript", "multiparty --protocol paillier: write every protocol message (sender, receiver, stage, "
+                     "bytes, what it reveals) as JSON to FILE.", "FILE"},
+  });
+}
+
+Status readMultipartyProtocol(const Command& command, multiparty::MultipartyOptions* options, QString* transcriptPath) {
+  const QCommandLineParser& parser = command.parser();
+  transcriptPath->clear();
+  if (!options) {
+    if (parser.isSet("protocol") || parser.isSet("transcript"))
+      return usage("--protocol and --transcript apply to --mechanism multiparty only", "protocol");
+    return Ok{};
+  }
+  const QString name = parser.value("protocol");
+  if (name == "paillier")
+    options->protocol = multiparty::AggregationProtocolKind::Paillier;
+  else if (name == "trusted-curator")
+    options->protocol = multiparty::AggregationProtocolKind::TrustedCurator;
+  else
+    return usage("use trusted-curator or paillier, found '" + name.toStdString() + "'", "protocol");
+  if (parser.isSet("transcript")) {
+    if (options->protocol != multiparty::AggregationProtocolKind::Paillier)
+      return usage("--transcript needs --protocol paillier (the trusted curator exchanges no messages)", "transcript");
+    *transcriptPath = parser.value("transcript");
+    if (transcriptPath->isEmpty()) return usage("--transcript needs a file name", "transcript");
+  }
+  return Ok{};
+}
+
 PrivatePredictionKind privatePredictionKind(const Command& command) {
   const QString name = command.parser().value("mechanism");
   if (name == "multiparty") return PrivatePredictionKind::Multiparty;

@@ -23,6 +23,15 @@ Result<predict::PredictionOptions> predictionOptions(const Command& command, con
 // Options for --mechanism multiparty (--lambda is λ of λ‖w‖², paper 004's convention).
 Result<multiparty::MultipartyOptions> multipartyOptions(const Command& command);
 
+// `train` only: --protocol trusted-curator|paillier and --transcript FILE (who computes the
+// multiparty aggregate; paillier_aggregation.h). Not registered for sweep and audit, which
+// aggregate with the trusted curator (the released distribution is the same).
+void addMultipartyProtocolOptions(QCommandLineParser& parser);
+// Reads them into `options` (multiparty) and `transcriptPath` (empty: none). Usage errors:
+// an unknown protocol; --protocol or --transcript with another mechanism; --transcript
+// without --protocol paillier (the trusted curator sends no messages).
+Status readMultipartyProtocol(const Command& command, multiparty::MultipartyOptions* options, QString* transcriptPath);
+
 // `train --mechanism prediction|subsample|multiparty` (cmd_train_prediction.cpp), called by
 // runTrain after parsing.
 int runTrainPrivatePrediction(const Command& command);

@@ -118,6 +118,7 @@ Status trainMultipartyRelease(PlanRun& run, const Multiparty& plan, const Solver
   diagnostics.distance = r.distance;
   diagnostics.bound = r.bound;
   diagnostics.average = r.average;
+  diagnostics.transcriptJson = std::move(r.transcriptJson);
   if (r.allDataPrivate) {
     MultipartyDiagnostics::AllDataBaseline allData;
     allData.trainAccuracy = accuracy(*release.model.model, r.allDataPrivate->theta, train.X, train.y);

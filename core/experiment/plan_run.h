@@ -75,6 +75,7 @@ struct MultipartyDiagnostics {
     std::optional<double> testAccuracy;
   };
   std::optional<AllDataBaseline> allDataPrivate;
+  std::string transcriptJson;     // the aggregation protocol's message transcript (Paillier; else empty)
 };
 
 struct PlanRun {

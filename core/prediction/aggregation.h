@@ -2,8 +2,8 @@
 // How the perturbed average of the parties' local models is produced (ALGORITHMS §3 I).
 //
 // The aggregation is an interface so that the protocol that computes it can change without
-// touching the rest: today a trusted curator that sees every local model in the clear; later
-// paper 004's protocol (§3.2), in which the parties find the smallest party obliviously, the
+// touching the rest: a trusted curator that sees every local model in the clear, or paper
+// 004's protocol (§3.2; paillier_aggregation.h), in which the parties find the smallest party obliviously, the
 // smallest party's noise is selected under Paillier encryption and the curator and the
 // parties end with additive shares of K·ŵ_s. A protocol receives the local models (each
 // party's own minimizer and row count) and a noise source, and returns the release ŵ + η
@@ -26,6 +26,7 @@ struct LocalModel {
 struct AggregateRelease {
   Eigen::VectorXd released;     // ŵ + η (release mode: rounded to the documented grid)
   mech::MechanismReport report; // the calibration applied, with the noise norm drawn
+  std::string transcriptJson;   // the protocol's message transcript as JSON; empty when it has none
 };
 
 class AggregationProtocol {

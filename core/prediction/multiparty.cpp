@@ -5,6 +5,7 @@
 #include "core/models/linear.h"
 #include "core/mechanisms/exact_minimizer.h"
 #include "core/prediction/data_contract.h"
+#include "core/prediction/paillier_aggregation.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::multiparty {
@@ -95,7 +96,10 @@ Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const
   auto parties = partyRows(rows.rows(), options);
   if (!parties) return parties.error();
   const TrustedCurator curator;
-  const AggregationProtocol& chosen = protocol ? *protocol : curator;
+  const PaillierProtocol paillier;
+  const AggregationProtocol& named =
+      options.protocol == AggregationProtocolKind::Paillier ? static_cast<const AggregationProtocol&>(paillier) : curator;
+  const AggregationProtocol& chosen = protocol ? *protocol : named;
 
   auto locals = trainLocalModels(options, rows, parties.value(), scaledControl(control, 0.0, 0.8));
   if (!locals) return locals.error();
@@ -110,6 +114,7 @@ Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const
   out.allData = std::move(allData).value();
   out.distance = (out.average - out.allData).norm();
   out.report = std::move(release.value().report);
+  out.transcriptJson = std::move(release.value().transcriptJson);
   if (noise.kind() == privacy::NoiseKind::Release) mech::withholdDrawnNoise(out.report);
   mech::detail::noteClippedRows(out.report, bounded.value().count);
   out.bound = out.report.calibrated("theorem_4_2_bound");

@@ -55,9 +55,11 @@ struct MultipartyResult {
     mech::MechanismReport report;
   };
   std::optional<AllDataRelease> allDataPrivate;
+  std::string transcriptJson;  // the protocol's message transcript (Paillier only; else empty)
 };
 
-// The whole experiment on `train`. `protocol` defaults to the TrustedCurator. Progress: the
+// The whole experiment on `train`. `protocol` defaults to the one options.protocol names (the
+// Paillier protocol with 2048-bit keys, or the TrustedCurator). Progress: the
 // parties take 0 → 0.8, the all-data model 0.8 → 1.
 Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const Dataset& train,
                                          privacy::NoiseSource& noise, const TrainControl& control = {},

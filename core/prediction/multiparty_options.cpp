@@ -18,6 +18,10 @@ Error invalid(const std::string& message, const std::string& field) {
 
 }  // namespace
 
+std::string aggregationProtocolName(AggregationProtocolKind kind) {
+  return kind == AggregationProtocolKind::Paillier ? "paillier" : "trusted-curator";
+}
+
 LearnerSpec MultipartyOptions::localLearner() const {
   LearnerSpec spec;
   spec.kind = model;

@@ -16,6 +16,7 @@
 // Binary models only (logreg as in the paper, or the Huber SVM: both have |ℓ'| ≤ 1).
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/learn/learner.h"
@@ -23,6 +24,12 @@
 #include "core/privacy/noise.h"
 
 namespace dpstudio::multiparty {
+
+// Who computes the perturbed average (aggregation.h): a trusted curator that sees the local
+// models, or paper 004's Paillier protocol (paillier_aggregation.h), in which nobody does.
+// Both release the same distribution.
+enum class AggregationProtocolKind { TrustedCurator, Paillier };
+std::string aggregationProtocolName(AggregationProtocolKind kind);  // "trusted-curator", "paillier"
 
 struct MultipartyOptions {
   ModelKind model = ModelKind::LogisticRegression;  // logreg or huber
@@ -39,6 +46,7 @@ struct MultipartyOptions {
   // every row). It is a SECOND ε-DP release from the same rows, so the experiment costs 2ε:
   // off unless asked for, and recorded as its own release when drawn.
   bool allDataBaseline = false;
+  AggregationProtocolKind protocol = AggregationProtocolKind::TrustedCurator;
 
   Index partyCount() const { return fractions.empty() ? parties : static_cast<Index>(fractions.size()); }
   // The learner each party runs: mean scale with λ_learner = 2λ.
