@@ -59,8 +59,9 @@ PaillierProtocol::Run PaillierProtocol::run(const std::vector<LocalModel>& local
   // The privacy guard: the noise used must be calibrated for the smallest party.
   Index smallest = locals.front().rows;
   for (const LocalModel& local : locals) smallest = std::min(smallest, local.rows);
-  const Index selectedRows = locals[static_cast<std::size_t>(outcome.selectedParty - 1)].rows;
-  if (outcome.selectedParty < 1 || selectedRows != smallest) {
+  const bool known = outcome.selectedParty >= 1 && outcome.selectedParty <= static_cast<int>(locals.size());
+  const Index selectedRows = known ? locals[static_cast<std::size_t>(outcome.selectedParty - 1)].rows : -1;
+  if (!known || selectedRows != smallest) {
     out.error = Error{ErrorKind::Internal,
                       "the Paillier protocol selected the noise of a party with " + std::to_string(selectedRows) +
                           " rows while the smallest has " + std::to_string(smallest) +
