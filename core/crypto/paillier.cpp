@@ -7,11 +7,7 @@ namespace {
 
 Error keyError(const std::string& message) { return Error{ErrorKind::InvalidPrivacy, message, {}, 0, "key_bits"}; }
 
-mpz_class mod(const mpz_class& a, const mpz_class& m) {
-  mpz_class out;
-  mpz_mod(out.get_mpz_t(), a.get_mpz_t(), m.get_mpz_t());
-  return out;
-}
+mpz_class mod(const mpz_class& a, const mpz_class& m) { return reduceMod(a, m); }
 
 // base^exponent mod modulus with a secret exponent (and possibly secret modulus):
 // mpz_powm_sec needs exponent > 0 and an odd modulus, which every caller here has.
@@ -49,6 +45,12 @@ mpz_class randomPrime(unsigned bits, RandomBytes& random) {
 }
 
 }  // namespace
+
+mpz_class reduceMod(const mpz_class& v, const mpz_class& m) {
+  mpz_class out;
+  mpz_mod(out.get_mpz_t(), v.get_mpz_t(), m.get_mpz_t());
+  return out;
+}
 
 Status checkKeySize(unsigned bits, KeyStrength strength) {
   const unsigned minimum = strength == KeyStrength::Production ? kMinimumKeyBits : kMinimumTestKeyBits;

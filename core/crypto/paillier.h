@@ -77,6 +77,9 @@ Status checkCiphertext(const PaillierPublicKey& key, const Ciphertext& c);
 Result<mpz_class> decrypt(const PaillierPrivateKey& key, const Ciphertext& c);
 
 Ciphertext add(const PaillierPublicKey& key, const Ciphertext& a, const Ciphertext& b);
+// v mod m in [0, m) for any sign of v (GMP's mpz_mod).
+mpz_class reduceMod(const mpz_class& v, const mpz_class& m);
+
 // Enc(a + k) from Enc(a) and a public or own integer k (any sign; reduced mod n). Cheap:
 // one multiplication by (1 + k·n).
 Ciphertext addPlain(const PaillierPublicKey& key, const Ciphertext& a, const mpz_class& k);

@@ -5,11 +5,7 @@
 namespace dpstudio::multiparty::paillier {
 namespace {
 
-mpz_class reduce(const mpz_class& v, const mpz_class& modulus) {
-  mpz_class out;
-  mpz_mod(out.get_mpz_t(), v.get_mpz_t(), modulus.get_mpz_t());
-  return out;
-}
+mpz_class reduce(const mpz_class& v, const mpz_class& modulus) { return crypto::reduceMod(v, modulus); }
 
 }  // namespace
 

@@ -7,11 +7,7 @@ namespace {
 
 Error malformed(const std::string& message) { return Error{ErrorKind::Internal, message, {}, 0, "protocol"}; }
 
-mpz_class reduce(const mpz_class& v, const mpz_class& modulus) {
-  mpz_class out;
-  mpz_mod(out.get_mpz_t(), v.get_mpz_t(), modulus.get_mpz_t());
-  return out;
-}
+mpz_class reduce(const mpz_class& v, const mpz_class& modulus) { return crypto::reduceMod(v, modulus); }
 
 Envelope envelope(std::uint32_t to, MessageKind kind, crypto::ByteWriter& writer) {
   return Envelope{0, kCurator, to, kind, 0, writer.take()};
@@ -36,14 +32,9 @@ Status ProtocolCurator::createKey(LoopbackNetwork& network) {
 Status ProtocolCurator::receivePartiesPublicKey(LoopbackNetwork& network) {
   auto payload = network.receive(1, kCurator, MessageKind::PartiesPublicKey);
   if (!payload) return payload.error();
-  crypto::ByteReader reader(payload.value());
-  auto n = reader.big("parties key", (settings_.keyBits + 7) / 8 + 1);
-  if (!n) return n.error();
-  if (auto done = reader.finish(); !done) return done.error();
-  const unsigned bits = static_cast<unsigned>(mpz_sizeinbase(n.value().get_mpz_t(), 2));
-  if (auto size = crypto::checkKeySize(bits, settings_.strength); !size) return size.error();
-  if (n.value() % 2 == 0) return malformed("the parties' public key is not an RSA modulus");
-  partiesKey_ = crypto::PaillierPublicKey{n.value(), n.value() * n.value()};
+  auto key = readPublicKey(payload.value(), "the parties'", settings_);
+  if (!key) return key.error();
+  partiesKey_ = std::move(key).value();
   return Ok{};
 }
 

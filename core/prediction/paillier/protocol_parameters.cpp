@@ -83,4 +83,16 @@ Result<mpz_class> readSigned(crypto::ByteReader& reader, const char* field, unsi
   return sign.value() == 1 ? mpz_class(-magnitude.value()) : magnitude.value();
 }
 
+Result<crypto::PaillierPublicKey> readPublicKey(const crypto::Bytes& payload, const std::string& whose,
+                                                const SessionSettings& settings) {
+  crypto::ByteReader reader(payload);
+  auto n = reader.big((whose + " key").c_str(), (settings.keyBits + 7) / 8 + 1);
+  if (!n) return n.error();
+  if (auto done = reader.finish(); !done) return done.error();
+  const unsigned bits = static_cast<unsigned>(mpz_sizeinbase(n.value().get_mpz_t(), 2));
+  if (auto size = crypto::checkKeySize(bits, settings.strength); !size) return size.error();
+  if (n.value() % 2 == 0) return malformed(whose + " public key is not an RSA modulus", "protocol");
+  return crypto::PaillierPublicKey{n.value(), n.value() * n.value()};
+}
+
 }  // namespace dpstudio::multiparty::paillier

@@ -55,6 +55,11 @@ Result<crypto::Ciphertext> readCiphertext(crypto::ByteReader& reader, const char
                                           const crypto::PaillierPublicKey& key);
 
 // Signed integers on the wire: a sign byte (0 = non-negative, 1 = negative) and |v|.
+// A peer's public key n from a key message: its size must obey the product's rule (a short
+// key aborts the run) and n must be odd. `whose` names it in errors ("Charlie's").
+Result<crypto::PaillierPublicKey> readPublicKey(const crypto::Bytes& payload, const std::string& whose,
+                                                const SessionSettings& settings);
+
 void writeSigned(crypto::ByteWriter& writer, const mpz_class& v);
 // Refuses |v| ≥ 2^maxBits.
 Result<mpz_class> readSigned(crypto::ByteReader& reader, const char* field, unsigned maxBits);

@@ -8,11 +8,7 @@ namespace {
 
 Error malformed(const std::string& message) { return Error{ErrorKind::Internal, message, {}, 0, "protocol"}; }
 
-mpz_class reduce(const mpz_class& v, const mpz_class& modulus) {
-  mpz_class out;
-  mpz_mod(out.get_mpz_t(), v.get_mpz_t(), modulus.get_mpz_t());
-  return out;
-}
+mpz_class reduce(const mpz_class& v, const mpz_class& modulus) { return crypto::reduceMod(v, modulus); }
 
 Envelope envelope(std::uint32_t from, std::uint32_t to, MessageKind kind, crypto::ByteWriter& writer) {
   return Envelope{0, from, to, kind, 0, writer.take()};
@@ -27,15 +23,10 @@ ProtocolParty::ProtocolParty(std::uint32_t id, const SessionSettings& settings, 
 Status ProtocolParty::receiveCuratorKey(LoopbackNetwork& network) {
   auto payload = network.receive(kCurator, id_, MessageKind::CuratorPublicKey);
   if (!payload) return payload.error();
-  crypto::ByteReader reader(payload.value());
-  auto n = reader.big("curator key", (settings_.keyBits + 7) / 8 + 1);
-  if (!n) return n.error();
-  if (auto done = reader.finish(); !done) return done.error();
   // The key is public, but its size is the product's rule: a short key from Charlie aborts.
-  const unsigned bits = static_cast<unsigned>(mpz_sizeinbase(n.value().get_mpz_t(), 2));
-  if (auto size = crypto::checkKeySize(bits, settings_.strength); !size) return size.error();
-  if (n.value() % 2 == 0) return malformed("Charlie's public key is not an RSA modulus");
-  curatorKey_ = crypto::PaillierPublicKey{n.value(), n.value() * n.value()};
+  auto key = readPublicKey(payload.value(), "Charlie's", settings_);
+  if (!key) return key.error();
+  curatorKey_ = std::move(key).value();
   return Ok{};
 }
 
