@@ -8,17 +8,16 @@
 #         test_lmgc, test_lmgc_training and test_audit cover the same code under ASan);
 #   asan-gui  the GUI tests labelled "sanitize" (cancelling every kind of job at random
 #         moments), which build the whole window under ASan: by hand, not in CI (time);
-#   tsan  the tests labelled "tsan" (the privacy ledger recorded from several threads at
-#         once), built with clang -O1 under ThreadSanitizer (preset tsan);
-#   tsan-uninstrumented  by hand, not in CI: the tests labelled "tsan_tbb" (the sweep engine,
-#         the audit, the trainings, the multiparty parts: threaded through oneTBB) and
-#         "tsan_qt" (test_ui_jobs: results and progress posted to the GUI thread through Qt's
-#         event queue). Debian builds neither oneTBB nor Qt with TSan, so TSan cannot see
-#         their hand-offs (a task stolen by a TBB worker; a functor allocated by the worker
-#         and run by the GUI thread) and reports each one as a race: they need oneTBB and Qt
-#         built with -fsanitize=thread, or hand-offs through our own mutex-guarded queue.
+#   tsan  the tests labelled "tsan", built with clang -O1 under ThreadSanitizer (preset tsan):
+#         the privacy ledger recorded from several threads at once, the sweep engine, the
+#         audit and the multiparty parts on oneTBB's pool, and the GUI's job adapter
+#         (test_ui_jobs). oneTBB is rebuilt with TSan from Debian's source
+#         (installer/tsan_tbb.sh), or TSan could not see its hand-offs; Qt is not, so TSan is
+#         told to ignore what uninstrumented libraries do (ignore_noninstrumented_modules):
+#         our code hands results to the GUI thread through its own mutex (ui/jobs/job.h), never
+#         through Qt's event queue.
 # Only what those tests need is built. Any report fails the stage (halt_on_error).
-# Usage: installer/sanitizers.sh [asan] [asan-gui] [tsan] [tsan-uninstrumented]   (asan and tsan when none is named)
+# Usage: installer/sanitizers.sh [asan] [asan-gui] [tsan]   (asan and tsan when none is named)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$here/.."
@@ -33,14 +32,15 @@ suppressions="$root/tests/sanitizers"
 export ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1"
 export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$suppressions/tsan.supp:print_suppressions=0"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$suppressions/tsan.supp:print_suppressions=0"
 
-# Builds preset $1's test executables selected by ctest's label filter $2… and runs them.
+# Builds preset $1's test executables selected by ctest's label filter $2… and runs them,
+# configured with the cache entries in the array `configure` (may be empty).
 run_stage() {
   local preset=$1
   shift
   local start=$SECONDS
-  cmake --preset "$preset" -S "$root" >/dev/null
+  cmake --preset "$preset" -S "$root" "${configure[@]}" >/dev/null
   cd "$root/build/$preset"
   mapfile -t tests < <(ctest -N "$@" | sed -n 's/^ *Test *#[0-9]*: *//p')
   [[ ${#tests[@]} -gt 0 ]] || { echo "dpstudio: no tests selected for $preset" >&2; exit 1; }
@@ -57,11 +57,13 @@ run_stage() {
 }
 
 for stage in "${stages[@]}"; do
+  configure=()
   case "$stage" in
     asan) run_stage asan -LE "realdata|gui|package|asan_slow" ;;
     asan-gui) run_stage asan -L gui -L sanitize ;;
-    tsan) run_stage tsan -L '^tsan$' ;;
-    tsan-uninstrumented) run_stage tsan -L '^tsan_(tbb|qt)$' ;;
-    *) echo "usage: installer/sanitizers.sh [asan] [asan-gui] [tsan] [tsan-uninstrumented]" >&2; exit 2 ;;
+    tsan)
+      configure=("-DTBB_DIR=$("$here/tsan_tbb.sh")")
+      run_stage tsan -L '^tsan$' ;;
+    *) echo "usage: installer/sanitizers.sh [asan] [asan-gui] [tsan]" >&2; exit 2 ;;
   esac
 done

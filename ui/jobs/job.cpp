@@ -1,6 +1,7 @@
 #include "ui/jobs/job.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace dpstudio::ui {
 namespace detail {
@@ -24,20 +25,29 @@ void JobChannel::reportProgress(double fraction) {
   if (fraction == lastFraction_) return;
   lastReportNs_ = now;
   lastFraction_ = fraction;
-  JobHandle* receiver = receiver_;
-  QMetaObject::invokeMethod(
-      receiver, [receiver, fraction] { receiver->setProgress(fraction); }, Qt::QueuedConnection);
+  pending_.fraction = fraction;
+  wakeReceiverLocked();
 }
 
 void JobChannel::post(std::function<void(JobHandle*)> deliver) {
   std::lock_guard lock(mutex_);
   if (!receiver_) return;
+  pending_.delivery = std::move(deliver);
+  wakeReceiverLocked();
+}
+
+void JobChannel::wakeReceiverLocked() {
+  if (wakePosted_) return;  // one wake-up drains everything left before it runs
+  wakePosted_ = true;
   // Posting under the lock: a handle being destroyed waits for the lock in detach(), and
   // its QObject destructor then discards this event along with any other posted to it.
-  JobHandle* receiver = receiver_;
-  QMetaObject::invokeMethod(
-      receiver, [receiver, deliver = std::move(deliver)] { deliver(receiver); },
-      Qt::QueuedConnection);
+  QMetaObject::invokeMethod(receiver_, "drainChannel", Qt::QueuedConnection);
+}
+
+JobChannel::Pending JobChannel::take() {
+  std::lock_guard lock(mutex_);
+  wakePosted_ = false;
+  return std::exchange(pending_, Pending{});
 }
 
 void JobChannel::detach() {
@@ -70,6 +80,12 @@ void JobHandle::cancel() {
 Progress JobHandle::makeProgress() const {
   return Progress([channel = channel_](double fraction) { channel->reportProgress(fraction); },
                   stop_);
+}
+
+void JobHandle::drainChannel() {
+  auto pending = channel_->take();
+  if (pending.fraction) setProgress(*pending.fraction);
+  if (pending.delivery) pending.delivery(this);
 }
 
 void JobHandle::setProgress(double fraction) {

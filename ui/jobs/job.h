@@ -42,8 +42,12 @@ class JobHandle;
 
 namespace detail {
 
-// Shared by a JobHandle and its worker. The worker posts to the handle through it; the
-// handle detaches on destruction, after which posts go nowhere.
+// Shared by a JobHandle and its worker. The worker leaves progress and the result here, under
+// this channel's mutex, and wakes the handle with an empty queued call of its drain slot; the
+// GUI thread then takes them under the same mutex. Nothing the worker built travels through
+// Qt's event queue, so the hand-off is a plain mutex a race detector can see (ThreadSanitizer
+// cannot see inside Debian's uninstrumented Qt, and reported every posted functor as a race).
+// The handle detaches on destruction, after which reports go nowhere.
 class JobChannel {
  public:
   JobChannel(JobHandle* receiver, int maxUpdatesPerSecond);
@@ -53,15 +57,24 @@ class JobChannel {
   void post(std::function<void(JobHandle*)> deliver);
 
   // GUI side.
+  struct Pending {
+    std::optional<double> fraction;               // the latest progress not yet shown
+    std::function<void(JobHandle*)> delivery;    // the result, once the worker is done
+  };
+  Pending take();
   void detach();
 
  private:
+  void wakeReceiverLocked();
+
   std::mutex mutex_;
   JobHandle* receiver_;
   qint64 minIntervalNs_;
   QElapsedTimer clock_;
   qint64 lastReportNs_ = -1;
   double lastFraction_ = -1.0;
+  Pending pending_;
+  bool wakePosted_ = false;
 };
 
 }  // namespace detail
@@ -106,6 +119,11 @@ class JobHandle : public QObject {
  private:
   friend class detail::JobChannel;
   void setProgress(double fraction);
+
+ private slots:
+  void drainChannel();  // queued by the channel; runs what the worker left there
+
+ private:
 
   QString title_;
   StopToken stop_;
