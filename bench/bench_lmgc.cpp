@@ -5,12 +5,13 @@
 // J, the reported stopping measure, for comparison the original coordinates'
 // projected-gradient step ‖P(Φ − ∇J) − Φ‖, the relative duality gap (J − D)/J (lmgc_dual.h:
 // an upper bound on J's relative distance from the minimum), the ranks of the Ψ_c, and how
-// many class ellipses the decision view draws (S shadow, s section, c centre section, -
-// not drawn) on the default view and on the PCA view. --unit-rows scales rows to norm 1.
+// many class ellipses the decision view draws (S shadow, s section, c centre section, T strip, -
+// not drawn) on the default view and on the PCA view. --unit-rows scales rows to norm 1;
+// --half-of-class draws the contours the GUI draws for a non-private model (model_view.h).
 // With --verify=N,
 // N iterations of plain projected gradient (original coordinates) from the result show
 // whether J can still be lowered, i.e. how far from the minimizer the result is.
-// Usage: bench_lmgc [dataset|all] [repeats] [maxIterations] [--verify=N] [--unit-rows] [--tolerance=t] [--lambda=l]
+// Usage: bench_lmgc [dataset|all] [repeats] [maxIterations] [--verify=N] [--unit-rows] [--half-of-class] [--tolerance=t] [--lambda=l]
 
 #include <chrono>
 #include <cmath>
@@ -58,20 +59,22 @@ struct Settings {
   int maxIterations = TrainControl{}.maxIterations;
   int verify = 0;
   bool unitRows = false;
+  EllipseLevelRule levels = EllipseLevelRule::OneMargin;
   double tolerance = TrainControl{}.tolerance;
   double lambda = defaultLambda(ModelKind::Lmgc);
 };
 
 // "drawn/classes (kinds)" for the class ellipses on a view, as the decision view draws them.
-std::string ellipsesOn(const PreparedData& data, const ViewSpec& view, const Model& model, const Eigen::VectorXd& theta) {
-  auto geometry = makeModelViewGeometry(data, view, model, theta);
+std::string ellipsesOn(const PreparedData& data, const ViewSpec& view, const Model& model, const Eigen::VectorXd& theta,
+                       EllipseLevelRule levels) {
+  auto geometry = makeModelViewGeometry(data, view, model, theta, levels);
   if (!geometry) return "error: " + geometry.error().toString();
   int drawn = 0;
   std::string kinds;
   for (const ViewEllipse& e : geometry.value().ellipses) {
-    drawn += e.bounded ? 1 : 0;
+    drawn += e.drawing != EllipseDrawing::NotDrawn ? 1 : 0;
     kinds += e.drawing == EllipseDrawing::Shadow ? 'S' : e.drawing == EllipseDrawing::Section ? 's'
-             : e.drawing == EllipseDrawing::CentreSection ? 'c' : '-';
+             : e.drawing == EllipseDrawing::CentreSection ? 'c' : e.drawing == EllipseDrawing::Strip ? 'T' : '-';
   }
   return std::to_string(drawn) + "/" + std::to_string(geometry.value().ellipses.size()) + " (" + kinds + ")";
 }
@@ -136,8 +139,8 @@ void run(const std::string& name, const Settings& settings) {
               name.c_str(), static_cast<long>(data.train.rows()), static_cast<long>(data.train.features()),
               static_cast<long>(data.train.classes()), terminationName(model.summary.termination).c_str(),
               model.summary.iterations, model.summary.evaluations, best, value, model.summary.gradientNorm,
-              std::sqrt(squared), gap.relative(), ranks.c_str(), ellipsesOn(data, defaultView, lmgc, model.theta).c_str(),
-              ellipsesOn(data, pca, lmgc, model.theta).c_str());
+              std::sqrt(squared), gap.relative(), ranks.c_str(), ellipsesOn(data, defaultView, lmgc, model.theta, settings.levels).c_str(),
+              ellipsesOn(data, pca, lmgc, model.theta, settings.levels).c_str());
 }
 
 }  // namespace
@@ -152,6 +155,8 @@ int main(int argc, char** argv) {
       settings.lambda = std::atof(arg.c_str() + 9);
     } else if (arg.rfind("--tolerance=", 0) == 0) {
       settings.tolerance = std::atof(arg.c_str() + 12);
+    } else if (arg == "--half-of-class") {
+      settings.levels = EllipseLevelRule::HalfOfClass;
     } else if (arg == "--unit-rows") {
       settings.unitRows = true;
     } else if (arg.rfind("--verify=", 0) == 0) {

@@ -1,5 +1,9 @@
 #include "core/learn/model_view.h"
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include <memory>
 
 #include "core/models/lmgc.h"
@@ -49,11 +53,26 @@ Result<ModelViewGeometry> geometryBeforeFeatureMap(const PreparedData& data, con
   return out;
 }
 
+// The median of class c's training rows' levels; the one-margin level when the class has no
+// rows or its median is 0 (every row on the centre: nothing to draw around).
+double medianClassLevel(const ClassEllipsoid& ellipsoid, const Dataset& train, Index c) {
+  std::vector<Index> rows;
+  for (Index i = 0; i < train.rows(); ++i)
+    if (train.y[i] == c) rows.push_back(i);
+  if (rows.empty()) return kDefaultEllipseLevel;
+  std::vector<double> levels(rows.size());
+  const Eigen::VectorXd all = ellipsoid.levels(train.X(rows, Eigen::all));
+  for (std::size_t k = 0; k < rows.size(); ++k) levels[k] = all[static_cast<Index>(k)];
+  auto middle = levels.begin() + static_cast<std::ptrdiff_t>(levels.size() / 2);
+  std::nth_element(levels.begin(), middle, levels.end());
+  return *middle > 0 && std::isfinite(*middle) ? *middle : kDefaultEllipseLevel;
+}
+
 }  // namespace
 
 Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const ViewSpec& spec,
                                                 const Model& model, const Eigen::VectorXd& theta,
-                                                double ellipseLevel) {
+                                                EllipseLevelRule levels) {
   if (data.preprocessor.hasFeatureMap()) return geometryBeforeFeatureMap(data, spec);
   auto projection = makeModelInputProjection(data.train, spec, data.preprocessor.spec.intercept);
   if (!projection) return projection.error();
@@ -66,12 +85,17 @@ Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const 
     // With two inputs the plane is the whole input space (any view is a rotation of it), so
     // the level set is drawn exactly; with more it is the shadow of an ellipsoid.
     out.ellipsesAreShadows = model.inputDim() > 2;
+    out.levelRule = levels;
     // Ellipses far larger than the data would cross the picture as near-parallel lines.
     double extent = 0;
     if (out.trainCoords.rows() > 0)
       extent = (out.trainCoords.colwise().maxCoeff() - out.trainCoords.colwise().minCoeff()).norm();
-    for (const ClassEllipsoid& ellipsoid : extractEllipsoids(*lmgc, theta)) {
-      auto ellipse = ellipseOnView(ellipsoid, ellipseLevel, out.projection, extent);
+    const std::vector<ClassEllipsoid> ellipsoids = extractEllipsoids(*lmgc, theta);
+    for (std::size_t c = 0; c < ellipsoids.size(); ++c) {
+      const double level = levels == EllipseLevelRule::HalfOfClass
+                               ? medianClassLevel(ellipsoids[c], data.train, static_cast<Index>(c))
+                               : kDefaultEllipseLevel;
+      auto ellipse = ellipseOnView(ellipsoids[c], level, out.projection, extent);
       if (!ellipse) return ellipse.error();
       out.ellipses.push_back(std::move(ellipse).value());
     }

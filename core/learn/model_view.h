@@ -37,23 +37,38 @@ namespace dpstudio {
 Result<ViewProjection> makeModelInputProjection(const Dataset& preprocessedTrain,
                                                 const ViewSpec& spec, bool intercept);
 
+// Which level set of each LMGC class is drawn.
+enum class EllipseLevelRule {
+  // t = kDefaultEllipseLevel for every class: one margin above the class's lowest score, read
+  // off the model alone — what a private model's picture may show (ellipsoid.h).
+  OneMargin,
+  // t_c = the median of levels() over class c's training rows: the contour that holds half of
+  // the class's training points (in the model's input space). A statistic of the training
+  // data, for a non-private model's picture only. With a small λ or rows scaled by a norm
+  // bound the model's scores vary by less than a margin across the data, and the one-margin
+  // contours lie far outside it; this one always meets the data.
+  HalfOfClass,
+};
+
 struct ModelViewGeometry {
   ViewProjection projection;    // in the model's input space (preprocessed coordinates), or
                                 // before the feature map, which it then carries
   Eigen::MatrixXd trainCoords;  // n_train × 2
   Eigen::MatrixXd testCoords;   // n_test × 2 (0 rows without a test part)
-  // LMGC only (empty otherwise): one per class, the level set {(x−μ)ᵀΨ(x−μ) = ellipseLevel}
+  // LMGC only (empty otherwise): one per class, the level set {(x−μ)ᵀΨ(x−μ) = t} (t: see
+  // EllipseLevelRule; ViewEllipse::level is what remains of it on the plane)
   // on the plane as ellipseOnView() (ellipsoid.h) finds it: its shadow when bounded, else its
   // section through the data mean; bounded == false: not drawable, `problem` says why.
   std::vector<ViewEllipse> ellipses;
   bool ellipsesAreShadows = false;  // the model has more than two inputs (with two, shadow
                                     // and section are both the exact level set)
+  EllipseLevelRule levelRule = EllipseLevelRule::OneMargin;  // the level each class is drawn at
 };
 
 // theta: the model's parameters. Errors: the view cannot be made (e.g. a feature index
-// beyond the preprocessed data's columns), or ellipseLevel is not finite and ≥ 0.
+// beyond the preprocessed data's columns).
 Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const ViewSpec& spec,
                                                 const Model& model, const Eigen::VectorXd& theta,
-                                                double ellipseLevel = kDefaultEllipseLevel);
+                                                EllipseLevelRule levels = EllipseLevelRule::OneMargin);
 
 }  // namespace dpstudio

@@ -1,6 +1,8 @@
 #include "core/models/ellipsoid.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <Eigen/Eigenvalues>
@@ -112,6 +114,32 @@ Result<ViewEllipse> shadowOnView(const ClassEllipsoid& ellipsoid, double level,
   return shadow;
 }
 
+namespace {
+
+// The section when VᵀΨV = α·wwᵀ has rank 1: q(u) = α(wᵀu)² + 2γ wᵀu + constant, with the
+// linear term VᵀΨ(a − μ) = γw because it lies in range(VᵀΨV) when Ψ ⪰ 0. Completing the
+// square, q(u) = α(wᵀu + γ/α)² + r₀ with r₀ = constant − γ²/α ≥ 0.
+ViewEllipse stripSection(ViewEllipse section, const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>& eig,
+                         const Eigen::Vector2d& linear, double constant, double level) {
+  const double alpha = eig.eigenvalues()[1];
+  const Eigen::Vector2d w = eig.eigenvectors().col(1);
+  const double gamma = w.dot(linear);
+  const double lowest = std::max(constant - gamma * gamma / alpha, 0.0);
+  if (!(lowest < level)) {
+    section.problem = EllipseProblem::MissesPlane;
+    return section;
+  }
+  section.drawing = EllipseDrawing::Strip;
+  section.problem = EllipseProblem::None;
+  section.stripNormal = w;
+  section.stripOffset = -gamma / alpha;
+  section.stripHalfWidth = std::sqrt((level - lowest) / alpha);
+  section.level = level - lowest;
+  return section;
+}
+
+}  // namespace
+
 Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,
                                   bool throughCentre) {
   if (!std::isfinite(level) || level < 0)
@@ -137,10 +165,12 @@ Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level,
   const double constant = offset.dot(psi * offset);
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(restricted);
   const double largest = ellipsoid.eigenvalues.size() > 0 ? ellipsoid.eigenvalues.maxCoeff() : 0.0;
-  if (!(largest > 0) || !(eig.eigenvalues().minCoeff() > kEllipsoidRankTolerance * largest)) {
+  const double kept = kEllipsoidRankTolerance * largest;
+  if (!(largest > 0) || !(eig.eigenvalues()[1] > kept)) {
     section.problem = EllipseProblem::UnboundedOnPlane;
     return section;
   }
+  if (!(eig.eigenvalues()[0] > kept)) return stripSection(section, eig, linear, constant, level);
   const Eigen::Matrix2d inverse = eig.eigenvectors() * eig.eigenvalues().cwiseInverse().asDiagonal() *
                                   eig.eigenvectors().transpose();
   // Centre of the section in view coordinates (u = Vᵀx), and the level r₀ it sits at.
@@ -162,8 +192,13 @@ Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level,
                                   double dataExtent) {
   const auto tooLarge = [&](const ViewEllipse& e) {
     if (!(dataExtent > 0)) return false;
-    const double axis = std::sqrt(e.level * std::max(e.spread.eigenvalues().real().maxCoeff(), 0.0));
+    const double axis = e.drawing == EllipseDrawing::Strip
+                            ? e.stripHalfWidth
+                            : std::sqrt(e.level * std::max(e.spread.eigenvalues().real().maxCoeff(), 0.0));
     return !(axis <= kMaxEllipseExtent * dataExtent);
+  };
+  const auto drawable = [&](const ViewEllipse& e) {
+    return (e.bounded || e.drawing == EllipseDrawing::Strip) && !tooLarge(e);
   };
   auto shadow = shadowOnView(ellipsoid, level, view);
   if (!shadow) return shadow.error();
@@ -177,19 +212,21 @@ Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level,
   if (result.bounded && !tooLarge(result)) return result;
   auto section = sectionOnView(ellipsoid, level, view);
   if (!section) return section.error();
-  if (section.value().bounded && !tooLarge(section.value())) return section;
+  if (drawable(section.value())) return section;
   if (section.value().problem == EllipseProblem::MissesPlane) {
     auto centred = sectionOnView(ellipsoid, level, view, true);
     if (!centred) return centred.error();
-    if (centred.value().bounded && !tooLarge(centred.value())) return centred;
+    if (drawable(centred.value())) return centred;
   }
   // Neither: the most telling reason. A too-large shadow or section beats "unbounded".
   ViewEllipse none = section.value();
-  if (section.value().bounded || section.value().problem == EllipseProblem::MissesPlane || result.bounded)
+  if (section.value().bounded || section.value().drawing == EllipseDrawing::Strip ||
+      section.value().problem == EllipseProblem::MissesPlane || result.bounded)
     none.problem = EllipseProblem::FarBeyondData;
   none.bounded = false;
   none.drawing = EllipseDrawing::NotDrawn;
   none.spread.setZero();
+  none.stripHalfWidth = 0;
   return none;
 }
 
@@ -206,6 +243,35 @@ Eigen::MatrixXd ViewEllipse::polyline(int points) const {
     result.row(j) = (centre + map * Eigen::Vector2d(std::cos(angle), std::sin(angle))).transpose();
   }
   return result;
+}
+
+std::array<Eigen::MatrixXd, 2> ViewEllipse::stripEdges(const Eigen::Vector2d& lo, const Eigen::Vector2d& hi) const {
+  std::array<Eigen::MatrixXd, 2> edges{Eigen::MatrixXd(0, 2), Eigen::MatrixXd(0, 2)};
+  if (drawing != EllipseDrawing::Strip) return edges;
+  // Each edge {u : nᵀu = c} as p + s·t (p = c·n, t ⟂ n), clipped to the box slab by slab.
+  const Eigen::Vector2d along(-stripNormal.y(), stripNormal.x());
+  for (int side = 0; side < 2; ++side) {
+    const Eigen::Vector2d p = (stripOffset + (side == 0 ? -stripHalfWidth : stripHalfWidth)) * stripNormal;
+    double first = -std::numeric_limits<double>::infinity(), last = std::numeric_limits<double>::infinity();
+    bool inside = true;
+    for (int axis = 0; axis < 2 && inside; ++axis) {
+      if (std::abs(along[axis]) < 1e-15) {
+        inside = p[axis] >= lo[axis] && p[axis] <= hi[axis];
+        continue;
+      }
+      double a = (lo[axis] - p[axis]) / along[axis], b = (hi[axis] - p[axis]) / along[axis];
+      if (a > b) std::swap(a, b);
+      first = std::max(first, a);
+      last = std::min(last, b);
+      inside = first <= last;
+    }
+    if (!inside) continue;
+    Eigen::MatrixXd ends(2, 2);
+    ends.row(0) = (p + first * along).transpose();
+    ends.row(1) = (p + last * along).transpose();
+    edges[static_cast<std::size_t>(side)] = ends;
+  }
+  return edges;
 }
 
 }  // namespace dpstudio

@@ -46,11 +46,20 @@
 // the centre in Ψ's metric. It is empty when r₀ ≥ t (the plane misses the ellipsoid).
 // The parallel plane through μ always meets it: that section is centred at Vᵀμ with the same
 // VᵀΨV, drawn as a fallback (CentreSection) when the plane through the mean misses.
-// ellipseOnView() draws the shadow when it is bounded, else a section, and otherwise says
-// why neither can be drawn (EllipseProblem), never a degenerate conic (a strip, two lines).
+// Strip: when Ψ restricted to the plane has rank 1 (unit eigenvector w, eigenvalue α), the
+// same section is the strip {u : |wᵀu − c| ≤ √((t − r₀)/α)}: the class's score is flat along
+// the strip and rises across it. Ψ ⪰ 0 makes the linear term lie along w, so this is exact.
+// Low rank is the rule at LMGC's minimizer (below), and a strip is how that ellipsoid meets
+// the plane: it is drawn as its two edge lines and named a strip, never passed off as an
+// ellipse.
+// ellipseOnView() draws the shadow when it is bounded, else a section (an ellipse, or a strip
+// when the plane sees one flat direction), and otherwise says why nothing can be drawn
+// (EllipseProblem): hyperbolas, a plane along which the score is flat, or a curve so wide it
+// would cross the data as two near-parallel lines while claiming to be an ellipse.
 //
 // Pure functions on values; safe from any thread.
 
+#include <array>
 #include <vector>
 
 #include <Eigen/Core>
@@ -105,6 +114,8 @@ enum class EllipseDrawing {
   Section,   // its shadow is not bounded: its intersection with the plane (through the data mean)
   CentreSection,  // that misses the ellipsoid: its intersection with the parallel plane
                   // through its centre μ, drawn where that plane projects
+  Strip,     // the section (through the data mean, or else through μ) is a strip: Ψ is flat
+             // along one direction of the plane; drawn as the strip's two edges
   NotDrawn,  // neither is drawable: see EllipseProblem
 };
 
@@ -112,8 +123,8 @@ enum class EllipseDrawing {
 enum class EllipseProblem {
   None,
   NotPositiveSemidefinite,  // Ψ has a negative eigenvalue: the level sets are hyperboloids
-  UnboundedOnPlane,         // Ψ vanishes along a direction of the plane: shadow and section
-                            // are strips or the whole plane
+  UnboundedOnPlane,         // Ψ vanishes along both directions of the plane: the score is
+                            // flat on it (the section is the whole plane or empty)
   MissesPlane,              // bounded section, but the plane does not meet the ellipsoid
   FarBeyondData,            // an axis longer than kMaxEllipseExtent × the data's extent: Ψ is
                             // nearly singular on the plane, and the curve would cross the
@@ -136,11 +147,19 @@ struct ViewEllipse {
   EllipseDrawing drawing = EllipseDrawing::NotDrawn;
   EllipseProblem problem = EllipseProblem::None;
   int rank = 0;  // of Ψ (eigenvalues above the rank tolerance), for the reason shown
+  // drawing == Strip: {u : |stripNormalᵀu − stripOffset| ≤ stripHalfWidth}, ‖stripNormal‖ = 1.
+  Eigen::Vector2d stripNormal = Eigen::Vector2d::Zero();
+  double stripOffset = 0;
+  double stripHalfWidth = 0;
 
   // `points` (≥ 3) distinct points in view coordinates, counter-clockwise, evenly spaced in
   // the ellipse's parameter angle; the polyline closes from the last point to the first.
   // Empty when !bounded.
   Eigen::MatrixXd polyline(int points) const;
+  // A strip's two edges (stripOffset ∓ stripHalfWidth), each clipped to the box [lo, hi] as
+  // its two end points (2×2, one per row), or 0×2 where that edge misses the box. Both empty
+  // unless drawing == Strip.
+  std::array<Eigen::MatrixXd, 2> stripEdges(const Eigen::Vector2d& lo, const Eigen::Vector2d& hi) const;
 };
 
 // The shadow of {x : (x−μ)ᵀΨ(x−μ) ≤ level} on the view. Errors: level not finite or < 0
@@ -149,14 +168,16 @@ Result<ViewEllipse> shadowOnView(const ClassEllipsoid& ellipsoid, double level,
                                  const ViewProjection& view);
 
 // The section of the same set by the view plane (see "Section" above); bounded == false when
-// VᵀΨV is singular or the section is empty. Same errors.
+// VᵀΨV is singular or the section is empty — drawing == Strip when VᵀΨV has rank 1 and the
+// strip is not empty. Same errors.
 // throughCentre: the parallel plane through μ instead (drawing CentreSection).
 Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level,
                                   const ViewProjection& view, bool throughCentre = false);
 
 // What the decision view draws for one class: the shadow if it is bounded, else the section
-// through the data mean, else the one through the centre,
-// each only when its longest semi-axis is at most kMaxEllipseExtent·dataExtent (dataExtent:
+// through the data mean (an ellipse or a strip), else the one through the centre,
+// each only when its longest semi-axis (a strip's half width) is at most
+// kMaxEllipseExtent·dataExtent (dataExtent:
 // the training points' extent on the plane; ≤ 0 skips that test); otherwise drawing ==
 // NotDrawn with the first reason that applies. Same errors.
 Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,

@@ -360,10 +360,13 @@ void TestMechanismDock::dpLmgcDrawsPrivateOverNonPrivateEllipses() {
   QVERIFY(result.isPrivate());
   QCOMPARE(result.settings.privacy.options.kind, MechanismKind::DpLmgc);
   const auto* view = window.scatterView();
-  // The private ellipses and the non-private ones, dashed: every drawable one (a class whose
-  // Ψ is singular along the plane has none, and the title says why: ellipsoid.h).
+  // The private ellipses and the non-private ones, dashed: every drawable one, a strip as its
+  // two edges (a class whose Ψ vanishes on the plane has none, and the title says why).
   const auto drawable = [](const std::vector<dpstudio::ViewEllipse>& ellipses) {
-    return static_cast<int>(std::count_if(ellipses.begin(), ellipses.end(), [](const auto& e) { return e.bounded; }));
+    int curves = 0;
+    for (const auto& e : ellipses)
+      curves += e.drawing == dpstudio::EllipseDrawing::Strip ? 2 : e.bounded ? 1 : 0;
+    return curves;
   };
   QCOMPARE(view->seriesCount(SeriesRole::Curve), drawable(window.training()->view()->geometry.ellipses));
   QCOMPARE(view->seriesCount(SeriesRole::ReferenceCurve), drawable(window.training()->view()->referenceEllipses));

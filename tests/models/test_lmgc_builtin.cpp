@@ -160,15 +160,26 @@ class TestLmgcBuiltin : public QObject {
         }
         continue;
       }
-      // Not drawn: the reason must be true. Flat on the plane: VᵀΨV is singular.
+      // A strip: VᵀΨV has rank 1, and its edges lie on the level set (when lifted from the
+      // plane the strip was cut from).
+      if (e.drawing == EllipseDrawing::Strip) {
+        ++drawn;
+        QVERIFY(e.stripHalfWidth > 0);
+        const ClassEllipsoid& el = ellipsoids[c];
+        const Eigen::MatrixXd psi = el.eigenvectors * el.eigenvalues.asDiagonal() * el.eigenvectors.transpose();
+        const Eigen::Matrix2d restricted = view.basis.transpose() * psi * view.basis;
+        QVERIFY(Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(restricted).eigenvalues()[0] <= 1e-6 * el.eigenvalues.maxCoeff());
+        continue;
+      }
+      // Not drawn: the reason must be true. Flat on the plane: VᵀΨV vanishes.
       QCOMPARE(e.drawing, EllipseDrawing::NotDrawn);
       if (e.problem == EllipseProblem::UnboundedOnPlane) {
         const ClassEllipsoid& el = ellipsoids[c];
         const Eigen::MatrixXd psi = el.eigenvectors * el.eigenvalues.asDiagonal() * el.eigenvectors.transpose();
         const Eigen::Matrix2d restricted = view.basis.transpose() * psi * view.basis;
-        QVERIFY2(Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(restricted).eigenvalues()[0] <=
+        QVERIFY2(Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(restricted).eigenvalues()[1] <=
                      1e-6 * el.eigenvalues.maxCoeff(),
-                 qPrintable(QStringLiteral("class %1 called flat on the plane, but VᵀΨV is not singular").arg(c)));
+                 qPrintable(QStringLiteral("class %1 called flat on the plane, but VᵀΨV is not zero").arg(c)));
       } else {
         QVERIFY2(e.problem == EllipseProblem::FarBeyondData,
                  qPrintable(QStringLiteral("class %1: unexpected reason %2").arg(c).arg(static_cast<int>(e.problem))));
@@ -220,8 +231,49 @@ class TestLmgcBuiltin : public QObject {
     QCOMPARE(ellipse.value().level, 2.0);
   }
 
+  // A cylinder seen along its flat direction: Ψ = diag(1, 0, 4) in 3-D, centre μ, on the plane
+  // of e₀, e₁ through a point a. The section is the strip |u₀ − μ₀| ≤ √(t − 4(a₂ − μ₂)²): its
+  // edges lifted back to 3-D lie on the level set, and a plane too far along e₂ misses it.
+  void stripIsTheSectionWhenFlatAlongThePlane() {
+    const Eigen::Matrix3d psi = Eigen::Vector3d(1, 0, 4).asDiagonal();
+    const Eigen::Vector3d centre(0.3, -0.2, 0.1);
+    const ClassEllipsoid e = extractEllipsoid(phiFromEllipsoid(psi, centre, 0.0));
+    Eigen::MatrixXd basis = Eigen::MatrixXd::Zero(3, 2);
+    basis(0, 0) = 1;
+    basis(1, 1) = 1;
+    ViewProjection view = viewWithBasis(basis);
+    view.centre = Eigen::Vector3d(0, 0, 0.6);  // a₂ − μ₂ = 0.5: r₀ = 1
+    auto strip = ellipseOnView(e, 2.0, view, 1.0);
+    QVERIFY(strip);
+    QCOMPARE(strip.value().drawing, EllipseDrawing::Strip);
+    QCOMPARE(strip.value().problem, EllipseProblem::None);
+    QVERIFY(!strip.value().bounded);
+    QCOMPARE(strip.value().polyline(12).rows(), 0);
+    QVERIFY(std::abs(strip.value().stripHalfWidth - 1.0) < 1e-12);  // √(2 − 1)
+    const auto edges = strip.value().stripEdges(Eigen::Vector2d(-5, -5), Eigen::Vector2d(5, 5));
+    for (const Eigen::MatrixXd& edge : edges) {
+      QCOMPARE(edge.rows(), 2);
+      QVERIFY(std::abs(edge(0, 0) - edge(1, 0)) < 1e-12);  // a vertical line: u₀ constant
+      QVERIFY(std::abs(std::abs(edge(0, 0) - centre[0]) - 1.0) < 1e-12);
+      QVERIFY(std::abs(std::abs(edge(0, 1) - edge(1, 1)) - 10.0) < 1e-12);  // across the whole box
+      const Eigen::VectorXd levels = e.levels(view.lift(edge));
+      for (Index i = 0; i < levels.size(); ++i) QVERIFY(std::abs(levels[i] - 2.0) < 1e-9);
+    }
+    // A box the strip's edges do not cross: nothing to draw there.
+    const auto outside = strip.value().stripEdges(Eigen::Vector2d(2, -1), Eigen::Vector2d(3, 1));
+    QCOMPARE(outside[0].rows() + outside[1].rows(), 0);
+    // Too far along e₂ (r₀ = 4·0.9² > 2): the plane through the data mean misses the cylinder,
+    // and the parallel plane through μ is cut instead (r₀ = 0: half width √2).
+    view.centre = Eigen::Vector3d(0, 0, 1.0);
+    QCOMPARE(sectionOnView(e, 2.0, view).value().problem, EllipseProblem::MissesPlane);
+    auto centred = ellipseOnView(e, 2.0, view, 1.0);
+    QCOMPARE(centred.value().drawing, EllipseDrawing::Strip);
+    QVERIFY(std::abs(centred.value().stripHalfWidth - std::sqrt(2.0)) < 1e-12);
+  }
+
   // Ψ with a negative eigenvalue (private noise, unprojected) has hyperbolas for level sets:
-  // never drawn, and said so. A rank-1 Ψ in 2-D is a strip: never drawn either.
+  // never drawn, and said so. A rank-1 Ψ in 2-D is drawn as a strip, named so; Ψ = 0 on the
+  // plane is not drawn.
   void degenerateShapesAreNotDrawn() {
     const ViewProjection view = viewWithBasis(Eigen::MatrixXd::Identity(2, 2));
     Eigen::MatrixXd phi = Eigen::MatrixXd::Zero(3, 3);
@@ -238,8 +290,14 @@ class TestLmgcBuiltin : public QObject {
     phi(1, 1) = 0;
     auto strip = ellipseOnView(extractEllipsoid(phi), 2.0, view, 1.0);
     QVERIFY(!strip.value().bounded);
-    QCOMPARE(strip.value().problem, EllipseProblem::UnboundedOnPlane);
+    QCOMPARE(strip.value().drawing, EllipseDrawing::Strip);
     QCOMPARE(strip.value().rank, 1);
+
+    Eigen::MatrixXd flat = Eigen::MatrixXd::Zero(3, 3);
+    flat(2, 2) = 1;
+    auto plane = ellipseOnView(extractEllipsoid(flat), 2.0, view, 1.0);
+    QCOMPARE(plane.value().drawing, EllipseDrawing::NotDrawn);
+    QCOMPARE(plane.value().problem, EllipseProblem::UnboundedOnPlane);
 
     // Nearly singular: an ellipse 1000 times longer than the data is two lines in the view.
     phi(1, 1) = 1e-6;

@@ -116,6 +116,10 @@ QString drawingNote(EllipseDrawing drawing, Index d) {
       return QObject::tr("\nThe %1-D ellipsoid is unbounded (\u03a8 is singular) and the view plane through the data "
                          "mean misses it: this is its section by the parallel plane through its centre \u03bc.")
           .arg(d);
+    case EllipseDrawing::Strip:
+      return QObject::tr("\nThe %1-D ellipsoid is unbounded (\u03a8 is singular) along a direction of the view "
+                         "plane: its section by the plane is this strip.")
+          .arg(d);
     case EllipseDrawing::NotDrawn: break;
   }
   return {};
@@ -139,10 +143,7 @@ QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& 
     if (names.isEmpty()) continue;
     QString why;
     if (p == EllipseProblem::UnboundedOnPlane) {
-      QStringList ranks;
-      for (const ViewEllipse& e : ellipses)
-        if (problem(p)(e) && !ranks.contains(QString::number(e.rank))) ranks << QString::number(e.rank);
-      why = QObject::tr("score flat along this plane, \u03a8 of rank %1 of %2: a strip").arg(ranks.join(QLatin1Char('/'))).arg(d);
+      why = QObject::tr("score flat on this whole plane");
     } else if (p == EllipseProblem::NotPositiveSemidefinite) {
       why = isPrivate ? QObject::tr("the noise left \u03a8 a negative eigenvalue: hyperbolas")
                       : QObject::tr("\u03a8 has a negative eigenvalue: hyperbolas");
@@ -161,6 +162,10 @@ QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& 
   if (trainCoords.rows() > 0) {
     const Eigen::RowVector2d lo = trainCoords.colwise().minCoeff(), hi = trainCoords.colwise().maxCoeff();
     const QString away = classesWith([&](const ViewEllipse& e) {
+      if (e.drawing == EllipseDrawing::Strip) {
+        const auto edges = e.stripEdges(lo.transpose(), hi.transpose());
+        return edges[0].rows() == 0 && edges[1].rows() == 0;  // the strip holds all the data
+      }
       if (!e.bounded) return false;
       const Eigen::MatrixXd outline = e.polyline(kEllipsePoints);
       for (Index i = 0; i < outline.rows(); ++i)
@@ -169,28 +174,64 @@ QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& 
       return true;
     });
     if (!away.isEmpty())
-      parts << QObject::tr("ellipse of %1 beyond the data's range on this plane (zoom out)").arg(away);
+      parts << QObject::tr("curve of %1 beyond the data's range on this plane (zoom out)").arg(away);
   }
   return parts.join(QStringLiteral(" \u00b7 "));
 }
 
-// The ellipses of `ellipses` that can be drawn, as curves of `role`; returns how many.
-int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipses, SeriesRole role,
-                const TrainingResult& result, const QString& whose, Index d) {
+// A strip's edges are drawn across the data's range on the plane and this many times its
+// extent beyond, so that they still cross the view after a zoom out or a pan.
+constexpr double kStripMargin = 3.0;
+
+// The ellipses of `ellipses` that can be drawn, as curves of `role` (a strip as its two edge
+// lines); returns how many classes have one. trainCoords: the training points on the plane.
+int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipses, EllipseLevelRule rule,
+                SeriesRole role, const TrainingResult& result, const QString& whose, Index d,
+                const Eigen::MatrixXd& trainCoords) {
+  const QString where = rule == EllipseLevelRule::HalfOfClass
+                            ? QObject::tr("the contour of the class score that holds half of the class's training "
+                                          "points (a statistic of the data, like the model)")
+                            : QObject::tr("where the class score has risen by one margin above its lowest value");
+  Eigen::Vector2d lo = Eigen::Vector2d::Constant(-1), hi = Eigen::Vector2d::Constant(1);
+  if (trainCoords.rows() > 0) {
+    lo = trainCoords.colwise().minCoeff().transpose();
+    hi = trainCoords.colwise().maxCoeff().transpose();
+    const double extent = std::max((hi - lo).norm(), 1e-12);
+    lo.array() -= kStripMargin * extent;
+    hi.array() += kStripMargin * extent;
+  }
   int drawn = 0;
   for (std::size_t k = 0; k < ellipses.size(); ++k) {
-    const Eigen::MatrixXd outline = ellipses[k].polyline(kEllipsePoints);
-    if (outline.rows() == 0) continue;  // not drawable: ellipseReasons() says why
-    ClassCurve curve;
-    curve.classIndex = static_cast<int>(k);
-    curve.role = role;
-    for (Index i = 0; i < outline.rows(); ++i) curve.points.append(QPointF(outline(i, 0), outline(i, 1)));
-    curve.tooltip = QObject::tr("%1: %2 LMGC ellipse, where the class score has risen by one margin above "
-                                "its minimum: (x \u2212 \u03bc)\u1d40\u03a8(x \u2212 \u03bc) = %3.%4")
-                        .arg(QString::fromStdString(result.data->train.classNames[k]), whose)
-                        .arg(number(ellipses[k].level))
-                        .arg(drawingNote(ellipses[k].drawing, d));
-    content.curves.push_back(std::move(curve));
+    const ViewEllipse& e = ellipses[k];
+    const QString className = QString::fromStdString(result.data->train.classNames[k]);
+    std::vector<Eigen::MatrixXd> pieces;
+    QString tooltip;
+    if (e.drawing == EllipseDrawing::Strip) {
+      for (Eigen::MatrixXd& edge : e.stripEdges(lo, hi))
+        if (edge.rows() > 0) pieces.push_back(std::move(edge));
+      tooltip = QObject::tr("%1: %2 LMGC strip, %3: \u03a8 (rank %4 of %5) is flat along it, so the class's "
+                            "ellipsoid meets the plane in a strip, not an ellipse.%6")
+                    .arg(className, whose, where)
+                    .arg(e.rank)
+                    .arg(d)
+                    .arg(drawingNote(e.drawing, d));
+    } else {
+      if (Eigen::MatrixXd outline = e.polyline(kEllipsePoints); outline.rows() > 0) pieces.push_back(std::move(outline));
+      tooltip = QObject::tr("%1: %2 LMGC ellipse, %3: (x \u2212 \u03bc)\u1d40\u03a8(x \u2212 \u03bc) = %4.%5")
+                    .arg(className, whose, where)
+                    .arg(number(e.level))
+                    .arg(drawingNote(e.drawing, d));
+    }
+    if (pieces.empty()) continue;  // not drawable: ellipseReasons() says why
+    for (const Eigen::MatrixXd& piece : pieces) {
+      ClassCurve curve;
+      curve.classIndex = static_cast<int>(k);
+      curve.role = role;
+      curve.closed = e.drawing != EllipseDrawing::Strip;
+      for (Index i = 0; i < piece.rows(); ++i) curve.points.append(QPointF(piece(i, 0), piece(i, 1)));
+      curve.tooltip = tooltip;
+      content.curves.push_back(std::move(curve));
+    }
     ++drawn;
   }
   return drawn;
@@ -198,15 +239,17 @@ int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipse
 
 // The legend's name for the drawn ellipses: which cut they are when d > 2.
 QString ellipseKeyName(const std::vector<ViewEllipse>& ellipses, bool shadowsOrSections, bool isPrivate) {
-  const QString base = isPrivate ? QObject::tr("private ellipses") : QObject::tr("class ellipses");
-  if (!shadowsOrSections) return base;
-  bool shadows = false, sections = false;
+  bool shadows = false, sections = false, strips = false;
   for (const ViewEllipse& e : ellipses) {
     shadows |= e.drawing == EllipseDrawing::Shadow;
     sections |= e.drawing == EllipseDrawing::Section || e.drawing == EllipseDrawing::CentreSection;
+    strips |= e.drawing == EllipseDrawing::Strip;
   }
-  if (shadows && sections) return QObject::tr("%1 (shadows and sections)").arg(base);
-  return sections ? QObject::tr("%1 (sections)").arg(base) : QObject::tr("%1 (shadows)").arg(base);
+  QString base = isPrivate ? QObject::tr("private ellipses") : QObject::tr("class ellipses");
+  if (strips) base = isPrivate ? QObject::tr("private ellipses and strips") : QObject::tr("class ellipses and strips");
+  if (!shadowsOrSections) return base;
+  if (shadows && (sections || strips)) return QObject::tr("%1 (shadows and sections)").arg(base);
+  return shadows ? QObject::tr("%1 (shadows)").arg(base) : QObject::tr("%1 (sections)").arg(base);
 }
 
 // "(ε = 1, δ = 1e-05)" as the report states them.
@@ -313,6 +356,8 @@ QStringList detailNotes(const TrainingResult& result, const ModelViewGeometry& g
     notes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane where bounded, else "
                          "their sections (the tooltips say which)")
                  .arg(d);
+  if (geometry.levelRule == EllipseLevelRule::HalfOfClass && drawn > 0)
+    notes << QObject::tr("each class's ellipsoid is its score's contour holding half of its training points");
   return notes;
 }
 
@@ -356,11 +401,12 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
   // A predictor's picture has no ellipses: its regions are a non-private model's already.
   const int drawn =
       prediction ? 0
-                 : addEllipses(content, geometry.ellipses, SeriesRole::Curve, result,
-                               isPrivate ? QObject::tr("the private model's") : QObject::tr("the model's"), d);
+                 : addEllipses(content, geometry.ellipses, geometry.levelRule, SeriesRole::Curve, result,
+                               isPrivate ? QObject::tr("the private model's") : QObject::tr("the model's"), d,
+                               geometry.trainCoords);
   const int referenceDrawn =
-      addEllipses(content, view.referenceEllipses, SeriesRole::ReferenceCurve, result,
-                  QObject::tr("the non-private model's (for reference; not released)"), d);
+      addEllipses(content, view.referenceEllipses, EllipseLevelRule::OneMargin, SeriesRole::ReferenceCurve, result,
+                  QObject::tr("the non-private model's (for reference; not released)"), d, geometry.trainCoords);
   addLegendKeys(content, result, geometry, drawn);
 
   const QString preprocessing = preprocessingText(result.settings.data.preprocess);

@@ -47,7 +47,8 @@ struct PointSet {
 struct ClassCurve {
   int classIndex = 0;
   SeriesRole role = SeriesRole::Curve;  // Curve or ReferenceCurve
-  QList<QPointF> points;  // closed: the last point joins the first
+  QList<QPointF> points;
+  bool closed = true;     // the last point joins the first (an ellipse; not a strip's edge)
   QString tooltip;        // shown while hovering the curve
 };
 

@@ -155,9 +155,9 @@ void ScatterView::showContent(const ScatterContent& content) {
     for (const ClassCurve& curve : content.curves) {
       QLineSeries* series = makeCurveSeries(curve);
       attach(series);
-      QList<QPointF> closed = curve.points;
-      if (!closed.isEmpty()) closed.append(closed.first());
-      series->replace(closed);
+      QList<QPointF> points = curve.points;
+      if (curve.closed && !points.isEmpty()) points.append(points.first());
+      series->replace(points);
       connect(series, &QLineSeries::hovered, this,
               [tip = curve.tooltip](const QPointF&, bool entered) { showHoverTip(tip, entered); });
     }

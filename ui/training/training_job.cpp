@@ -68,7 +68,11 @@ Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& data
 
 Result<ModelView> computeModelView(const TrainingResult& result, const ViewSpec& spec) {
   const TrainedModel& shown = result.shownModel();
-  auto geometry = makeModelViewGeometry(*result.data, spec, *shown.model, shown.theta);
+  // A non-private model is drawn at the contours holding half of each class (a statistic of the
+  // data, as the model itself is); a private one, and the reference beside it, at one margin,
+  // which the model alone fixes (model_view.h).
+  const EllipseLevelRule levels = result.isPrivate() ? EllipseLevelRule::OneMargin : EllipseLevelRule::HalfOfClass;
+  auto geometry = makeModelViewGeometry(*result.data, spec, *shown.model, shown.theta, levels);
   if (!geometry) return geometry.error();
   ModelView view{spec, std::move(geometry).value(), {}};
   if (result.release && !view.geometry.ellipses.empty()) {
