@@ -79,7 +79,7 @@ int runCurator(const QStringList& args) {
   }
   QStringList weights;
   for (Index i = 0; i < outcome.released.size(); ++i) weights << QString::number(outcome.released[i], 'g', 10);
-  printText(QString("protocol        paillier, %1 parties, over TLS").arg(addresses.size()));
+  printText(QString("protocol        paillier over TLS, K = %1").arg(addresses.size()));
   QStringList parameters;
   for (const auto& [key, value] : outcome.parameters) parameters << QString::fromStdString(key + "=" + value);
   printText("parameters      " + parameters.join(", "));

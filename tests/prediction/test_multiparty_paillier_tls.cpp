@@ -1,10 +1,11 @@
 // Paper 004's protocol with every participant a process of its own over TLS
 // (`dpstudio-cli party` ×3 and `dpstudio-cli curator`, on loopback, ports chosen by the OS):
 // the release equals the one-process (threads) mode's for the same seeds, to the
-// fixed-point precision; a party killed mid-protocol makes every other participant abort
-// within the timeout, with a message naming it and no released model written; a certificate
-// the peers do not trust is refused. The certificates are made at test time by `openssl`
-// (installer/deps.sh installs it).
+// fixed-point precision; what a forged Charlie sends (an oversized frame, a malformed
+// message, a message of another session, a replayed one, a frame cut short) is refused; a
+// party killed mid-protocol makes every other participant abort within the timeout, with a
+// message naming it and no released model written; a certificate the peers do not trust is
+// refused. The certificates are made at test time by `openssl` (installer/deps.sh installs it).
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -13,6 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSslConfiguration>
+#include <QSslSocket>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -20,6 +23,9 @@
 #include <variant>
 
 #include "core/bundle/bundle_reader.h"
+#include "core/prediction/paillier/protocol_messages.h"
+#include "core/prediction/paillier/tls/link_frames.h"
+#include "core/prediction/paillier/tls/tls_credentials.h"
 #include "tests/cli/cli_runner.h"
 
 using dpstudio::test::runCli;
@@ -30,6 +36,7 @@ const QStringList kData{"--train", "builtin:blobs:classes=2,per_class=100", "--n
 const QStringList kPrivacy{"--model", "logreg", "--lambda", "0.01", "--epsilon", "2", "--seed", "7"};
 const QString kSplit = "0.2,0.5,0.3";
 constexpr int kWaitMs = 55000;
+constexpr std::uint64_t kSession = 0x5eed;  // the forged Charlie's session
 
 // A self-signed certificate for localhost / 127.0.0.1 and its key, in `dir` as NAME.pem and
 // NAME.key; the certificate is its own CA.
@@ -201,6 +208,95 @@ class TestMultipartyPaillierTls : public QObject {
     for (const QString& file : left)
       QVERIFY2(file.endsWith(".pem") || file.endsWith(".key") || file.endsWith(".json") || file.endsWith(".dpmodel"),
                qPrintable("left behind: " + file));
+  }
+
+  // A forged Charlie (this test, with a trusted certificate) says hello properly, then sends
+  // something a party must refuse: the party stops with an error naming what it refused.
+  void aBadFrameIsRefused_data() {
+    using namespace dpstudio;
+    using namespace dpstudio::multiparty::paillier;
+    QTest::addColumn<QByteArray>("bad");
+    QTest::addColumn<QString>("message");
+    auto frame = [](FrameType type, const Bytes& body) {
+      const Bytes bytes = encodeFrame(type, body);
+      return QByteArray(reinterpret_cast<const char*>(bytes.data()), static_cast<qsizetype>(bytes.size()));
+    };
+    auto envelope = [](std::uint64_t session, MessageKind kind) {
+      return encodeEnvelope(Envelope{session, kCurator, 1, kind, 0, Bytes{1, 2, 3}});
+    };
+    QTest::newRow("oversized") << QByteArray::fromHex("7fffffff04") << "over the limit of";
+    Bytes garbage(40, 7);
+    garbage[17] = garbage[18] = garbage[19] = 0;
+    garbage[20] = 1;  // addressed to P1, so that it reaches the party's checks
+    QTest::newRow("malformed") << frame(FrameType::Envelope, garbage) << "bad magic";
+    QTest::newRow("another session") << frame(FrameType::Envelope, envelope(kSession + 1, MessageKind::CuratorPublicKey))
+                                     << "it belongs to another session";
+    // Charlie's key message twice: the party takes the first, and finds the copy where it
+    // expects Charlie's next message (after making the parties' 2048-bit key, a few seconds).
+    crypto::ByteWriter key;
+    key.big((mpz_class(1) << 2047) + 1);  // odd, 2048 bits: what the party checks of a key
+    const QByteArray keyMessage =
+        frame(FrameType::Envelope, encodeEnvelope(Envelope{kSession, kCurator, 1, MessageKind::CuratorPublicKey, 0, key.take()}));
+    QTest::newRow("replayed") << keyMessage + keyMessage << "replayed message (sequence 0";
+    QTest::newRow("truncated") << frame(FrameType::Envelope, envelope(kSession, MessageKind::CuratorPublicKey)).left(20)
+                               << "truncated message";
+  }
+  void aBadFrameIsRefused() {
+    using namespace dpstudio::multiparty::paillier;
+    QFETCH(QByteArray, bad);
+    QFETCH(QString, message);
+    Participant party;
+    const quint16 port = startParty(party, 1, 1,
+                                    kData + kPrivacy + tls(dir_.path(), "class", "class") +
+                                        QStringList{"--timeout", "15"});
+    QVERIFY2(port != 0, qPrintable(party.describe()));
+    auto configuration = loadTlsConfiguration({path("class.pem").toStdString(), path("class.key").toStdString(),
+                                               path("class.pem").toStdString()});
+    QVERIFY(configuration);
+    QSslSocket charlie;
+    charlie.setSslConfiguration(configuration.value());
+    charlie.connectToHostEncrypted("127.0.0.1", port);
+    QVERIFY2(charlie.waitForEncrypted(10000), qPrintable(charlie.errorString()));
+    if (!bad.startsWith(QByteArray::fromHex("7fffffff"))) {
+      const Bytes hello = encodeFrame(FrameType::CuratorHello,
+                                      encodeCuratorHello({kSession, 1, 1, {"127.0.0.1:" + std::to_string(port)}}));
+      charlie.write(reinterpret_cast<const char*>(hello.data()), static_cast<qint64>(hello.size()));
+      QVERIFY(charlie.waitForReadyRead(10000));  // the party's hello: it joined
+    }
+    charlie.write(bad);
+    charlie.flush();
+    charlie.waitForBytesWritten(5000);
+    if (message == "truncated message") {
+      charlie.disconnectFromHost();
+      if (charlie.state() != QAbstractSocket::UnconnectedState) charlie.waitForDisconnected(5000);
+    }
+    QVERIFY(finished(party, 20000));
+    QCOMPARE(party.process->exitCode(), 1);
+    QVERIFY2(party.err.contains("P1 refused") && party.err.contains(message), qPrintable(party.describe()));
+  }
+
+  void partiesThatDisagreeAreRefused() {
+    // P2 was started with another epsilon: Charlie refuses to start, and tells both.
+    std::vector<Participant> parties(2);
+    QStringList addresses;
+    for (int j = 1; j <= 2; ++j) {
+      QStringList privacy = kPrivacy;
+      if (j == 2) privacy[privacy.indexOf("--epsilon") + 1] = "1";
+      const quint16 port = startParty(parties[static_cast<std::size_t>(j - 1)], j, 2,
+                                      kData + privacy + tls(dir_.path(), "class", "class") +
+                                          QStringList{"--timeout", "15"});
+      addresses << QString("127.0.0.1:%1").arg(port);
+    }
+    const auto charlie = runCli(QStringList{"curator", "--parties", addresses.join(','), "--timeout", "15"} +
+                                    tls(dir_.path(), "class", "class"),
+                                30000);
+    QCOMPARE(charlie.exitCode, 1);
+    QVERIFY2(charlie.err.contains("the parties disagree on 'epsilon': P1 announced 2, P2 announced 1"),
+             qPrintable(charlie.err));
+    for (auto& party : parties) {
+      QVERIFY(finished(party, 20000));
+      QVERIFY2(party.process->exitCode() == 1 && party.err.contains("Charlie aborted"), qPrintable(party.describe()));
+    }
   }
 
   void anUntrustedCertificateIsRefused() {
