@@ -39,7 +39,9 @@ std::string sessionParametersText(const SessionSettings& settings);
 
 struct ProcessOutcome {
   std::optional<Error> error;
-  std::shared_ptr<ProtocolTranscript> transcript;  // this process's own messages, also on abort
+  // This process's own messages, also on abort. Its stage times are this participant's
+  // steps, waits for its peers included.
+  std::shared_ptr<ProtocolTranscript> transcript;
   // Charlie only, on success: the agreed parameters and the released model ŵ + η_s.
   std::map<std::string, std::string> parameters;
   Eigen::VectorXd released;

@@ -462,17 +462,20 @@ Result<Bytes> TlsNetwork::receive(std::uint32_t sender, std::uint32_t receiver, 
   const std::pair channel{sender, receiver};
   const std::string who = refusalPrefix(m.name(receiver), m.name(sender), kind);
   std::deque<Bytes>* queue = nullptr;
+  Link* link = nullptr;
   if (m.hostsLocally(sender)) {
     queue = &m.local[channel];
   } else {
-    Link* link = m.linkTo(m.processOf(sender));
+    link = m.linkTo(m.processOf(sender));
     if (!link) return protocolError(who + "there is no connection with " + m.name(sender));
     queue = &link->envelopes[receiver];
   }
-  if (auto waited = m.waitFor([&] { return !queue->empty(); },
+  // A peer that said Done and closed will send nothing more: no need to wait for the timeout.
+  if (auto waited = m.waitFor([&] { return !queue->empty() || (link && link->closed && link->done); },
                               "'" + messageKindName(kind) + "' from " + m.name(sender));
       !waited)
     return waited.error();
+  if (queue->empty()) return protocolError(who + m.name(sender) + " finished and closed the connection without sending it");
   const Bytes bytes = std::move(queue->front());
   queue->pop_front();
   auto envelope = checkArrivedEnvelope(bytes, m.session, sender, receiver, kind, m.received[channel], who);
