@@ -10,12 +10,14 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-qpa-plugins libqt6opengl6-dev
   libgl-dev libvulkan-dev
   libeigen3-dev liblbfgspp-dev libboost-math-dev libboost-random-dev
-  libquazip1-qt6-dev zlib1g-dev libtbb-dev libgmp-dev
+  libquazip1-qt6-dev zlib1g-dev libtbb-dev libgmp-dev openssl
   fonts-dejavu-core
   python3-numpy
   dpkg-dev desktop-file-utils appstream
 )
 # python3-numpy: the test that runs docs/bundle-format.md's NumPy snippet on a bundle.
+# openssl: test_multiparty_paillier_tls makes its TLS certificates with it (libssl3 itself comes
+# with libqt6network6, whose OpenSSL backend the party and curator commands use).
 for flag in "$@"; do
   case "$flag" in
     --bench) packages+=(python3-sklearn) ;;

@@ -99,5 +99,7 @@ int runSweep(const QStringList& args);       // cmd_sweep.cpp
 int runSweepMerge(const QStringList& args);  // cmd_sweep.cpp
 int runPredict(const QStringList& args);     // cmd_predict.cpp
 int runInspect(const QStringList& args);     // cmd_inspect.cpp
+int runParty(const QStringList& args);       // cmd_party.cpp
+int runCurator(const QStringList& args);     // cmd_curator.cpp
 
 }  // namespace dpstudio::cli

@@ -15,6 +15,7 @@
 #include <QJsonArray>
 
 #include <chrono>
+#include <optional>
 
 #include "app/cli/bundle_output.h"
 #include "app/cli/ledger_option.h"
@@ -159,8 +160,21 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
                   privacy::NoiseSource& noise, const std::string& dataset, const CliLedger& ledger,
                   const QString& transcriptPath) {
   const auto start = Clock::now();
-  auto run = experiment::runPlan(plan, data, noise);
-  if (!run) return command.fail(run.error());
+  experiment::RunControl control;
+  // An aborted protocol still leaves its transcript: what was sent before the abort.
+  std::optional<Error> transcriptFailure;
+  if (!transcriptPath.isEmpty())
+    control.abortedTranscript = [&](const std::string& json) {
+      if (auto written = writeFileAtomically(QByteArray::fromStdString(json), transcriptPath, "the protocol transcript");
+          !written)
+        transcriptFailure = written.error();
+    };
+  auto run = experiment::runPlan(plan, data, noise, control);
+  if (!run) {
+    Error error = run.error();
+    if (transcriptFailure) error.message += " (and the transcript was not written: " + transcriptFailure->message + ")";
+    return command.fail(error);
+  }
   const double seconds = secondsSince(start);
   // Each release (the aggregate, and the all-data DP baseline when drawn) on the record
   // before anything of them is written or shown.

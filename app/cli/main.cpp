@@ -28,6 +28,8 @@ const char* kUsage =
     "  audit      empirical privacy audit: a lower bound on epsilon (--mechanism X --trials N)\n"
     "  sweep      privacy-utility curves: accuracy against epsilon, B, delta, n, D, C, lambda, T or K\n"
     "  sweep-merge  merge the trial tables of a sweep's shards into one summary and plot\n"
+    "  party      one party of the multiparty Paillier protocol over TLS (--listen PORT --party J --of K)\n"
+    "  curator    the protocol's curator: connects to the parties (--parties host:port,..), publishes the release\n"
     "\n"
     "Every command takes --help, and --json to print one JSON object on stdout.\n"
     "train and predict take --ledger FILE|default to record their private releases in a\n"
@@ -65,6 +67,8 @@ int main(int argc, char** argv) {
       {"sweep-merge", dpstudio::cli::runSweepMerge},
       {"predict", dpstudio::cli::runPredict},
       {"inspect", dpstudio::cli::runInspect},
+      {"party", dpstudio::cli::runParty},
+      {"curator", dpstudio::cli::runCurator},
   };
   const auto it = commands.find(args[1]);
   if (it == commands.end()) {

@@ -4,6 +4,7 @@
 
 #include "core/mechanisms/tuning.h"
 #include "core/prediction/multiparty.h"
+#include "core/prediction/paillier_aggregation.h"
 
 namespace dpstudio::experiment {
 namespace {
@@ -90,10 +91,17 @@ Status trainPredictor(PlanRun& run, const PrivatePrediction& plan, const SolverS
 
 Status trainMultipartyRelease(PlanRun& run, const Multiparty& plan, const SolverSettings& solver,
                               const PreparedData& data, privacy::NoiseSource& noise, const Progress& progress,
-                              double from, double to) {
+                              double from, double to, const RunControl& control) {
   const Dataset& train = data.train;
   const auto start = std::chrono::steady_clock::now();
-  auto trained = multiparty::trainMultiparty(plan.options, train, noise, controlFor(solver, progress, from, to));
+  // The protocol options.protocol names, with the abort hook when asked for.
+  multiparty::PaillierProtocolSettings paillierSettings;
+  paillierSettings.abortedTranscript = control.abortedTranscript;
+  const multiparty::PaillierProtocol paillier(paillierSettings);
+  const bool hooked = plan.options.protocol == multiparty::AggregationProtocolKind::Paillier &&
+                      static_cast<bool>(control.abortedTranscript);
+  auto trained = multiparty::trainMultiparty(plan.options, train, noise, controlFor(solver, progress, from, to),
+                                             hooked ? &paillier : nullptr);
   if (!trained) return trained.error();
   multiparty::MultipartyResult& r = trained.value();
   const double seconds = secondsSince(start);
@@ -198,7 +206,7 @@ Result<PlanRun> runPlan(const PrivacyPlan& plan, const PreparedData& data, priva
       if (auto status = takeBaseline(teachersTo, 0.97, wanted); !status) return status.error();
     }
   } else if (const auto* parties = std::get_if<Multiparty>(&plan.choice)) {
-    if (auto status = trainMultipartyRelease(run, *parties, solver, data, noise, progress, 0.0, 0.97); !status)
+    if (auto status = trainMultipartyRelease(run, *parties, solver, data, noise, progress, 0.0, 0.97, control); !status)
       return status.error();
   } else {
     const auto* mechanism = std::get_if<TrainingMechanism>(&plan.choice);

@@ -16,7 +16,9 @@
 //
 // Noise comes from the caller's source in a fixed order (experiment mode replays it).
 
+#include <functional>
 #include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -99,6 +101,9 @@ struct RunControl {
   // aggregate's all-rows model beside its teachers: the GUI shows them for comparison; the
   // CLI reports the release alone and skips them (PlanRun::baseline stays empty).
   bool trainBaseline = true;
+  // Multiparty through the Paillier protocol: called with the protocol's transcript (JSON)
+  // when it aborted, so that what was sent before the abort can still be read.
+  std::function<void(const std::string& transcriptJson)> abortedTranscript;
 };
 
 Result<PlanRun> runPlan(const PrivacyPlan& plan, const PreparedData& data, privacy::NoiseSource& noise,

@@ -77,6 +77,23 @@ Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& option
   return locals;
 }
 
+Result<LocalModel> trainPartyModel(const MultipartyOptions& options, const Dataset& train, const std::vector<Index>& part,
+                                   Index smallestParty, const TrainControl& control) {
+  if (auto status = options.validate(); !status) return status.error();
+  if (auto status = requireBinary(train); !status) return status.error();
+  auto bounded = predict::unitRows(train);
+  if (!bounded) return bounded.error();
+  const double tolerance = localGradientTolerance(options, smallestParty);
+  auto trained = predict::trainParts(
+      bounded.value().rows(train), predict::RowParts{part},
+      [&options, tolerance](const Dataset& rows, const TrainControl& each) {
+        return trainExact(options, rows, tolerance, each);
+      },
+      control);
+  if (!trained) return trained.error();
+  return LocalModel{std::move(trained.value().front().theta), static_cast<Index>(part.size())};
+}
+
 Result<Eigen::VectorXd> trainAllData(const MultipartyOptions& options, const Dataset& train,
                                      const TrainControl& control) {
   auto trained = trainExact(options, train, localGradientTolerance(options, train.rows()), control);

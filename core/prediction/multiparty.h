@@ -35,6 +35,14 @@ Result<predict::RowParts> partyRows(Index n, const MultipartyOptions& options);
 Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
                                                  const predict::RowParts& parties, const TrainControl& control = {});
 
+// One party's local model when each party is a process of its own (dpstudio-cli party):
+// the minimizer of J_j over the rows `part` of `train`, to the gradient tolerance that
+// localGradientTolerance fixes for `smallestParty` rows. With the smallest of the parties'
+// sizes it is what trainLocalModels computes for that part; a party that knows only its
+// own size passes its own, a tolerance no looser than the calibration assumes.
+Result<LocalModel> trainPartyModel(const MultipartyOptions& options, const Dataset& train, const std::vector<Index>& part,
+                                   Index smallestParty, const TrainControl& control = {});
+
 // The exact all-data minimizer w* of (1/n)Σℓ + λ‖w‖².
 Result<Eigen::VectorXd> trainAllData(const MultipartyOptions& options, const Dataset& train,
                                      const TrainControl& control = {});

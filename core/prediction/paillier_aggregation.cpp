@@ -54,6 +54,7 @@ PaillierProtocol::Run PaillierProtocol::run(const std::vector<LocalModel>& local
   out.aborted = outcome.aborted;
   if (outcome.error) {
     out.error = outcome.error;
+    if (settings_.abortedTranscript) settings_.abortedTranscript(outcome.transcript->toJson());
     return out;
   }
   // The privacy guard: the noise used must be calibrated for the smallest party.

@@ -59,6 +59,9 @@ struct PaillierProtocolSettings {
   crypto::KeyStrength strength = crypto::KeyStrength::Production;  // TestOnlyShort: tests only
   PartyNoiseFactory partyNoise;        // empty: the default described above
   paillier::Tamper tamper;             // tests only: alter messages in flight
+  // Called with the transcript's JSON when the protocol aborted (a release carries it in
+  // AggregateRelease::transcriptJson instead): what the CLI's --transcript writes then.
+  std::function<void(const std::string& transcriptJson)> abortedTranscript;
 };
 
 class PaillierProtocol final : public AggregationProtocol {

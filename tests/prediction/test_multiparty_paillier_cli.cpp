@@ -68,6 +68,26 @@ class TestMultipartyPaillierCli : public QObject {
     QVERIFY2(text.out.contains("protocol        paillier"), qPrintable(text.out));
   }
 
+  void anAbortedRunStillWritesItsTranscript() {
+    // epsilon 1e-20 makes every party's noise overflow the fixed-point codec (2^60) in stage
+    // 2: the protocol aborts after the setup and stage 1 were sent, and the transcript says so.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString transcriptPath = dir.filePath("transcript.json");
+    const auto run = runCli(QStringList{"train"} + kBinaryData +
+                            QStringList{"--model", "logreg", "--mechanism", "multiparty", "--party-split", "0.4,0.6",
+                                        "--lambda", "0.01", "--epsilon", "1e-20", "--protocol", "paillier",
+                                        "--transcript", transcriptPath});
+    QVERIFY2(run.exitCode != 0, qPrintable(describe(run)));
+    QVERIFY2(run.err.contains("aborted"), qPrintable(describe(run)));
+    QFile file(transcriptPath);
+    QVERIFY2(file.open(QIODevice::ReadOnly), "no transcript after the abort");
+    const QJsonObject transcript = QJsonDocument::fromJson(file.readAll()).object();
+    QVERIFY2(transcript["outcome"].toString().startsWith("aborted: "), qPrintable(transcript["outcome"].toString()));
+    QVERIFY(!transcript["messages"].toArray().isEmpty());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"transcript.json"});
+  }
+
   void trustedCuratorStaysTheDefault() {
     const auto run = runCli(QStringList{"train"} + kBinaryData + kMultiparty + QStringList{"--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));

@@ -12,7 +12,7 @@ mpz_class reduce(const mpz_class& v, const mpz_class& modulus) { return crypto::
 AdditiveResharing::AdditiveResharing(std::uint32_t self, int participants, mpz_class modulus, unsigned keyBits)
     : self_(self), participants_(participants), modulus_(std::move(modulus)), keyBits_(keyBits) {}
 
-void AdditiveResharing::sendShares(LoopbackNetwork& network, const std::vector<mpz_class>& value,
+void AdditiveResharing::sendShares(ProtocolNetwork& network, const std::vector<mpz_class>& value,
                                    crypto::RandomBytes& random) {
   kept_ = value;
   for (int other = 0; other < participants_; ++other) {
@@ -28,7 +28,7 @@ void AdditiveResharing::sendShares(LoopbackNetwork& network, const std::vector<m
   }
 }
 
-Status AdditiveResharing::receiveAndPublish(LoopbackNetwork& network) {
+Status AdditiveResharing::receiveAndPublish(ProtocolNetwork& network) {
   for (int other = 0; other < participants_; ++other) {
     if (static_cast<std::uint32_t>(other) == self_) continue;
     auto payload = network.receive(static_cast<std::uint32_t>(other), self_, MessageKind::Reshare);

@@ -7,7 +7,7 @@
 // them reveals the release and nothing else (in particular not ŵ_j, η or s).
 
 #include "core/crypto/secure_random.h"
-#include "core/prediction/paillier/loopback_network.h"
+#include "core/prediction/paillier/protocol_network.h"
 
 namespace dpstudio::multiparty::paillier {
 
@@ -17,9 +17,9 @@ class AdditiveResharing {
   AdditiveResharing(std::uint32_t self, int participants, mpz_class modulus, unsigned keyBits);
 
   // Sends a random share of `value` to every other participant; keeps the rest.
-  void sendShares(LoopbackNetwork& network, const std::vector<mpz_class>& value, crypto::RandomBytes& random);
+  void sendShares(ProtocolNetwork& network, const std::vector<mpz_class>& value, crypto::RandomBytes& random);
   // Receives every other participant's share, adds them to the kept one, publishes the sum.
-  Status receiveAndPublish(LoopbackNetwork& network);
+  Status receiveAndPublish(ProtocolNetwork& network);
   void wipe() { kept_.clear(); }
 
  private:

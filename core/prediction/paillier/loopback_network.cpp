@@ -21,28 +21,16 @@ void LoopbackNetwork::send(Envelope envelope) {
 
 Result<Bytes> LoopbackNetwork::receive(std::uint32_t sender, std::uint32_t receiver, MessageKind kind) {
   const Channel channel{sender, receiver};
-  const std::string who = transcript_.participantName(receiver) + " refused a message from " +
-                          transcript_.participantName(sender) + " (expected '" + messageKindName(kind) + "'): ";
-  auto fail = [&](const std::string& why) { return Error{ErrorKind::Internal, who + why, {}, 0, "protocol"}; };
+  const std::string who =
+      refusalPrefix(transcript_.participantName(receiver), transcript_.participantName(sender), kind);
   auto& queue = queues_[channel];
-  if (queue.empty()) return fail("no message arrived (the sender disconnected or the message was lost)");
+  if (queue.empty()) return protocolError(who + "no message arrived (the sender disconnected or the message was lost)");
   const Bytes bytes = std::move(queue.front());
   queue.pop_front();
-  auto envelope = decodeEnvelope(bytes);
-  if (!envelope) return fail(envelope.error().message);
-  const Envelope& e = envelope.value();
-  if (e.session != session_) return fail("it belongs to another session");
-  if (e.sender != sender || e.receiver != receiver) return fail("its sender or receiver field does not match the channel");
-  const std::uint32_t expected = received_[channel];
-  if (e.sequence < expected)
-    return fail("replayed message (sequence " + std::to_string(e.sequence) + ", already received up to " +
-                std::to_string(expected - 1) + ")");
-  if (e.sequence > expected)
-    return fail("out-of-order message (sequence " + std::to_string(e.sequence) + ", expected " +
-                std::to_string(expected) + ")");
-  if (e.kind != kind) return fail("it is a '" + messageKindName(e.kind) + "' message");
+  auto envelope = checkArrivedEnvelope(bytes, session_, sender, receiver, kind, received_[channel], who);
+  if (!envelope) return envelope.error();
   ++received_[channel];
-  return e.payload;
+  return std::move(envelope.value().payload);
 }
 
 Status LoopbackNetwork::checkDrained() const {

@@ -1,9 +1,9 @@
 #pragma once
-// The in-process transport of the protocol: one FIFO of byte strings per (sender → receiver)
-// channel, like one connection each. Participants hand it envelopes; it encodes them, records
-// them in the transcript, and delivers the bytes; receivers get bytes back and check them
-// (decodeEnvelope, then session, endpoints, kind and sequence). A socket transport can
-// replace it: nothing but bytes crosses it.
+// The in-process transport of the protocol (the default): one FIFO of byte strings per
+// (sender → receiver) channel, like one connection each. Participants hand it envelopes; it
+// encodes them, records them in the transcript, and delivers the bytes; receivers get bytes
+// back and check them (checkArrivedEnvelope). The socket transport (tls/tls_network.h)
+// replaces it when each participant is a process of its own: nothing but bytes crosses it.
 //
 // A test can tamper with the bytes in flight (truncate, corrupt, duplicate, drop).
 // Not thread-safe: the coordinator drives the participants one step at a time.
@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/prediction/paillier/protocol_network.h"
 #include "core/prediction/paillier/protocol_transcript.h"
 
 namespace dpstudio::multiparty::paillier {
@@ -22,14 +23,12 @@ namespace dpstudio::multiparty::paillier {
 // unchanged when not tampering; none to drop it; two to replay it).
 using Tamper = std::function<std::vector<Bytes>(const Envelope& sent, Bytes bytes)>;
 
-class LoopbackNetwork {
+class LoopbackNetwork final : public ProtocolNetwork {
  public:
   LoopbackNetwork(std::uint64_t session, ProtocolTranscript& transcript, Tamper tamper = {});
 
-  void send(Envelope envelope);  // fills in the session and the channel's sequence number
-  // The next message on (sender → receiver), checked to be `kind` from this session with the
-  // channel's next sequence number; its payload. Errors say who refused what and why.
-  Result<Bytes> receive(std::uint32_t sender, std::uint32_t receiver, MessageKind kind);
+  void send(Envelope envelope) override;
+  Result<Bytes> receive(std::uint32_t sender, std::uint32_t receiver, MessageKind kind) override;
   // Error if a message is still queued (e.g. a replayed copy nobody asked for).
   Status checkDrained() const;
 

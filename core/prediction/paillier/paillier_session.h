@@ -1,8 +1,9 @@
 #pragma once
 // One run of paper 004's protocol (§3.2) in one process: Charlie and the K parties as
-// objects that talk only through serialized messages on a LoopbackNetwork, driven one step
-// at a time in the paper's order. Any refused message or failed step aborts the run: every
-// participant stops and wipes its secrets, and the error names who refused what.
+// objects that talk only through serialized messages on a LoopbackNetwork, driven step by
+// step in the paper's order (protocol_schedule.h, which a process of one participant follows
+// too). Any refused message or failed step aborts the run: every participant stops and
+// wipes its secrets, and the error names who refused what.
 
 #include <memory>
 #include <optional>

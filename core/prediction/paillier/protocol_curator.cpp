@@ -17,7 +17,7 @@ Envelope envelope(std::uint32_t to, MessageKind kind, crypto::ByteWriter& writer
 
 ProtocolCurator::ProtocolCurator(const SessionSettings& settings) : settings_(settings) {}
 
-Status ProtocolCurator::createKey(LoopbackNetwork& network) {
+Status ProtocolCurator::createKey(ProtocolNetwork& network) {
   auto key = crypto::generatePaillierKey(settings_.keyBits, random_, settings_.strength);
   if (!key) return key.error();
   key_ = std::move(key).value();
@@ -29,7 +29,7 @@ Status ProtocolCurator::createKey(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolCurator::receivePartiesPublicKey(LoopbackNetwork& network) {
+Status ProtocolCurator::receivePartiesPublicKey(ProtocolNetwork& network) {
   auto payload = network.receive(1, kCurator, MessageKind::PartiesPublicKey);
   if (!payload) return payload.error();
   auto key = readPublicKey(payload.value(), "the parties'", settings_);
@@ -38,7 +38,7 @@ Status ProtocolCurator::receivePartiesPublicKey(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolCurator::blindAndPermute(LoopbackNetwork& network) {
+Status ProtocolCurator::blindAndPermute(ProtocolNetwork& network) {
   const std::size_t K = static_cast<std::size_t>(settings_.parties);
   std::vector<crypto::Ciphertext> blindedA(K);
   std::vector<mpz_class> blindedB(K);
@@ -74,7 +74,7 @@ Status ProtocolCurator::blindAndPermute(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolCurator::requestComparison(LoopbackNetwork& network, std::uint32_t slot) {
+Status ProtocolCurator::requestComparison(ProtocolNetwork& network, std::uint32_t slot) {
   // Our side of n_m ≤ n_k: b̃_k − b̃_m, shifted to be ≥ 0.
   mpz_class y = blindedB_[slot - 1] - blindedB_[smallestSlot_ - 1];
   y += mpz_class(1) << (kComparisonBits - 1);
@@ -87,7 +87,7 @@ Status ProtocolCurator::requestComparison(LoopbackNetwork& network, std::uint32_
   return Ok{};
 }
 
-Status ProtocolCurator::finishComparison(LoopbackNetwork& network, std::uint32_t slot) {
+Status ProtocolCurator::finishComparison(ProtocolNetwork& network, std::uint32_t slot) {
   auto payload = network.receive(slot, kCurator, MessageKind::ComparisonReply);
   if (!payload) return payload.error();
   crypto::ByteReader reader(payload.value());
@@ -104,7 +104,7 @@ Status ProtocolCurator::finishComparison(LoopbackNetwork& network, std::uint32_t
   return Ok{};
 }
 
-Status ProtocolCurator::sendSelection(LoopbackNetwork& network) {
+Status ProtocolCurator::sendSelection(ProtocolNetwork& network) {
   const std::size_t K = static_cast<std::size_t>(settings_.parties);
   for (int j = 1; j <= settings_.parties; ++j) {
     // A fresh encryption of π2⁻¹(u) for each party: 1 at the position of the smallest slot.
@@ -121,7 +121,7 @@ Status ProtocolCurator::sendSelection(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolCurator::receiveBlindedNoise(LoopbackNetwork& network) {
+Status ProtocolCurator::receiveBlindedNoise(ProtocolNetwork& network) {
   auto payload = network.receive(1, kCurator, MessageKind::BlindedNoise);
   if (!payload) return payload.error();
   crypto::ByteReader reader(payload.value());
@@ -137,14 +137,14 @@ Status ProtocolCurator::receiveBlindedNoise(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolCurator::sendReshares(LoopbackNetwork& network) {
+Status ProtocolCurator::sendReshares(ProtocolNetwork& network) {
   resharing_.emplace(kCurator, settings_.parties + 1, key_->publicKey.n, settings_.keyBits);
   resharing_->sendShares(network, value_, random_);
   value_.clear();
   return Ok{};
 }
 
-Status ProtocolCurator::publishShare(LoopbackNetwork& network) { return resharing_->receiveAndPublish(network); }
+Status ProtocolCurator::publishShare(ProtocolNetwork& network) { return resharing_->receiveAndPublish(network); }
 
 void ProtocolCurator::abort(const std::string& reason) {
   abortReason_ = reason;

@@ -15,20 +15,20 @@ class ProtocolCurator {
  public:
   explicit ProtocolCurator(const SessionSettings& settings);
 
-  Status createKey(LoopbackNetwork& network);  // ζ: pk' to every party
-  Status receivePartiesPublicKey(LoopbackNetwork& network);
+  Status createKey(ProtocolNetwork& network);  // ζ: pk' to every party
+  Status receivePartiesPublicKey(ProtocolNetwork& network);
   // Stage 1.4: receive ξ(a'_i), ζ(b'_i) from every position; ã = π2(a' + r) to the parties,
   // b̃ = π2(b' − r) kept.
-  Status blindAndPermute(LoopbackNetwork& network);
+  Status blindAndPermute(ProtocolNetwork& network);
   // Stage 1.6: compare the current smallest slot with slot k (2..K), evaluated by P_k.
-  Status requestComparison(LoopbackNetwork& network, std::uint32_t slot);
-  Status finishComparison(LoopbackNetwork& network, std::uint32_t slot);
+  Status requestComparison(ProtocolNetwork& network, std::uint32_t slot);
+  Status finishComparison(ProtocolNetwork& network, std::uint32_t slot);
   // Stage 2.1: ζ(π2⁻¹(u)) to every party.
-  Status sendSelection(LoopbackNetwork& network);
+  Status sendSelection(ProtocolNetwork& network);
   // Stage 3.2: η + s from P1; Charlie's value is K·(η + s).
-  Status receiveBlindedNoise(LoopbackNetwork& network);
-  Status sendReshares(LoopbackNetwork& network);
-  Status publishShare(LoopbackNetwork& network);
+  Status receiveBlindedNoise(ProtocolNetwork& network);
+  Status sendReshares(ProtocolNetwork& network);
+  Status publishShare(ProtocolNetwork& network);
 
   void abort(const std::string& reason);
   const std::optional<std::string>& abortReason() const { return abortReason_; }

@@ -20,7 +20,7 @@ ProtocolParty::ProtocolParty(std::uint32_t id, const SessionSettings& settings, 
                              std::unique_ptr<privacy::NoiseSource> noise)
     : id_(id), settings_(settings), w_(std::move(local.w)), rows_(local.rows), noise_(std::move(noise)) {}
 
-Status ProtocolParty::receiveCuratorKey(LoopbackNetwork& network) {
+Status ProtocolParty::receiveCuratorKey(ProtocolNetwork& network) {
   auto payload = network.receive(kCurator, id_, MessageKind::CuratorPublicKey);
   if (!payload) return payload.error();
   // The key is public, but its size is the product's rule: a short key from Charlie aborts.
@@ -30,7 +30,7 @@ Status ProtocolParty::receiveCuratorKey(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::createPartiesKeyAndPermutation(LoopbackNetwork& network) {
+Status ProtocolParty::createPartiesKeyAndPermutation(ProtocolNetwork& network) {
   auto key = crypto::generatePaillierKey(settings_.keyBits, random_, settings_.strength);
   if (!key) return key.error();
   partiesKey_ = std::move(key).value();
@@ -51,7 +51,7 @@ Status ProtocolParty::createPartiesKeyAndPermutation(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::receivePartiesKeyAndPermutation(LoopbackNetwork& network) {
+Status ProtocolParty::receivePartiesKeyAndPermutation(ProtocolNetwork& network) {
   auto keyPayload = network.receive(1, id_, MessageKind::PartiesKeyPair);
   if (!keyPayload) return keyPayload.error();
   crypto::ByteReader keyReader(keyPayload.value());
@@ -83,7 +83,7 @@ Status ProtocolParty::receivePartiesKeyAndPermutation(LoopbackNetwork& network) 
   return reader.finish();
 }
 
-Status ProtocolParty::sendSizeShares(LoopbackNetwork& network) {
+Status ProtocolParty::sendSizeShares(ProtocolNetwork& network) {
   const mpz_class a = crypto::randomBits(random_, kShareBits);
   const mpz_class b = mpz_class(static_cast<long>(rows_)) - a;  // n_j = a_j + b_j
   auto encryptedB = crypto::encrypt(curatorKey_, reduce(b, curatorKey_.n), random_);
@@ -95,7 +95,7 @@ Status ProtocolParty::sendSizeShares(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::sendPositionShares(LoopbackNetwork& network) {
+Status ProtocolParty::sendPositionShares(ProtocolNetwork& network) {
   // The party whose shares land at our position (position = id − 1).
   std::uint32_t source = 0;
   for (std::size_t j = 0; j < permutation_.size(); ++j)
@@ -119,7 +119,7 @@ Status ProtocolParty::sendPositionShares(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::receiveBlindedShare(LoopbackNetwork& network) {
+Status ProtocolParty::receiveBlindedShare(ProtocolNetwork& network) {
   auto payload = network.receive(kCurator, id_, MessageKind::BlindedShare);
   if (!payload) return payload.error();
   crypto::ByteReader reader(payload.value());
@@ -142,7 +142,7 @@ Status ProtocolParty::receiveBlindedShare(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::receiveBlindedShareBroadcasts(LoopbackNetwork& network) {
+Status ProtocolParty::receiveBlindedShareBroadcasts(ProtocolNetwork& network) {
   for (int l = 1; l <= settings_.parties; ++l) {
     if (static_cast<std::uint32_t>(l) == id_) continue;
     auto payload = network.receive(static_cast<std::uint32_t>(l), id_, MessageKind::BlindedShareBroadcast);
@@ -156,7 +156,7 @@ Status ProtocolParty::receiveBlindedShareBroadcasts(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::answerComparison(LoopbackNetwork& network) {
+Status ProtocolParty::answerComparison(ProtocolNetwork& network) {
   auto payload = network.receive(kCurator, id_, MessageKind::ComparisonRequest);
   if (!payload) return payload.error();
   crypto::ByteReader reader(payload.value());
@@ -179,7 +179,7 @@ Status ProtocolParty::answerComparison(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::contributeNoise(LoopbackNetwork& network) {
+Status ProtocolParty::contributeNoise(ProtocolNetwork& network) {
   auto payload = network.receive(kCurator, id_, MessageKind::SelectionVector);
   if (!payload) return payload.error();
   crypto::ByteReader reader(payload.value());
@@ -224,7 +224,7 @@ Status ProtocolParty::contributeNoise(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::sendBlindedNoise(LoopbackNetwork& network) {
+Status ProtocolParty::sendBlindedNoise(ProtocolNetwork& network) {
   const std::size_t d = static_cast<std::size_t>(settings_.features);
   for (int j = 2; j <= settings_.parties; ++j) {
     auto payload = network.receive(static_cast<std::uint32_t>(j), id_, MessageKind::NoiseContribution);
@@ -250,7 +250,7 @@ Status ProtocolParty::sendBlindedNoise(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::sendReshares(LoopbackNetwork& network) {
+Status ProtocolParty::sendReshares(ProtocolNetwork& network) {
   auto codec = stageThreeCodec(curatorKey_, settings_.parties);
   if (!codec) return codec.error();
   const mpz_class K = settings_.parties;
@@ -268,7 +268,7 @@ Status ProtocolParty::sendReshares(LoopbackNetwork& network) {
   return Ok{};
 }
 
-Status ProtocolParty::publishShare(LoopbackNetwork& network) { return resharing_->receiveAndPublish(network); }
+Status ProtocolParty::publishShare(ProtocolNetwork& network) { return resharing_->receiveAndPublish(network); }
 
 void ProtocolParty::abort(const std::string& reason) {
   abortReason_ = reason;

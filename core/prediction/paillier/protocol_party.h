@@ -19,28 +19,28 @@ class ProtocolParty {
   ProtocolParty(std::uint32_t id, const SessionSettings& settings, LocalModel local,
                 std::unique_ptr<privacy::NoiseSource> noise);
 
-  Status receiveCuratorKey(LoopbackNetwork& network);
+  Status receiveCuratorKey(ProtocolNetwork& network);
   // P1 only: generates the parties' key ξ and π1 and sends them (sk to the parties only).
-  Status createPartiesKeyAndPermutation(LoopbackNetwork& network);
+  Status createPartiesKeyAndPermutation(ProtocolNetwork& network);
   // P2..PK: receive ξ's key pair and π1 from P1.
-  Status receivePartiesKeyAndPermutation(LoopbackNetwork& network);
+  Status receivePartiesKeyAndPermutation(ProtocolNetwork& network);
   // Stage 1.1–2: n_j = a_j + b_j; a_j and ζ(b_j) to P_π1(j).
-  Status sendSizeShares(LoopbackNetwork& network);
+  Status sendSizeShares(ProtocolNetwork& network);
   // Stage 1.2–3: the shares of the party whose position is ours → ξ(a'), ζ(b') to Charlie.
-  Status sendPositionShares(LoopbackNetwork& network);
+  Status sendPositionShares(ProtocolNetwork& network);
   // Stage 1.5: decrypt ã_j from Charlie and share it with the other parties.
-  Status receiveBlindedShare(LoopbackNetwork& network);
-  Status receiveBlindedShareBroadcasts(LoopbackNetwork& network);
+  Status receiveBlindedShare(ProtocolNetwork& network);
+  Status receiveBlindedShareBroadcasts(ProtocolNetwork& network);
   // Stage 1.6: evaluate one DGK comparison for Charlie (slot m against our slot).
-  Status answerComparison(LoopbackNetwork& network);
+  Status answerComparison(ProtocolNetwork& network);
   // Stage 2.1–3: pick ζ(v_j) from Charlie's vector through π1, draw η_j calibrated for n_j,
   // compute ψ_j = ζ(v_j)^η_j; P2..PK send it to P1.
-  Status contributeNoise(LoopbackNetwork& network);
+  Status contributeNoise(ProtocolNetwork& network);
   // Stage 2.4 and 3.1 (P1 only): ψ = Π ψ_j, then ζ(η + s) to Charlie.
-  Status sendBlindedNoise(LoopbackNetwork& network);
+  Status sendBlindedNoise(ProtocolNetwork& network);
   // Stage 3.3: P1 holds ŵ_1 − K·s, the others ŵ_j; reshare, then publish.
-  Status sendReshares(LoopbackNetwork& network);
-  Status publishShare(LoopbackNetwork& network);
+  Status sendReshares(ProtocolNetwork& network);
+  Status publishShare(ProtocolNetwork& network);
 
   // Stops and wipes every secret (keys, shares, model, noise).
   void abort(const std::string& reason);

@@ -39,6 +39,8 @@ class ProtocolTranscript {
   void record(const Envelope& envelope, std::size_t bytes);
   void addStageTime(const std::string& stage, double seconds);
   void setOutcome(std::string outcome) { outcome_ = std::move(outcome); }
+  // Charlie's process learns the key size from the parties' hellos, after it started recording.
+  void setKeyBits(unsigned keyBits) { keyBits_ = keyBits; }
 
   std::string participantName(std::uint32_t id) const;  // "Charlie", "P3", "public"
   const std::vector<TranscriptEntry>& entries() const { return entries_; }
