@@ -131,8 +131,13 @@ void run(const std::string& name, const Settings& settings) {
     const double top = std::max(ev.maxCoeff(), 0.0);
     ranks += (c ? "," : "") + std::to_string((ev.array() > 1e-9 * top).count());
   }
-  ViewSpec defaultView;  // ui/dataset/dataset_controller.cpp: two features, or a random plane past 10
+  ViewSpec defaultView;  // ui/dataset/dataset_controller.cpp: two features (the suggested ones,
+                         // else the first), or a random plane past 10
   if (data.train.features() > 10) defaultView.kind = ViewKind::RandomProjection;
+  if (const auto suggested = suggestedViewFeatures("builtin:" + name)) {
+    defaultView.featureA = suggested->first;
+    defaultView.featureB = suggested->second;
+  }
   ViewSpec pca;
   pca.kind = ViewKind::Pca;
   std::printf("%-14s n=%-5ld d=%-3ld C=%-2ld %-15s iterations=%-5d evaluations=%-6d seconds=%.3f  J=%.10g  measure=%.2e  original=%.2e  gap=%.2e  rank(Psi)=%s  ellipses default=%s pca=%s\n",

@@ -18,6 +18,7 @@ struct ShippedDataset {
   const char* description;
   const char* citation;
   std::vector<std::string> featureNames;  // empty: generated
+  std::optional<std::pair<Index, Index>> viewFeatures = std::nullopt;  // suggestedViewFeatures()
 };
 
 std::vector<std::string> digitsFeatureNames() {
@@ -31,7 +32,8 @@ const std::vector<ShippedDataset>& shippedDatasets() {
   static const std::vector<ShippedDataset> list = {
       {"iris", ":/datasets/iris.csv", "Iris flowers: 150 rows, 4 features, 3 classes",
        "UCI Iris (R. A. Fisher, 1936), CC BY 4.0",
-       {"sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)"}},
+       {"sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)"},
+       std::pair<Index, Index>{2, 3}},
       {"wine", ":/datasets/wine_data.csv", "Wine cultivars: 178 rows, 13 features, 3 classes",
        "UCI Wine (M. Forina et al., 1991), CC BY 4.0",
        {"alcohol", "malic_acid", "ash", "alcalinity_of_ash", "magnesium", "total_phenols",
@@ -158,6 +160,15 @@ Result<Dataset> loadShipped(const ShippedDataset& entry) {
 }
 
 }  // namespace
+
+std::optional<std::pair<Index, Index>> suggestedViewFeatures(const std::string& spec) {
+  const std::string prefix = "builtin:";
+  if (spec.rfind(prefix, 0) != 0) return std::nullopt;
+  const std::string name = spec.substr(prefix.size());
+  for (const auto& entry : shippedDatasets())
+    if (entry.name == name) return entry.viewFeatures;
+  return std::nullopt;
+}
 
 std::vector<BuiltinInfo> builtinCatalog() {
   std::vector<BuiltinInfo> catalog;

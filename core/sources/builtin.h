@@ -4,6 +4,8 @@
 // "builtin:NAME:key=value,key=value" (e.g. "builtin:blobs:classes=4,dim=2,separation=3,seed=7").
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,13 @@ struct BuiltinInfo {
 };
 
 std::vector<BuiltinInfo> builtinCatalog();
+
+// The two features a shipped dataset is usually plotted on, as column indices (A, B): part of
+// its public description, never read off its rows. Iris: petal length against petal width,
+// where the three species separate (on the first two, the sepal measurements, the decision
+// view cuts the model through the mean petal size and shows nearly one class). nullopt for
+// every other spec: the first two features.
+std::optional<std::pair<Index, Index>> suggestedViewFeatures(const std::string& spec);
 
 // name: what follows "builtin:". Unknown names and bad options are BadData errors.
 Result<Dataset> loadBuiltin(const std::string& nameAndOptions);

@@ -393,7 +393,7 @@ void TestDecisionView::exportCarriesRegionsAndEllipses() {
 }
 
 // Issue 9 item 4: iris said "3 ellipse(s) not drawn" and digits drew none. On the views a
-// dataset opens with (iris: the two sepal features; digits: a random plane) LMGC, converged,
+// dataset opens with (iris: the two petal features; digits: a random plane) LMGC, converged,
 // draws its ellipses — every class of digits, and on iris the classes whose Ψ is not flat
 // along the plane — and says why of every other class.
 void TestDecisionView::lmgcDrawsEllipsesOnTheDefaultViews_data() {
@@ -401,12 +401,11 @@ void TestDecisionView::lmgcDrawsEllipsesOnTheDefaultViews_data() {
   QTest::addColumn<int>("rows");
   QTest::addColumn<int>("atLeast");
   // Each class's contour holding half of its points (a non-private model): on blobs and moons
-  // every class, as an ellipse or a strip; on iris's sepal plane (through the mean petal
-  // measurements, far from every class) none, and the title says why; on digits' random plane
-  // through 64-D only a few.
+  // every class, as an ellipse or a strip; on iris's petal plane (the one it opens on) the
+  // strips of setosa and virginica; on digits' random plane through 64-D only a few.
   QTest::newRow("blobs") << QStringLiteral("builtin:blobs") << 300 << 3;
   QTest::newRow("moons") << QStringLiteral("builtin:moons") << 300 << 2;
-  QTest::newRow("iris, sepal plane") << QStringLiteral("builtin:iris") << 150 << 0;
+  QTest::newRow("iris, petal plane") << QStringLiteral("builtin:iris") << 150 << 2;
   QTest::newRow("digits, random plane") << QStringLiteral("builtin:digits") << 1797 << 2;
 }
 

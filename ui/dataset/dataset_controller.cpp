@@ -1,5 +1,7 @@
 #include "ui/dataset/dataset_controller.h"
 
+#include "core/sources/builtin.h"
+
 #include <QFileInfo>
 
 #include <algorithm>
@@ -22,7 +24,8 @@ struct OpenedDataset {
 constexpr Index kMaxFeaturesForFeatureView = 10;
 
 // The view a freshly opened dataset starts with: the kind the user last chose (or the default
-// for its dimension), the same seed, the first two features (or the only one).
+// for its dimension), the same seed, the two features its description suggests (iris: the
+// petals), else the first two (or the only one).
 ViewSpec initialViewSpec(ViewSpec previous, std::optional<ViewKind> chosenKind, const Dataset& data) {
   if (chosenKind)
     previous.kind = *chosenKind;
@@ -31,6 +34,11 @@ ViewSpec initialViewSpec(ViewSpec previous, std::optional<ViewKind> chosenKind, 
                                                                   : ViewKind::Features;
   previous.featureA = 0;
   previous.featureB = std::min<Index>(1, data.features() - 1);
+  if (const auto suggested = suggestedViewFeatures(data.provenance.source);
+      suggested && suggested->first < data.features() && suggested->second < data.features()) {
+    previous.featureA = suggested->first;
+    previous.featureB = suggested->second;
+  }
   return previous;
 }
 
