@@ -293,10 +293,10 @@ void ImportDialog::startPreview() {
           if (!bytes) return bytes.error();
           raw = firstLines(bytes.value().bytes);
         }
-        auto data = loadDatasetFile(path, options, progress);
+        auto loaded = loadDatasetFile(path, options, progress);
         ImportPreview preview;
-        if (data) preview = summarize(data.value());
-        else preview.error = QString::fromStdString(data.error().toString());
+        if (loaded) preview = summarize(loaded.value());
+        else preview.error = QString::fromStdString(loaded.error().toString());
         preview.rawText = raw;
         return preview;
       },

@@ -128,7 +128,7 @@ QString drawingNote(EllipseDrawing drawing, Index d) {
 // Why classes have no visible ellipse (issue 9: never a degenerate conic), in one line so
 // that it shows in the title: "no ellipse for setosa, virginica (…) · ellipse of … (zoom out)".
 QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& train,
-                       const Eigen::MatrixXd& trainCoords, Index d, bool isPrivate) {
+                       const Eigen::MatrixXd& trainCoords, bool isPrivate) {
   const auto classesWith = [&](const auto& pick) {
     QStringList names;
     for (std::size_t k = 0; k < ellipses.size(); ++k)
@@ -334,7 +334,7 @@ QStringList detailNotes(const TrainingResult& result, const ModelViewGeometry& g
   // only the title's first lines when space is short).
   if (!prediction)
     if (const QString reasons =
-            ellipseReasons(geometry.ellipses, result.data->train, geometry.trainCoords, d, result.isPrivate());
+            ellipseReasons(geometry.ellipses, result.data->train, geometry.trainCoords, result.isPrivate());
         !reasons.isEmpty())
       notes << reasons;
   if (const QString kernel = kernelNote(result.settings.data.preprocess); !kernel.isEmpty()) notes << kernel;

@@ -5,11 +5,6 @@
 #include "core/sources/source.h"
 
 namespace dpstudio::ui {
-namespace {
-
-QString number(double value) { return QString::number(value, 'g', 4); }
-
-}  // namespace
 
 Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& dataset,
                                       const std::shared_ptr<const Dataset>& test, const QString& name,
