@@ -53,15 +53,16 @@ Result<ModelViewGeometry> geometryBeforeFeatureMap(const PreparedData& data, con
   return out;
 }
 
-// The median of class c's training rows' levels; the one-margin level when the class has no
-// rows or its median is 0 (every row on the centre: nothing to draw around).
-double medianClassLevel(const ClassEllipsoid& ellipsoid, const Dataset& train, Index c) {
+// The median of the levels of class c's rows of X; the one-margin level when the class has
+// no rows or its median is 0 (every row on the centre: nothing to draw around).
+double medianClassLevel(const ClassEllipsoid& ellipsoid, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
+                        Index c) {
   std::vector<Index> rows;
-  for (Index i = 0; i < train.rows(); ++i)
-    if (train.y[i] == c) rows.push_back(i);
+  for (Index i = 0; i < X.rows(); ++i)
+    if (y[i] == c) rows.push_back(i);
   if (rows.empty()) return kDefaultEllipseLevel;
   std::vector<double> levels(rows.size());
-  const Eigen::VectorXd all = ellipsoid.levels(train.X(rows, Eigen::all));
+  const Eigen::VectorXd all = ellipsoid.levels(X(rows, Eigen::all));
   for (std::size_t k = 0; k < rows.size(); ++k) levels[k] = all[static_cast<Index>(k)];
   auto middle = levels.begin() + static_cast<std::ptrdiff_t>(levels.size() / 2);
   std::nth_element(levels.begin(), middle, levels.end());
@@ -91,11 +92,22 @@ Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const 
     if (out.trainCoords.rows() > 0)
       extent = (out.trainCoords.colwise().maxCoeff() - out.trainCoords.colwise().minCoeff()).norm();
     const std::vector<ClassEllipsoid> ellipsoids = extractEllipsoids(*lmgc, theta);
+    // Half of the class: the shadow holds the projections of every point inside the
+    // ellipsoid, so its level counts the rows themselves; a section is the score on the
+    // plane, so its level counts the rows where they are drawn — lifted back onto the plane.
+    // With the rows off the plane in d − 2 directions, the rows' own median can be far above
+    // anything the score reaches near them on the plane, and the section then lies outside
+    // the data (digits: 7 of 10 on the PCA plane).
+    const bool halfOfClass = levels == EllipseLevelRule::HalfOfClass;
+    const Eigen::MatrixXd onPlane =
+        halfOfClass && out.ellipsesAreShadows ? out.projection.lift(out.trainCoords) : Eigen::MatrixXd();
     for (std::size_t c = 0; c < ellipsoids.size(); ++c) {
-      const double level = levels == EllipseLevelRule::HalfOfClass
-                               ? medianClassLevel(ellipsoids[c], data.train, static_cast<Index>(c))
-                               : kDefaultEllipseLevel;
-      auto ellipse = ellipseOnView(ellipsoids[c], level, out.projection, extent);
+      const auto cls = static_cast<Index>(c);
+      const double level = halfOfClass ? medianClassLevel(ellipsoids[c], data.train.X, data.train.y, cls)
+                                       : kDefaultEllipseLevel;
+      std::optional<double> sectionLevel;
+      if (onPlane.rows() > 0) sectionLevel = medianClassLevel(ellipsoids[c], onPlane, data.train.y, cls);
+      auto ellipse = ellipseOnView(ellipsoids[c], level, out.projection, extent, sectionLevel);
       if (!ellipse) return ellipse.error();
       out.ellipses.push_back(std::move(ellipse).value());
     }

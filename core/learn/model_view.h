@@ -43,8 +43,10 @@ enum class EllipseLevelRule {
   // off the model alone — what a private model's picture may show (ellipsoid.h).
   OneMargin,
   // t_c = the median of levels() over class c's training rows: the contour that holds half of
-  // the class's training points (in the model's input space). A statistic of the training
-  // data, for a non-private model's picture only. With a small λ or rows scaled by a norm
+  // the class's training points — for a shadow, the rows themselves (the shadow holds the
+  // projection of every point inside the ellipsoid); for a section, the rows as they are
+  // drawn, projected onto the plane (the section is the score on the plane). A statistic of
+  // the training data, for a non-private model's picture only. With a small λ or rows scaled by a norm
   // bound the model's scores vary by less than a margin across the data, and the one-margin
   // contours lie far outside it; this one always meets the data.
   HalfOfClass,

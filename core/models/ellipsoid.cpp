@@ -189,7 +189,7 @@ Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level,
 }
 
 Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,
-                                  double dataExtent) {
+                                  double dataExtent, std::optional<double> sectionLevel) {
   const auto tooLarge = [&](const ViewEllipse& e) {
     if (!(dataExtent > 0)) return false;
     const double axis = e.drawing == EllipseDrawing::Strip
@@ -210,7 +210,7 @@ Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level,
     return result;
   }
   if (result.bounded && !tooLarge(result)) return result;
-  auto section = sectionOnView(ellipsoid, level, view);
+  auto section = sectionOnView(ellipsoid, sectionLevel.value_or(level), view);
   if (!section) return section.error();
   if (drawable(section.value())) return section;
   if (section.value().problem == EllipseProblem::MissesPlane) {

@@ -60,6 +60,7 @@
 // Pure functions on values; safe from any thread.
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -180,7 +181,9 @@ Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level,
 // kMaxEllipseExtent·dataExtent (dataExtent:
 // the training points' extent on the plane; ≤ 0 skips that test); otherwise drawing ==
 // NotDrawn with the first reason that applies. Same errors.
+// sectionLevel: the level for the section through the data mean, when it is not `level`
+// (model_view.h: a half-of-class contour counts the class's points where they are drawn).
 Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,
-                                  double dataExtent);
+                                  double dataExtent, std::optional<double> sectionLevel = std::nullopt);
 
 }  // namespace dpstudio

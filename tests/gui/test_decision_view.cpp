@@ -400,13 +400,16 @@ void TestDecisionView::lmgcDrawsEllipsesOnTheDefaultViews_data() {
   QTest::addColumn<QString>("spec");
   QTest::addColumn<int>("rows");
   QTest::addColumn<int>("atLeast");
+  QTest::addColumn<int>("onPcaPlane");  // how many on the PCA plane, after switching to it; -1: not tried
   // Each class's contour holding half of its points (a non-private model): on blobs and moons
   // every class, as an ellipse or a strip; on iris's petal plane (the one it opens on) the
-  // strips of setosa and virginica; on digits' random plane through 64-D only a few.
-  QTest::newRow("blobs") << QStringLiteral("builtin:blobs") << 300 << 3;
-  QTest::newRow("moons") << QStringLiteral("builtin:moons") << 300 << 2;
-  QTest::newRow("iris, petal plane") << QStringLiteral("builtin:iris") << 150 << 2;
-  QTest::newRow("digits, random plane") << QStringLiteral("builtin:digits") << 1797 << 2;
+  // strips of setosa and virginica. Digits' random plane through 64-D sees mostly flat
+  // directions of the Ψ_c: none, and the title points to the PCA plane, where all ten are
+  // drawn through their classes' points.
+  QTest::newRow("blobs") << QStringLiteral("builtin:blobs") << 300 << 3 << -1;
+  QTest::newRow("moons") << QStringLiteral("builtin:moons") << 300 << 2 << -1;
+  QTest::newRow("iris, petal plane") << QStringLiteral("builtin:iris") << 150 << 2 << 3;
+  QTest::newRow("digits, random plane") << QStringLiteral("builtin:digits") << 1797 << 0 << 10;
 }
 
 void TestDecisionView::lmgcDrawsEllipsesOnTheDefaultViews() {
@@ -435,7 +438,21 @@ void TestDecisionView::lmgcDrawsEllipsesOnTheDefaultViews() {
            qPrintable(QStringLiteral("%1 ellipses or strips drawn").arg(drawableEllipses(window))));
   QVERIFY(titleExplainsEveryMissingEllipse(window));
   QVERIFY(!window.scatterView()->chart()->title().contains(QLatin1String("not drawn: unbounded")));
+  if (drawableEllipses(window) == 0)
+    QVERIFY(window.scatterView()->chart()->title().contains(QLatin1String("the PCA view")));
   saveScreenshot(&window, QStringLiteral("lmgc-%1").arg(spec.section(QLatin1Char(':'), 1)));
+
+  QFETCH(int, onPcaPlane);
+  if (onPcaPlane < 0) return;
+  QSignalSpy redrawn(&window, &MainWindow::modelShown);
+  window.datasetPanel()->setViewKind(ViewKind::Pca);
+  QTRY_COMPARE_WITH_TIMEOUT(redrawn.count(), 1, kTimeoutMs);
+  QCOMPARE(window.training()->result()->model.summary.termination, dpstudio::Termination::Converged);
+  QCOMPARE(drawableEllipses(window), onPcaPlane);
+  QVERIFY(curvesMatchDrawings(window, window.scatterView()->seriesCount(SeriesRole::Curve)));
+  // Each passes through its class's points: none lies beyond the data's range.
+  QVERIFY(!window.scatterView()->chart()->title().contains(QLatin1String("beyond the data")));
+  saveScreenshot(&window, QStringLiteral("lmgc-%1-pca").arg(spec.section(QLatin1Char(':'), 1)));
 }
 
 // A private model whose noise left a class's Ψ indefinite (hyperbolas) or nearly singular (an

@@ -188,6 +188,71 @@ class TestLmgcBuiltin : public QObject {
     QVERIFY2(drawn >= drawnAtLeast, qPrintable(QStringLiteral("%1 of %2 ellipses drawn").arg(drawn).arg(ellipsoids.size())));
   }
 
+  // The non-private picture's contours (EllipseLevelRule::HalfOfClass) hold half of each
+  // class's points as they are drawn: a section or strip — the score on the plane — half of
+  // the class's points projected onto it (they were drawn through the rows' own median
+  // before, and on digits' PCA plane 7 of 10 lay outside the data); a shadow at least half
+  // (it holds the projection of every point inside the ellipsoid).
+  void halfOfClassContoursHoldHalfOfTheDrawnPoints_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("kind");
+    QTest::newRow("iris, petal plane") << QStringLiteral("iris") << -1;
+    QTest::newRow("iris, PCA") << QStringLiteral("iris") << static_cast<int>(ViewKind::Pca);
+    QTest::newRow("wine, PCA (strips)") << QStringLiteral("wine") << static_cast<int>(ViewKind::Pca);
+    QTest::newRow("breast_cancer, PCA") << QStringLiteral("breast_cancer") << static_cast<int>(ViewKind::Pca);
+    QTest::newRow("breast_cancer, random plane")
+        << QStringLiteral("breast_cancer") << static_cast<int>(ViewKind::RandomProjection);
+  }
+  void halfOfClassContoursHoldHalfOfTheDrawnPoints() {
+    QFETCH(QString, name);
+    QFETCH(int, kind);
+    const PreparedData data = prepareAsTheGuiDoes(name.toStdString());
+    LearnerSpec spec;
+    spec.kind = ModelKind::Lmgc;
+    spec.lambda = defaultLambda(ModelKind::Lmgc);
+    auto trained = trainModel(spec, data.train.X, data.train.y, data.train.classes(), TrainControl{});
+    QVERIFY(trained);
+    ViewSpec view = defaultView(data.train);
+    if (kind >= 0) view.kind = static_cast<ViewKind>(kind);
+    if (const auto suggested = suggestedViewFeatures("builtin:" + name.toStdString()); suggested && kind < 0) {
+      view.featureA = suggested->first;
+      view.featureB = suggested->second;
+    }
+    auto geometry = makeModelViewGeometry(data, view, *trained.value().model, trained.value().theta,
+                                          EllipseLevelRule::HalfOfClass);
+    QVERIFY(geometry);
+    const ModelViewGeometry& g = geometry.value();
+    int checked = 0;
+    for (std::size_t c = 0; c < g.ellipses.size(); ++c) {
+      const ViewEllipse& e = g.ellipses[c];
+      if (e.drawing == EllipseDrawing::NotDrawn) continue;
+      int members = 0, inside = 0;
+      for (Index i = 0; i < g.trainCoords.rows(); ++i) {
+        if (data.train.y[i] != static_cast<int>(c)) continue;
+        ++members;
+        const Eigen::Vector2d u = g.trainCoords.row(i).transpose();
+        double measure;  // ≤ 1 inside
+        if (e.drawing == EllipseDrawing::Strip) {
+          measure = std::abs(e.stripNormal.dot(u) - e.stripOffset) / e.stripHalfWidth;
+        } else {
+          const Eigen::Vector2d v = u - e.centre;
+          measure = v.dot(e.spread.inverse() * v) / e.level;  // bounded: spread ≻ 0
+        }
+        if (measure <= 1 + 1e-9) ++inside;
+      }
+      const double fraction = static_cast<double>(inside) / members, slack = 2.0 / members;
+      if (e.drawing == EllipseDrawing::Shadow) {
+        QVERIFY2(fraction >= 0.5 - slack, qPrintable(QStringLiteral("shadow of class %1 holds %2").arg(c).arg(fraction)));
+      } else {
+        QVERIFY2(std::abs(fraction - 0.5) <= slack,
+                 qPrintable(QStringLiteral("class %1 (drawing %2) holds %3 of its drawn points")
+                                .arg(c).arg(static_cast<int>(e.drawing)).arg(fraction)));
+      }
+      ++checked;
+    }
+    QVERIFY2(checked > 0, "no contour drawn");
+  }
+
   // A cylinder along n = (e₁ + e₂)/√2 seen on the plane of e₀, e₁: the shadow is a strip, the
   // section through the origin the ellipse {u₀² + u₁²/2 ≤ t}, every point of which lies on
   // the level set when lifted back to 3-D.
@@ -242,7 +307,8 @@ class TestLmgcBuiltin : public QObject {
     basis(0, 0) = 1;
     basis(1, 1) = 1;
     ViewProjection view = viewWithBasis(basis);
-    view.centre = Eigen::Vector3d(0, 0, 0.6);  // a₂ − μ₂ = 0.5: r₀ = 1
+    view.centre = Eigen::VectorXd::Zero(3);
+    view.centre[2] = 0.6;  // a₂ − μ₂ = 0.5: r₀ = 1
     auto strip = ellipseOnView(e, 2.0, view, 1.0);
     QVERIFY(strip);
     QCOMPARE(strip.value().drawing, EllipseDrawing::Strip);
@@ -264,7 +330,7 @@ class TestLmgcBuiltin : public QObject {
     QCOMPARE(outside[0].rows() + outside[1].rows(), 0);
     // Too far along e₂ (r₀ = 4·0.9² > 2): the plane through the data mean misses the cylinder,
     // and the parallel plane through μ is cut instead (r₀ = 0: half width √2).
-    view.centre = Eigen::Vector3d(0, 0, 1.0);
+    view.centre[2] = 1.0;
     QCOMPARE(sectionOnView(e, 2.0, view).value().problem, EllipseProblem::MissesPlane);
     auto centred = ellipseOnView(e, 2.0, view, 1.0);
     QCOMPARE(centred.value().drawing, EllipseDrawing::Strip);

@@ -188,10 +188,16 @@ constexpr double kStripMargin = 3.0;
 int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipses, EllipseLevelRule rule,
                 SeriesRole role, const TrainingResult& result, const QString& whose, Index d,
                 const Eigen::MatrixXd& trainCoords) {
-  const QString where = rule == EllipseLevelRule::HalfOfClass
-                            ? QObject::tr("the contour of the class score that holds half of the class's training "
-                                          "points (a statistic of the data, like the model)")
-                            : QObject::tr("where the class score has risen by one margin above its lowest value");
+  // Half of the class: a section counts the points as drawn, on the plane (model_view.h).
+  const auto whereFor = [&](const ViewEllipse& e) {
+    if (rule != EllipseLevelRule::HalfOfClass)
+      return QObject::tr("where the class score has risen by one margin above its lowest value");
+    if (d > 2 && e.drawing != EllipseDrawing::Shadow)
+      return QObject::tr("the contour of the class score on this plane that holds half of the class's training "
+                         "points as drawn, projected onto the plane (a statistic of the data, like the model)");
+    return QObject::tr("the contour of the class score that holds half of the class's training "
+                       "points (a statistic of the data, like the model)");
+  };
   Eigen::Vector2d lo = Eigen::Vector2d::Constant(-1), hi = Eigen::Vector2d::Constant(1);
   if (trainCoords.rows() > 0) {
     lo = trainCoords.colwise().minCoeff().transpose();
@@ -211,14 +217,14 @@ int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipse
         if (edge.rows() > 0) pieces.push_back(std::move(edge));
       tooltip = QObject::tr("%1: %2 LMGC strip, %3: \u03a8 (rank %4 of %5) is flat along it, so the class's "
                             "ellipsoid meets the plane in a strip, not an ellipse.%6")
-                    .arg(className, whose, where)
+                    .arg(className, whose, whereFor(e))
                     .arg(e.rank)
                     .arg(d)
                     .arg(drawingNote(e.drawing, d));
     } else {
       if (Eigen::MatrixXd outline = e.polyline(kEllipsePoints); outline.rows() > 0) pieces.push_back(std::move(outline));
       tooltip = QObject::tr("%1: %2 LMGC ellipse, %3: (x \u2212 \u03bc)\u1d40\u03a8(x \u2212 \u03bc) = %4.%5")
-                    .arg(className, whose, where)
+                    .arg(className, whose, whereFor(e))
                     .arg(number(e.level))
                     .arg(drawingNote(e.drawing, d));
     }
@@ -335,8 +341,16 @@ QStringList detailNotes(const TrainingResult& result, const ModelViewGeometry& g
   if (!prediction)
     if (const QString reasons =
             ellipseReasons(geometry.ellipses, result.data->train, geometry.trainCoords, result.isPrivate());
-        !reasons.isEmpty())
-      notes << reasons;
+        !reasons.isEmpty()) {
+      // A data-independent plane of many dimensions mostly sees LMGC's flat directions
+      // (digits on a random plane: none of 10); the principal plane sees the class shapes.
+      const bool noneDrawn = drawn == 0 && !geometry.ellipses.empty();
+      if (noneDrawn && d > 2 && !result.isPrivate() && !geometry.projection.notPrivate &&
+          !geometry.projection.hasFeatureMap())
+        notes << QObject::tr("%1 — the PCA view (2-D view, fitted on the data) shows them").arg(reasons);
+      else
+        notes << reasons;
+    }
   if (const QString kernel = kernelNote(result.settings.data.preprocess); !kernel.isEmpty()) notes << kernel;
   if (prediction)
     notes << QObject::tr("only the answers are private: each answered test point spends one of the B "
