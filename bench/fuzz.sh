@@ -12,7 +12,9 @@
 # and makes the script exit 1. Logs: build/fuzz/logs/TARGET.log.
 #
 # Environment: DPSTUDIO_FUZZ_JOBS targets at once (default 1; each uses one core),
-# DPSTUDIO_FUZZ_NO_BUILD=1 to run what is built. Everything runs under `nice`.
+# DPSTUDIO_FUZZ_NO_BUILD=1 to run what is built, DPSTUDIO_FUZZ_PRESET the preset whose tree
+# builds and runs them (default fuzz: everything at -O1; CI uses asan, whose tree the unit
+# tests have built already with the same sanitizers and coverage). Everything runs under `nice`.
 set -euo pipefail
 
 all_targets=(fuzz_csv fuzz_libsvm fuzz_idx fuzz_gzip fuzz_cli_numbers fuzz_npy fuzz_bundle_archive fuzz_bundle
@@ -31,7 +33,9 @@ done
 jobs="${DPSTUDIO_FUZZ_JOBS:-1}"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build/fuzz"
+preset="${DPSTUDIO_FUZZ_PRESET:-fuzz}"
+[[ "$preset" == fuzz || "$preset" == asan ]] || { echo "fuzz.sh: DPSTUDIO_FUZZ_PRESET must be fuzz or asan" >&2; exit 2; }
+build="$root/build/$preset"
 fixtures="$root/tests/fixtures"
 cd "$root"
 
@@ -41,7 +45,7 @@ for target in "${targets[@]}"; do
 done
 
 if [[ "${DPSTUDIO_FUZZ_NO_BUILD:-0}" != 1 ]]; then
-  cmake --preset fuzz >/dev/null
+  cmake --preset "$preset" >/dev/null
   build_targets=("${targets[@]}")
   [[ $needs_cli == 1 ]] && build_targets+=(dpstudio-cli)
   nice cmake --build "$build" --parallel "$(nproc)" --target "${build_targets[@]}"
@@ -190,6 +194,6 @@ for target in "${targets[@]}"; do
   grep -q 'findings: 0$' "$build/logs/$target.summary" || failed=1
 done
 if [[ $failed -ne 0 ]]; then
-  echo "fuzz.sh: findings above; inputs in $build/findings/TARGET/, reproduce with build/fuzz/fuzz/TARGET FILE"
+  echo "fuzz.sh: findings above; inputs in $build/findings/TARGET/, reproduce with $build/fuzz/TARGET FILE"
   exit 1
 fi

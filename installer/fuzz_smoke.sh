@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# CI's fuzzing stage: installs clang and libFuzzer, builds the `fuzz` preset (ASan + UBSan)
-# and runs every target of fuzz/ for a short time (default 30 s each, two at a time), from
-# seeds made from tests/fixtures. Fails on any crash, leak, UB, timeout or out-of-memory;
-# the input is left in build/fuzz/findings/TARGET. Longer runs: bench/fuzz.sh SECONDS.
+# CI's fuzzing stage: installs clang and libFuzzer, builds the targets of fuzz/ (in the
+# DPSTUDIO_FUZZ_PRESET tree: `fuzz` by default, `asan` in CI, after its unit tests built it)
+# and runs each for a short time (default 30 s each, two at a time), from seeds made from
+# tests/fixtures. Fails on any crash, leak, UB, timeout or out-of-memory; the input is left
+# in build/PRESET/findings/TARGET. Longer runs: bench/fuzz.sh SECONDS.
 # Usage: installer/fuzz_smoke.sh [SECONDS [TARGET…]]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

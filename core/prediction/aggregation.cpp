@@ -31,7 +31,8 @@ Eigen::VectorXd plainAverage(const std::vector<LocalModel>& locals) {
 }
 
 Result<AggregateRelease> TrustedCurator::release(const std::vector<LocalModel>& locals,
-                                                 const MultipartyOptions& options, privacy::NoiseSource& noise) const {
+                                                 const MultipartyOptions& options, privacy::NoiseSource& noise,
+                                                 const Progress&) const {
   Index smallest = locals.front().rows;
   for (const LocalModel& local : locals) smallest = std::min(smallest, local.rows);
   const Index d = locals.front().w.size();
@@ -47,9 +48,10 @@ Result<AggregateRelease> TrustedCurator::release(const std::vector<LocalModel>& 
 }
 
 Result<AggregateRelease> aggregate(const std::vector<LocalModel>& locals, const MultipartyOptions& options,
-                                   const AggregationProtocol& protocol, privacy::NoiseSource& noise) {
+                                   const AggregationProtocol& protocol, privacy::NoiseSource& noise,
+                                   const Progress& progress) {
   if (auto status = validateLocals(locals, options); !status) return status.error();
-  auto release = protocol.release(locals, options, noise);
+  auto release = protocol.release(locals, options, noise, progress);
   if (!release) return release.error();
   AggregateRelease& out = release.value();
   auto grid = privacy::applyReleaseGranularity(noise, out.released, perCoordinateNoiseScale(out.report));

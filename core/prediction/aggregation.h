@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/prediction/multiparty_options.h"
+#include "core/util/progress.h"
 
 namespace dpstudio::multiparty {
 
@@ -36,8 +37,10 @@ class AggregationProtocol {
   // ŵ + η for validated locals (≥ 1 party, equal lengths, rows ≥ 1, finite). Must use
   // calibrateMultiparty() and mech::drawReportedNoise() so the released law is the specified one.
   // Thread-safety: const and stateless, callable from several threads with their own sources.
+  // progress: how far the protocol is, and its stop token (a long protocol stops between
+  // steps with ErrorKind::Cancelled, releasing nothing).
   virtual Result<AggregateRelease> release(const std::vector<LocalModel>& locals, const MultipartyOptions& options,
-                                           privacy::NoiseSource& noise) const = 0;
+                                           privacy::NoiseSource& noise, const Progress& progress = {}) const = 0;
 };
 
 // The baseline protocol: one trusted party averages the local models in the clear and adds
@@ -46,14 +49,15 @@ class TrustedCurator final : public AggregationProtocol {
  public:
   std::string name() const override { return "trusted curator (local models seen in the clear)"; }
   Result<AggregateRelease> release(const std::vector<LocalModel>& locals, const MultipartyOptions& options,
-                                   privacy::NoiseSource& noise) const override;
+                                   privacy::NoiseSource& noise, const Progress& progress = {}) const override;
 };
 
 // Validates the locals, runs the protocol, and in release mode rounds the released vector
 // (post-processing; release_granularity.h). The report's noise_source names the source and
 // its formulas name the protocol.
 Result<AggregateRelease> aggregate(const std::vector<LocalModel>& locals, const MultipartyOptions& options,
-                                   const AggregationProtocol& protocol, privacy::NoiseSource& noise);
+                                   const AggregationProtocol& protocol, privacy::NoiseSource& noise,
+                                   const Progress& progress = {});
 
 // The noise-free average ŵ = (1/K)Σ ŵ_j (NOT private: for the bound of Theorem 4.2 and tests).
 Eigen::VectorXd plainAverage(const std::vector<LocalModel>& locals);

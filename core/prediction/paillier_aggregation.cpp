@@ -28,7 +28,7 @@ std::string PaillierProtocol::name() const {
 }
 
 PaillierProtocol::Run PaillierProtocol::run(const std::vector<LocalModel>& locals, const MultipartyOptions& options,
-                                            privacy::NoiseSource& noise) const {
+                                            privacy::NoiseSource& noise, const Progress& progress) const {
   Run out;
   paillier::SessionSettings session;
   session.options = options;
@@ -49,7 +49,7 @@ PaillierProtocol::Run PaillierProtocol::run(const std::vector<LocalModel>& local
     }
     partyNoise.push_back(std::move(source).value());
   }
-  paillier::SessionOutcome outcome = paillier::runPaillierSession(session, locals, std::move(partyNoise), settings_.tamper);
+  paillier::SessionOutcome outcome = paillier::runPaillierSession(session, locals, std::move(partyNoise), settings_.tamper, progress);
   out.transcript = outcome.transcript;
   out.aborted = outcome.aborted;
   if (outcome.error) {
@@ -96,8 +96,9 @@ PaillierProtocol::Run PaillierProtocol::run(const std::vector<LocalModel>& local
 }
 
 Result<AggregateRelease> PaillierProtocol::release(const std::vector<LocalModel>& locals,
-                                                   const MultipartyOptions& options, privacy::NoiseSource& noise) const {
-  Run result = run(locals, options, noise);
+                                                   const MultipartyOptions& options, privacy::NoiseSource& noise,
+                                                   const Progress& progress) const {
+  Run result = run(locals, options, noise, progress);
   if (result.error) return *result.error;
   return std::move(result.release);
 }

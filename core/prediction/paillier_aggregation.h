@@ -70,7 +70,7 @@ class PaillierProtocol final : public AggregationProtocol {
   std::string name() const override;
   // The release, with the transcript's JSON in transcriptJson. On abort: the error.
   Result<AggregateRelease> release(const std::vector<LocalModel>& locals, const MultipartyOptions& options,
-                                   privacy::NoiseSource& noise) const override;
+                                   privacy::NoiseSource& noise, const Progress& progress = {}) const override;
 
   struct Run {
     std::optional<Error> error;
@@ -80,7 +80,8 @@ class PaillierProtocol final : public AggregationProtocol {
     std::vector<std::string> aborted;     // participants that stopped, on abort
   };
   // As release(), keeping the transcript object (tests, benchmark).
-  Run run(const std::vector<LocalModel>& locals, const MultipartyOptions& options, privacy::NoiseSource& noise) const;
+  Run run(const std::vector<LocalModel>& locals, const MultipartyOptions& options, privacy::NoiseSource& noise,
+          const Progress& progress = {}) const;
 
  private:
   PaillierProtocolSettings settings_;

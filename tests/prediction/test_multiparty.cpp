@@ -33,7 +33,8 @@ class NoiselessProtocol final : public multiparty::AggregationProtocol {
   mutable int calls = 0;
   std::string name() const override { return "noiseless test double"; }
   Result<multiparty::AggregateRelease> release(const std::vector<multiparty::LocalModel>& locals,
-                                               const MultipartyOptions& o, privacy::NoiseSource&) const override {
+                                               const MultipartyOptions& o, privacy::NoiseSource&,
+                                               const Progress&) const override {
     ++calls;
     multiparty::AggregateRelease out;
     out.released = multiparty::plainAverage(locals);

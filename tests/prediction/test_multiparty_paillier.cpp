@@ -17,6 +17,7 @@
 #include "core/crypto/byte_codec.h"
 #include "core/prediction/multiparty.h"
 #include "core/prediction/paillier_aggregation.h"
+#include "core/prediction/paillier/transcript_reading.h"
 #include "tests/common/test_support.h"
 #include "tests/prediction/prediction_fixtures.h"
 
@@ -237,6 +238,74 @@ class TestMultipartyPaillier : public QObject {
     QCOMPARE(stages.size(), 6);
     QVERIFY(stages.contains("stage 1: secure comparisons"));
     QVERIFY(stages.contains("stage 2: oblivious noise selection"));
+  }
+
+  // The transcript's JSON reads back as written (what the GUI's sequence diagram draws, and
+  // what it opens from a CLI run), and a file naming a participant that does not exist, or
+  // that is not JSON, is refused naming the field.
+  void transcriptReadsBackFromItsJson() {
+    const std::vector<Index> sizes{40, 25, 31};
+    const auto locals = makeLocals(sizes, 3, 5);
+    privacy::ExperimentNoise unused(1);
+    const PaillierProtocol::Run run =
+        PaillierProtocol(testSettings()).run(locals, optionsFor(sizes.size(), mech::Calibration::Corrected), unused);
+    QVERIFY2(!run.error, run.error ? run.error->message.c_str() : "");
+    const std::string json = run.transcript->toJson();
+    const auto record = test::orDie(paillier::parseTranscriptJson(json, "run.json"));
+    QVERIFY(record.released());
+    QCOMPARE(record.parties, 3);
+    QCOMPARE(record.keyBits, kTestKeyBits);
+    QCOMPARE(record.participants, (std::vector<std::string>{"Charlie", "P1", "P2", "P3", "public"}));
+    QCOMPARE(record.messages.size(), run.transcript->entries().size());
+    for (std::size_t i = 0; i < record.messages.size(); ++i) {
+      const auto& read = record.messages[i];
+      const auto& sent = run.transcript->entries()[i];
+      QCOMPARE(read.sender, sent.sender);
+      QCOMPARE(read.receiver, sent.receiver);
+      QCOMPARE(read.stage, sent.stage);
+      QCOMPARE(read.kind, sent.kind);
+      QCOMPARE(read.bytes, sent.bytes);
+      QVERIFY(read.payload.empty());
+    }
+    QCOMPARE(record.totalBytes, run.transcript->totalBytes());
+    QCOMPARE(record.stages.size(), run.transcript->stages().size());
+    QVERIFY(record.totalSeconds > 0);
+
+    std::string forged = json;
+    const std::string needle = "\"sender\": \"P2\"";
+    const auto at = forged.find(needle);
+    QVERIFY(at != std::string::npos);
+    forged.replace(at, needle.size(), "\"sender\": \"P9\"");
+    const auto refused = paillier::parseTranscriptJson(forged, "forged.json");
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().field.rfind("messages[", 0) == 0 && refused.error().field.ends_with(".sender"),
+             refused.error().field.c_str());
+    QCOMPARE(refused.error().source, std::string("forged.json"));
+    QCOMPARE(paillier::parseTranscriptJson("{\"key_bits\": ", "cut.json").error().field, std::string("transcript"));
+  }
+
+  // A stop request (the GUI's Cancel) ends the run between steps: nothing is released, every
+  // participant aborts, the transcript says so, and the error is a cancellation, not a failure.
+  void cancelledBetweenSteps() {
+    const std::vector<Index> sizes{40, 25, 31};
+    const auto locals = makeLocals(sizes, 3, 5);
+    privacy::ExperimentNoise unused(1);
+    StopToken stop;
+    std::vector<double> reported;
+    const Progress progress([&](double f) {
+      reported.push_back(f);
+      if (reported.size() == 3) stop.requestStop();
+    }, stop);
+    const PaillierProtocol::Run run = PaillierProtocol(testSettings())
+                                          .run(locals, optionsFor(sizes.size(), mech::Calibration::Corrected), unused,
+                                               progress);
+    QVERIFY(run.error);
+    QCOMPARE(run.error->kind, ErrorKind::Cancelled);
+    QCOMPARE(reported.size(), std::size_t{3});
+    QVERIFY(reported.back() > 0 && reported.back() < 1);
+    QCOMPARE(run.aborted.size(), sizes.size() + 1);
+    QVERIFY(run.transcript->outcome().rfind("aborted", 0) == 0);
+    QVERIFY(run.release.released.size() == 0);
   }
 
   void tamperedMessageAbortsEveryone_data() {

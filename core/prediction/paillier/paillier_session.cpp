@@ -15,7 +15,8 @@ std::uint64_t freshSessionId() {
 }  // namespace
 
 SessionOutcome runPaillierSession(const SessionSettings& settings, const std::vector<LocalModel>& locals,
-                                  std::vector<std::unique_ptr<privacy::NoiseSource>> partyNoise, Tamper tamper) {
+                                  std::vector<std::unique_ptr<privacy::NoiseSource>> partyNoise, Tamper tamper,
+                                  const Progress& progress) {
   SessionOutcome outcome;
   outcome.transcript = std::make_shared<ProtocolTranscript>(settings.keyBits, settings.parties);
   LoopbackNetwork network(freshSessionId(), *outcome.transcript, std::move(tamper));
@@ -31,7 +32,7 @@ SessionOutcome runPaillierSession(const SessionSettings& settings, const std::ve
   HostedParticipants here;
   here.curator = &curator;
   for (auto& party : parties) here.parties.push_back(party.get());
-  Status failure = runHostedSteps(protocolSchedule(settings), here, network, *outcome.transcript);
+  Status failure = runHostedSteps(protocolSchedule(settings), here, network, *outcome.transcript, progress);
   if (failure) failure = network.checkDrained();
 
   if (!failure) {

@@ -30,7 +30,9 @@ struct SessionOutcome {
 };
 
 // `partyNoise[j − 1]` is party j's own noise source. `tamper` is for tests.
+// progress: reported after each step; a stop request aborts the run before the next one.
 SessionOutcome runPaillierSession(const SessionSettings& settings, const std::vector<LocalModel>& locals,
-                                  std::vector<std::unique_ptr<privacy::NoiseSource>> partyNoise, Tamper tamper = {});
+                                  std::vector<std::unique_ptr<privacy::NoiseSource>> partyNoise, Tamper tamper = {},
+                                  const Progress& progress = {});
 
 }  // namespace dpstudio::multiparty::paillier

@@ -72,13 +72,18 @@ std::vector<ProtocolStep> protocolSchedule(const SessionSettings& settings) {
 }
 
 Status runHostedSteps(const std::vector<ProtocolStep>& schedule, HostedParticipants& here, ProtocolNetwork& network,
-                      ProtocolTranscript& transcript) {
+                      ProtocolTranscript& transcript, const Progress& progress) {
+  std::size_t hosted = 0, done = 0;
+  for (const ProtocolStep& step : schedule) hosted += here.hosts(step.actor) ? 1 : 0;
   for (const ProtocolStep& step : schedule) {
     if (!here.hosts(step.actor)) continue;
+    if (progress.cancelled())
+      return Error{ErrorKind::Cancelled, "cancelled before the step of " + step.stage, {}, 0, "protocol"};
     const auto start = std::chrono::steady_clock::now();
     Status status = step.run(here, network);
     transcript.addStageTime(step.stage, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!status) return status;
+    progress.report(static_cast<double>(++done) / static_cast<double>(hosted));
   }
   return Ok{};
 }

@@ -16,6 +16,7 @@
 #include "core/prediction/paillier/protocol_curator.h"
 #include "core/prediction/paillier/protocol_party.h"
 #include "core/prediction/paillier/protocol_transcript.h"
+#include "core/util/progress.h"
 
 namespace dpstudio::multiparty::paillier {
 
@@ -38,8 +39,10 @@ struct ProtocolStep {
 std::vector<ProtocolStep> protocolSchedule(const SessionSettings& settings);
 
 // Runs, in order, the steps whose actor `here` hosts, timing each under its stage in
-// `transcript`; stops at the first failure and returns it.
+// `transcript`; stops at the first failure and returns it. progress: the fraction of the
+// hosted steps done, after each; a stop request ends the run before the next step
+// (ErrorKind::Cancelled), which the caller aborts like any failure.
 Status runHostedSteps(const std::vector<ProtocolStep>& schedule, HostedParticipants& here, ProtocolNetwork& network,
-                      ProtocolTranscript& transcript);
+                      ProtocolTranscript& transcript, const Progress& progress = {});
 
 }  // namespace dpstudio::multiparty::paillier
