@@ -202,6 +202,11 @@ void MainWindow::createActions() {
   importModelAction_->setToolTip(tr("Check a .dpmodel bundle, read its model card, and answer the current dataset's "
                                     "rows through it"));
   connect(importModelAction_, &QAction::triggered, this, &MainWindow::showImportModelDialog);
+  openTranscriptAction_ = new QAction(tr("Open Protocol &Transcript\u2026"), this);
+  openTranscriptAction_->setObjectName(QStringLiteral("openTranscriptAction"));
+  openTranscriptAction_->setToolTip(tr("Read a multiparty protocol's transcript (dpstudio-cli --transcript, party or "
+                                       "curator) as a sequence diagram"));
+  connect(openTranscriptAction_, &QAction::triggered, this, &MainWindow::showOpenTranscriptDialog);
   hideOpenedModelAction_ = new QAction(tr("&Hide Opened Model"), this);
   hideOpenedModelAction_->setObjectName(QStringLiteral("hideOpenedModelAction"));
   hideOpenedModelAction_->setToolTip(tr("Show the trained model (or the dataset) again instead of the bundle shown "
@@ -361,6 +366,7 @@ void MainWindow::createMenus() {
   file->addAction(exportAction_);
   file->addAction(exportModelAction_);
   file->addAction(importModelAction_);
+  file->addAction(openTranscriptAction_);
   file->addSeparator();
   file->addAction(quitAction_);
 

@@ -116,6 +116,7 @@ class MainWindow : public QMainWindow {
   // File → Export Model… / Import Model…: .dpmodel bundles (ui/bundle/model_export.h).
   void showExportModelDialog();
   void showImportModelDialog();
+  void showOpenTranscriptDialog();  // a Paillier run's transcript file (CLI --transcript, party, curator)
   // Writes the shown model to `path` (no dialog); the error, or empty.
   QString exportModelTo(const QString& path);
   // Shows an opened bundle's regions on the current dataset in place of the trained model.
@@ -186,6 +187,7 @@ class MainWindow : public QMainWindow {
   QAction* exportAction_ = nullptr;
   QAction* exportModelAction_ = nullptr;
   QAction* importModelAction_ = nullptr;
+  QAction* openTranscriptAction_ = nullptr;
   QAction* hideOpenedModelAction_ = nullptr;
   QAction* importAction_ = nullptr;
   QAction* quitAction_ = nullptr;

@@ -24,6 +24,7 @@
 #include "ui/plot/scatter_view.h"
 #include "ui/plot/view_export.h"
 #include "ui/training/training_document.h"
+#include "ui/training/transcript_dialog.h"
 
 namespace dpstudio::ui {
 
@@ -158,6 +159,17 @@ void MainWindow::showImportModelDialog() {
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   connect(dialog, &ModelImportDialog::showInViewRequested, this, &MainWindow::showOpenedModel);
   dialog->open();
+}
+
+void MainWindow::showOpenTranscriptDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Protocol Transcript"),
+                                                    settings.value(kOpenDirKey, QDir::homePath()).toString(),
+                                                    tr("Protocol transcript (*.json);;All files (*)"));
+  if (path.isEmpty()) return;
+  QString problem;
+  if (!TranscriptDialog::openFile(path, this, &problem))
+    QMessageBox::warning(this, tr("Not a protocol transcript"), problem);
 }
 
 void MainWindow::showOpenedModel(std::shared_ptr<const OpenedModel> model) {

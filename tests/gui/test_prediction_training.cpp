@@ -18,18 +18,25 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QToolButton>
 
 #include "core/data/split.h"
 #include "core/prediction/multiparty_options.h"
+#include "core/prediction/paillier/transcript_reading.h"
+#include "ui/training/transcript_diagram.h"
+#include "ui/training/transcript_dialog.h"
+#include "tests/common/test_support.h"
 #include "core/prediction/prediction_options.h"
 #include "tests/gui/prediction_dock_support.h"
 #include "ui/dataset/dataset_document.h"
@@ -95,6 +102,8 @@ class TestPredictionTraining : public QObject {
   void cancelDuringTeachersKeepsThePreviousModel();
   void multipartyShowsTheBoundAndIsRecorded();
   void multipartyBaselineIsItsOwnLedgerEntry();
+  void paillierProtocolShowsItsTranscript();
+  void paillierProtocolCancels();
 
  private:
   QTemporaryDir dir_;
@@ -354,6 +363,127 @@ void TestPredictionTraining::multipartyShowsTheBoundAndIsRecorded() {
   QCOMPARE(window.ledger().size(), std::size_t{3});
   QCOMPARE(window.ledger().entries().back().epsilon, *published.value("epsilon_provable"));
   QVERIFY(QString::fromStdString(window.ledger().entries().back().note).contains(QLatin1String("NOT differentially private")));
+}
+
+namespace {
+
+// Multiparty on the two blobs, K = 2 even parties (one DGK comparison: ~10 s with 2048-bit
+// keys), aggregated by `protocol`.
+void chooseMultiparty(MainWindow& window, multiparty::AggregationProtocolKind protocol) {
+  auto* settingsForm = window.modelPanel()->form();
+  settingsForm->normBoundBox()->setChecked(true);
+  settingsForm->normBoundField()->setValue(6.0);
+  settingsForm->lambdaField()->setValue(0.01);
+  MechanismForm* form = mechanismForm(window);
+  QVERIFY(form->setChoice(QStringLiteral("multiparty")));
+  form->epsilonField()->setValue(2.0);
+  fields(window)->partyEditor()->setEven(2);
+  QComboBox* box = fields(window)->protocolBox();
+  QVERIFY(box->isVisibleTo(window.modelPanel()));
+  box->setCurrentIndex(box->findData(static_cast<int>(protocol)));
+  QCOMPARE(form->settings().multiparty->protocol, protocol);
+}
+
+}  // namespace
+
+// Issue 16: the GUI releases through paper 004's Paillier protocol, and its transcript opens
+// as a sequence diagram whose messages show what they reveal; the JSON exports as written.
+void TestPredictionTraining::paillierProtocolShowsItsTranscript() {
+  MainWindow window;
+  window.show();
+  openDataset(window, kTwoBlobs, 200);
+  chooseMultiparty(window, multiparty::AggregationProtocolKind::TrustedCurator);
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  auto* panel = window.modelPanel();
+  QVERIFY(panel->protocolLabel()->text().contains(QLatin1String("trusted curator")));
+  QVERIFY(!panel->transcriptButton()->isVisibleTo(panel));
+  QVERIFY(!panel->showTranscript());
+
+  chooseMultiparty(window, multiparty::AggregationProtocolKind::Paillier);
+  QSignalSpy shown(&window, &MainWindow::modelShown);
+  panel->trainButton()->click();
+  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 6 * kTimeoutMs);
+  const auto result = window.training()->result();
+  QVERIFY(result->release && result->multiparty);
+  const std::string& json = result->multiparty->transcriptJson;
+  QVERIFY(!json.empty());
+  const auto record = dpstudio::test::orDie(multiparty::paillier::parseTranscriptJson(json, "test"));
+  QVERIFY(record.released());
+  QCOMPARE(record.parties, 2);
+  QCOMPARE(record.keyBits, 2048u);
+  QVERIFY(panel->protocolLabel()->text().contains(QLatin1String("Paillier protocol, 2048-bit keys")));
+  QVERIFY(panel->transcriptButton()->isVisibleTo(panel));
+  QCOMPARE(window.ledger().size(), std::size_t{2});  // the curator's run and this one
+
+  auto* dialog = panel->showTranscript();
+  QVERIFY(dialog);
+  QVERIFY(QTest::qWaitForWindowExposed(dialog));
+  auto* diagram = dialog->diagram();
+  QCOMPARE(diagram->record().messages.size(), record.messages.size());
+  QCOMPARE(dialog->stageTable()->rowCount(), static_cast<int>(record.stages.size()));
+  QVERIFY(dialog->summaryLabel()->text().contains(QLatin1String("released")));
+  // Click a message as a person would: its arrow, in the scrolled diagram.
+  const int pick = static_cast<int>(record.messages.size()) / 2;
+  const auto& picked = record.messages[static_cast<std::size_t>(pick)];
+  QTest::mouseClick(diagram, Qt::LeftButton, {}, diagram->arrowCentre(pick));
+  QCOMPARE(diagram->selected(), pick);
+  const QString details = dialog->detailsLabel()->text();
+  QVERIFY2(details.contains(QString::fromStdString(picked.kind).toHtmlEscaped()) &&
+               details.contains(QString::fromStdString(picked.reveals).toHtmlEscaped()) &&
+               details.contains(QStringLiteral("%1 bytes").arg(picked.bytes)),
+           qPrintable(details));
+  QTest::keyClick(diagram, Qt::Key_Down);
+  QCOMPARE(diagram->selected(), pick + 1);
+  QCOMPARE(diagram->messageAt(QPoint(1, 1)), -1);  // the lane names, not a message
+  saveScreenshot(dialog, QStringLiteral("paillier-transcript"));
+
+  // Export writes the JSON as the CLI's --transcript does; File ▸ Open Protocol Transcript reads it.
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("transcript.json"));
+  QString error;
+  QVERIFY2(dialog->exportTo(path, &error), qPrintable(error));
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  QCOMPARE(file.readAll().toStdString(), json);
+  file.close();
+  QString problem;
+  auto* reopened = dpstudio::ui::TranscriptDialog::openFile(path, &window, &problem);
+  QVERIFY2(reopened, qPrintable(problem));
+  QCOMPARE(reopened->diagram()->record().messages.size(), record.messages.size());
+  reopened->close();
+  QFile broken(dir.filePath(QStringLiteral("broken.json")));
+  QVERIFY(broken.open(QIODevice::WriteOnly));
+  broken.write(QByteArray::fromStdString(json).replace("\"receiver\": \"Charlie\"", "\"receiver\": \"Mallory\""));
+  broken.close();
+  QVERIFY(!dpstudio::ui::TranscriptDialog::openFile(broken.fileName(), &window, &problem));
+  QVERIFY2(problem.contains(QLatin1String("broken.json")) && problem.contains(QLatin1String("receiver")) &&
+               problem.contains(QLatin1String("Mallory")),
+           qPrintable(problem));
+  dialog->close();
+}
+
+// Cancel during the protocol stops it between steps: the previous model stays, nothing is
+// released or recorded.
+void TestPredictionTraining::paillierProtocolCancels() {
+  MainWindow window;
+  window.show();
+  openDataset(window, kTwoBlobs, 200);
+  chooseMultiparty(window, multiparty::AggregationProtocolKind::TrustedCurator);
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  const auto previous = window.training()->result();
+  chooseMultiparty(window, multiparty::AggregationProtocolKind::Paillier);
+  QSignalSpy cancelled(window.trainer(), &TrainingController::trainingCancelled);
+  window.modelPanel()->trainButton()->click();
+  QTRY_VERIFY_WITH_TIMEOUT(window.jobStatus()->isVisible(), kTimeoutMs);
+  QTest::qWait(1500);  // into the protocol: the local models take milliseconds
+  QElapsedTimer clock;
+  clock.start();
+  window.jobStatus()->cancelButton()->click();
+  // At most one protocol step (a DGK comparison, ~10 s at 2048 bits on one core) later.
+  QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 3 * kTimeoutMs);
+  qInfo("cancelled after %lld ms", static_cast<long long>(clock.elapsed()));
+  QCOMPARE(window.training()->result(), previous);
+  QCOMPARE(window.ledger().size(), std::size_t{1});
 }
 
 // Issue 13 bug 1: the all-data DP baseline is a second ε-DP release from the same rows. It is

@@ -20,6 +20,7 @@
 #include "ui/training/model_settings_form.h"
 #include "ui/training/prediction_answers.h"
 #include "ui/training/prediction_answers_box.h"
+#include "ui/training/transcript_dialog.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -230,6 +231,16 @@ QWidget* ModelPanel::makeResultGroup() {
   partiesLabel_ = valueLabel();
   distanceLabel_ = valueLabel();
   baselineLabel_ = valueLabel();
+  protocolLabel_ = valueLabel();
+  transcriptButton_ = new QPushButton(tr("Transcript…"));
+  transcriptButton_->setToolTip(tr("Every message of the protocol as a sequence diagram: who sent what to whom, "
+                                   "its size, and what its receiver learns."));
+  connect(transcriptButton_, &QPushButton::clicked, this, [this] { showTranscript(); });
+  protocolRow_ = new QWidget;
+  auto* protocolLayout = new QHBoxLayout(protocolRow_);
+  protocolLayout->setContentsMargins(0, 0, 0, 0);
+  protocolLayout->addWidget(protocolLabel_, 1);
+  protocolLayout->addWidget(transcriptButton_, 0, Qt::AlignTop);
   resultForm_->addRow(tr("Model:"), modelLabel_);
   resultForm_->addRow(tr("Features:"), featuresLabel_);
   resultForm_->addRow(tr("Mechanism:"), mechanismLabel_);
@@ -239,6 +250,7 @@ QWidget* ModelPanel::makeResultGroup() {
   resultForm_->addRow(tr("Parties:"), partiesLabel_);
   resultForm_->addRow(tr("‖ŵ − w*‖:"), distanceLabel_);
   resultForm_->addRow(tr("All-data DP:"), baselineLabel_);
+  resultForm_->addRow(tr("Aggregation:"), protocolRow_);
   resultForm_->addRow(tr("Train accuracy:"), trainAccuracyLabel_);
   resultForm_->addRow(tr("Test accuracy:"), testAccuracyLabel_);
   resultForm_->addRow(tr("Optimizer:"), optimizerLabel_);
@@ -347,6 +359,7 @@ void ModelPanel::refreshResult() {
                             (training_->result()->settings.data.preprocess.intercept ? tr(", + intercept")
                                                                                       : QString()));
   for (QLabel* label : {partiesLabel_, distanceLabel_, baselineLabel_}) resultForm_->setRowVisible(label, false);
+  resultForm_->setRowVisible(protocolRow_, false);
   const bool prediction = has && training_->result()->isPrediction();
   refreshAnswersBox();
   answersBox_->setAnswers(prediction ? training_->answers().get() : nullptr);
@@ -551,10 +564,40 @@ void ModelPanel::showMultiparty(const TrainingResult& r) {
   }
   for (QLabel* label : {partiesLabel_, distanceLabel_}) resultForm_->setRowVisible(label, true);
   resultForm_->setRowVisible(baselineLabel_, m.allDataPrivate.has_value());
+  const bool paillier = !m.transcriptJson.empty();
+  if (paillier) {
+    const auto record = multiparty::paillier::parseTranscriptJson(m.transcriptJson, "the protocol transcript");
+    protocolLabel_->setText(record ? tr("Paillier protocol, %1-bit keys: %n message(s), %2 kB, %3 s", nullptr,
+                                        static_cast<int>(record.value().messages.size()))
+                                         .arg(record.value().keyBits)
+                                         .arg(static_cast<double>(record.value().totalBytes) / 1e3, 0, 'f', 1)
+                                         .arg(record.value().totalSeconds, 0, 'f', 1)
+                                   : QString::fromStdString(record.error().toString()));
+    protocolLabel_->setToolTip(tr("Paper 004's protocol: nobody saw a party's model or size, or whose noise was "
+                                  "used."));
+  } else {
+    protocolLabel_->setText(tr("trusted curator (saw the local models in the clear)"));
+    protocolLabel_->setToolTip(QString());
+  }
+  transcriptButton_->setVisible(paillier);
+  resultForm_->setRowVisible(protocolRow_, true);
   noiseLabel_->setText(noiseLabel_->text().replace(QStringLiteral("\u2016b\u2016"), QStringLiteral("\u2016\u03b7\u2016")));
   mechanismLabel_->setText(mechanismLabel_->text() +
                            tr("\n\u03bb = %1 of paper 004's objective (1/n\u2c7c)\u03a3\u2113 + \u03bb\u2016w\u2016\u00b2")
                                .arg(r.settings.learner.lambda, 0, 'g', 4));
+}
+
+TranscriptDialog* ModelPanel::showTranscript() {
+  const auto result = training_->result();
+  if (!result || !result->multiparty || result->multiparty->transcriptJson.empty()) return nullptr;
+  const std::string& json = result->multiparty->transcriptJson;
+  auto record = multiparty::paillier::parseTranscriptJson(json, "the protocol transcript");
+  if (!record) return nullptr;  // the label above says why
+  auto* dialog = new TranscriptDialog(std::move(record).value(), QString::fromStdString(json), window());
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setWindowTitle(tr("Protocol Transcript \u2014 %1").arg(result->datasetName));
+  dialog->show();
+  return dialog;
 }
 
 }  // namespace dpstudio::ui

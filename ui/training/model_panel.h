@@ -35,6 +35,7 @@ class DatasetDocument;
 class CalibrationView;
 class ModelSettingsForm;
 class PredictionAnswersBox;
+class TranscriptDialog;
 
 class ModelPanel : public QWidget {
   Q_OBJECT
@@ -65,6 +66,10 @@ class ModelPanel : public QWidget {
   QLabel* partiesLabel() const { return partiesLabel_; }
   QLabel* distanceLabel() const { return distanceLabel_; }
   QLabel* baselineLabel() const { return baselineLabel_; }
+  QLabel* protocolLabel() const { return protocolLabel_; }
+  QPushButton* transcriptButton() const { return transcriptButton_; }
+  // Opens the shown Paillier run's transcript (the Transcript… button); null when there is none.
+  TranscriptDialog* showTranscript();
   QLabel* staleLabel() const { return staleLabel_; }
   // What staleChanged() said last: the title's note while the result is stale, else empty.
   const QString& staleNote() const { return staleNote_; }
@@ -144,6 +149,9 @@ class ModelPanel : public QWidget {
   QLabel* partiesLabel_ = nullptr;
   QLabel* distanceLabel_ = nullptr;
   QLabel* baselineLabel_ = nullptr;
+  QWidget* protocolRow_ = nullptr;  // protocolLabel_ and transcriptButton_
+  QLabel* protocolLabel_ = nullptr;
+  QPushButton* transcriptButton_ = nullptr;
   PredictionAnswersBox* answersBox_ = nullptr;
   bool trainingRunning_ = false;
 };

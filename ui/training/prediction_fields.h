@@ -2,7 +2,9 @@
 // The parameters of the private-prediction mechanisms and multiparty aggregation (ALGORITHMS
 // §3 F, G, I) in the Mechanism form: the budget B of answers (F, G), the number of teachers T
 // (G), and the parties (I: an even split of K or a list of fractions, party_split_editor.h)
-// with the opt-in all-data DP baseline (a second release, off by default and not persisted).
+// with the opt-in all-data DP baseline (a second release, off by default and not persisted)
+// and who aggregates (a trusted curator, or paper 004's Paillier protocol, in which nobody
+// sees a local model: slower, and not persisted either).
 // The rows go into the form's own layout, so that they line up with ε, δ and the others, and
 // are shown only for the mechanism that uses them.
 //
@@ -26,6 +28,7 @@
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
+class QComboBox;
 class QFormLayout;
 class QLabel;
 QT_END_NAMESPACE
@@ -64,6 +67,7 @@ class PredictionFields : public QObject {
   NumberField* teachersField() const { return teachers_; }
   PartySplitEditor* partyEditor() const { return parties_; }
   QCheckBox* baselineBox() const { return baseline_; }
+  QComboBox* protocolBox() const { return protocol_; }
 
  signals:
   void edited();
@@ -80,6 +84,7 @@ class PredictionFields : public QObject {
   NumberField* teachers_;
   PartySplitEditor* parties_;
   QCheckBox* baseline_;
+  QComboBox* protocol_;
   QString splitProblem_;  // what is wrong with the split as a whole, or empty
   std::optional<Index> rows_;
   Kind kind_ = Kind::None;
