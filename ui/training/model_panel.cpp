@@ -237,10 +237,11 @@ QWidget* ModelPanel::makeResultGroup() {
                                    "its size, and what its receiver learns."));
   connect(transcriptButton_, &QPushButton::clicked, this, [this] { showTranscript(); });
   protocolRow_ = new QWidget;
-  auto* protocolLayout = new QHBoxLayout(protocolRow_);
+  // The button under the label: beside it, a long label pushes it out of a narrow dock.
+  auto* protocolLayout = new QVBoxLayout(protocolRow_);
   protocolLayout->setContentsMargins(0, 0, 0, 0);
-  protocolLayout->addWidget(protocolLabel_, 1);
-  protocolLayout->addWidget(transcriptButton_, 0, Qt::AlignTop);
+  protocolLayout->addWidget(protocolLabel_);
+  protocolLayout->addWidget(transcriptButton_, 0, Qt::AlignLeft);
   resultForm_->addRow(tr("Model:"), modelLabel_);
   resultForm_->addRow(tr("Features:"), featuresLabel_);
   resultForm_->addRow(tr("Mechanism:"), mechanismLabel_);

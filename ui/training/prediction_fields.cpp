@@ -68,11 +68,12 @@ PredictionFields::PredictionFields(QFormLayout* form, PredictionProvider predict
   connect(baseline_, &QCheckBox::toggled, this, &PredictionFields::edited);
 
   protocol_ = new QComboBox;
-  protocol_->addItem(tr("Trusted curator (sees the local models)"),
+  protocol_->addItem(tr("Trusted curator"),
                      static_cast<int>(multiparty::AggregationProtocolKind::TrustedCurator));
-  protocol_->addItem(tr("Paillier protocol (nobody sees them; slower)"),
+  protocol_->addItem(tr("Paillier protocol (slower)"),
                      static_cast<int>(multiparty::AggregationProtocolKind::Paillier));
   protocol_->setAccessibleName(tr("Aggregation protocol"));
+  protocol_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   protocol_->setToolTip(tr("Who computes the noisy average. A trusted curator sees every party's model in the "
                            "clear. Paper 004's protocol (§3.2) computes the same release with 2048-bit Paillier "
                            "encryption, DGK comparisons and oblivious noise selection, so that nobody learns a "
