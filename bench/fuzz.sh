@@ -135,6 +135,7 @@ if [[ $needs_cli == 1 ]]; then
 fi
 seed fuzz_bundle_archive "$seeds"/*.dpmodel
 seed fuzz_bundle "$seeds"/*.dpmodel
+seed fuzz_bundle_manifest "$fixtures"/malformed/manifest_*
 # Each bundle's manifest and arrays, as seeds of their own.
 python3 - "$seeds" "$corpus" <<'EOF'
 import glob, os, sys, zipfile
