@@ -47,7 +47,9 @@ function(dpstudio_add_test name)
   target_include_directories(${name} PRIVATE "${PROJECT_SOURCE_DIR}")
   target_compile_definitions(${name} PRIVATE
     DPSTUDIO_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures"
-    DPSTUDIO_CLI_PATH="$<TARGET_FILE:dpstudio-cli>")
+    DPSTUDIO_CLI_PATH="$<TARGET_FILE:dpstudio-cli>"
+    # The tests' own waits (GUI tests' kTimeoutMs) stretch with the sanitizers' slowdown too.
+    DPSTUDIO_TEST_TIMEOUT_SCALE=$<IF:$<BOOL:${DPSTUDIO_TEST_TIMEOUT_SCALE}>,${DPSTUDIO_TEST_TIMEOUT_SCALE},1>)
   dpstudio_set_warnings(${name})
   add_test(NAME ${name} COMMAND ${name})
   if(NOT ARG_TIMEOUT)

@@ -26,7 +26,7 @@
 
 namespace dpstudio::test {
 
-inline constexpr int kTimeoutMs = 20000;
+inline constexpr int kTimeoutMs = 20000 * DPSTUDIO_TEST_TIMEOUT_SCALE;  // ×4 under the sanitizers
 
 // Settings and the privacy ledger file in `dir`, away from the user's, under an application
 // name of the test's own. Every main window of the test then shares that ledger file, as

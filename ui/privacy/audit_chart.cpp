@@ -37,8 +37,9 @@ QList<QPointF> auditCurvePoints(const audit::AuditResult& result) {
 AuditChart::AuditChart(QWidget* parent)
     : QChartView(parent),
       curve_(new QLineSeries),
-      boundary_(new QLineSeries),
-      floor_(new QLineSeries),
+      // The area series does not own its outline series (Qt Charts): the view does.
+      boundary_(new QLineSeries(this)),
+      floor_(new QLineSeries(this)),
       certified_(new QScatterSeries) {
   auto* chart = new QChart;
   chart->setTheme(QChart::ChartThemeLight);

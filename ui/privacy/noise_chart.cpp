@@ -63,8 +63,9 @@ QList<QPointF> densityHistogramOutline(const std::vector<double>& values, double
 
 NoiseChart::NoiseChart(QWidget* parent)
     : QChartView(parent),
-      bars_(new QLineSeries),
-      floor_(new QLineSeries),
+      // The area series does not own its outline series (Qt Charts): the view does.
+      bars_(new QLineSeries(this)),
+      floor_(new QLineSeries(this)),
       density_(new QLineSeries),
       mean_(new QLineSeries),
       released_(new QScatterSeries),
