@@ -84,7 +84,10 @@ ScatterView::ScatterView(QWidget* parent)
   }
   chart->addAxis(axisX_, Qt::AlignBottom);
   chart->addAxis(axisY_, Qt::AlignLeft);
+  // QChartView made a chart of its own, which setChart() releases without deleting.
+  QChart* made = this->chart();
   setChart(chart);
+  delete made;
   connect(chart, &QChart::plotAreaChanged, this, &ScatterView::visibleAreaChanged);
   scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
   navigation_ = new ChartNavigation(this, axisX_, axisY_);

@@ -90,7 +90,10 @@ AuditChart::AuditChart(QWidget* parent)
     series->attachAxis(axisX);
     series->attachAxis(axisY);
   }
+  // QChartView made a chart of its own, which setChart() releases without deleting.
+  QChart* made = this->chart();
   setChart(chart);
+  delete made;
   setToolTip(tr("Each threshold test on the audit statistic (all runs). Shaded: what no (\u03b5, \u03b4)-DP "
                 "mechanism allows for the claimed \u03b5. Square: the certified test at its held-out 95% upper "
                 "bounds; inside the shaded region it proves a violation."));

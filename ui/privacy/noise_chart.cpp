@@ -114,7 +114,10 @@ NoiseChart::NoiseChart(QWidget* parent)
     series->attachAxis(axisX_);
     series->attachAxis(axisY_);
   }
+  // QChartView made a chart of its own, which setChart() releases without deleting.
+  QChart* made = this->chart();
   setChart(chart);
+  delete made;
   setToolTip(tr("Bars: the norms \u2016b\u2016 of the noise vectors drawn, as a density (total area 1). "
                 "Curve: the density of \u2016b\u2016 under the calibration. Dashed: its mean E\u2016b\u2016. "
                 "Triangles: the draws of the model's releases."));
