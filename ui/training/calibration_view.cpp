@@ -82,6 +82,10 @@ QString derivedSymbol(const std::string& key) {
   return it != symbols.end() ? it->second : QString::fromStdString(key);
 }
 
+QString formatPercent(double fraction) {
+  return QLocale().toString(100.0 * fraction, 'f', 1) + QStringLiteral("\u202f%");
+}
+
 QString formatDerivedValue(double value) {
   if (!std::isfinite(value)) return QString::number(value);
   const double magnitude = std::abs(value);

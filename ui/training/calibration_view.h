@@ -27,6 +27,8 @@ QString derivedSymbol(const std::string& key);
 // A value for people: 4 significant digits, digit groups above 1 000 ("1 234.5"),
 // scientific notation for the very small and very large.
 QString formatDerivedValue(double value);
+// A fraction as a percentage for people: "96.4 %" (one decimal, narrow space).
+QString formatPercent(double fraction);
 // The noise family for people: "ℓ2-Laplace", "Gaussian", … (core's name otherwise).
 QString noiseDisplayName(mech::NoiseLaw noise);
 

@@ -1,5 +1,7 @@
 #include "ui/training/prediction_answers_box.h"
 
+#include "ui/training/calibration_view.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -12,10 +14,6 @@
 
 namespace dpstudio::ui {
 namespace {
-
-QString percent(double fraction) {
-  return QLocale().toString(100.0 * fraction, 'f', 1) + QStringLiteral("\u202f%");
-}
 
 QLabel* wrapping() {
   auto* label = new QLabel;
@@ -89,9 +87,9 @@ void PredictionAnswersBox::setAnswers(const PredictionAnswers* answers) {
     const double n = static_cast<double>(answered);
     accuracyLabel_->setText(tr("Private test accuracy: %1 on the %2 test points answered \u00b7 %3 for %4 on the "
                                "same points (not released)")
-                                .arg(percent(static_cast<double>(answers->correct()) / n))
+                                .arg(formatPercent(static_cast<double>(answers->correct()) / n))
                                 .arg(answered)
-                                .arg(percent(static_cast<double>(answers->nonPrivateCorrect()) / n), plain));
+                                .arg(formatPercent(static_cast<double>(answers->nonPrivateCorrect()) / n), plain));
   }
   accuracyLabel_->setToolTip(tr("As dpstudio-cli measures it: the test points are answered in order through the "
                                 "private predictor, and the accuracy is that of the answers. Answering the "
