@@ -8,6 +8,7 @@
 
 #include "core/sources/builtin.h"
 #include "core/data/preprocess.h"
+#include "core/util/parallel.h"
 #include "core/sources/source.h"
 #include "core/data/split.h"
 #include "core/data/view_projection.h"
@@ -112,6 +113,17 @@ class TestDataPreprocess : public QObject {
         QVERIFY(X.row(i).norm() > 1.0 - 1e-15);  // scaled to 1, not shrunk further
       }
     }
+    // Blocks of rows run in parallel: the same bits with 1 and 2 threads.
+    Eigen::MatrixXd one = raw, two = raw;
+    {
+      ScopedWorkerThreads threads(1);
+      scaleRowsToUnitNorm(one);
+    }
+    {
+      ScopedWorkerThreads threads(2);
+      scaleRowsToUnitNorm(two);
+    }
+    QVERIFY(one == two);
   }
 
   void normBoundClipsThenDivides() {
