@@ -20,7 +20,7 @@ double Dataset::maxRowNorm() const {
   return std::sqrt(sequentialRowSquaredNorms(X).maxCoeff());
 }
 
-Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::MatrixXd& X) {
+Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::Ref<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>& X) {
   // Σ_j x_ij² summed in j order for every row at once, column by column (0 + x_i0² is x_i0²
   // exactly): the same sum, bit for bit, as X.row(i).squaredNorm()'s sequential reduction
   // over a strided row, without the stride (test_data_preprocess checks the identity).

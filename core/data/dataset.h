@@ -62,7 +62,7 @@ struct Dataset {
 
 // Every row's Σ_j x_ij², bit for bit as X.row(i).squaredNorm() sums it, in one column sweep
 // (a strided reduction per row costs a cache miss per value on a column-major matrix).
-Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::MatrixXd& X);
+Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::Ref<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>& X);
 
 // Checks what every consumer relies on: shapes agree, labels are in range, every value is
 // finite, there is at least one row and at least two classes are present.

@@ -62,21 +62,15 @@ namespace {
 constexpr Index kBlockRows = 256;
 using RowBlock = Eigen::Ref<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
 
+Index rowBlockCount(const Eigen::MatrixXd& X) { return (X.rows() + kBlockRows - 1) / kBlockRows; }
+
+// body(b, block b) for every block of rows.
 template <class Body>
 void forEachRowBlock(Eigen::MatrixXd& X, const Body& body) {
-  const Index blocks = (X.rows() + kBlockRows - 1) / kBlockRows;
-  parallelFor(blocks, [&](Index b) {
+  parallelFor(rowBlockCount(X), [&](Index b) {
     const Index begin = b * kBlockRows;
-    body(RowBlock(X.middleRows(begin, std::min(kBlockRows, X.rows() - begin))));
+    body(b, RowBlock(X.middleRows(begin, std::min(kBlockRows, X.rows() - begin))));
   });
-}
-
-// Every row's Σ_j x_ij² in j order (sequentialRowSquaredNorms) for a block.
-template <class Rows>
-Eigen::VectorXd sequentialSquaredNorms(const Rows& X) {
-  Eigen::VectorXd sums = Eigen::VectorXd::Zero(X.rows());
-  for (Index j = 0; j < X.cols(); ++j) sums.array() += X.col(j).array().square();
-  return sums;
 }
 
 // x/‖x‖ has a norm within an ulp or two of 1, on either side, depending on how the norm is
@@ -91,7 +85,7 @@ void shrinkRowsIntoUnitBall(Rows& X, const std::vector<Index>& near) {
   constexpr double kShrink = 1.0 - std::numeric_limits<double>::epsilon();
   for (int pass = 0; pass < 64 && !near.empty(); ++pass) {
     const Eigen::VectorXd norms = X.rowwise().norm();
-    const Eigen::VectorXd squared = sequentialSquaredNorms(X);
+    const Eigen::VectorXd squared = sequentialRowSquaredNorms(X);
     Eigen::ArrayXd factors = Eigen::ArrayXd::Ones(X.rows());
     bool again = false;
     for (Index i : near)
@@ -107,7 +101,7 @@ void shrinkRowsIntoUnitBall(Rows& X, const std::vector<Index>& near) {
 // clipRowsToUnitBall on one block; returns how many rows had ‖x‖ > 1.
 Index clipBlockToUnitBall(RowBlock X) {
   const Eigen::VectorXd first = X.rowwise().norm();
-  const Eigen::VectorXd sequential = sequentialSquaredNorms(X);
+  const Eigen::VectorXd sequential = sequentialRowSquaredNorms(X);
   std::vector<Index> near;
   Eigen::ArrayXd divisors = Eigen::ArrayXd::Ones(X.rows());
   Index clipped = 0;
@@ -128,7 +122,7 @@ Index clipBlockToUnitBall(RowBlock X) {
 }  // namespace
 
 void scaleRowsToUnitNorm(Eigen::MatrixXd& X) {
-  forEachRowBlock(X, [](RowBlock B) {
+  forEachRowBlock(X, [](Index, RowBlock B) {
     const Eigen::ArrayXd norms = B.rowwise().norm().array();
     const Eigen::ArrayXd divisors = (norms > 0).select(norms, 1.0);  // x/1 = x: zero rows stay
     B.array().colwise() /= divisors;
@@ -137,7 +131,7 @@ void scaleRowsToUnitNorm(Eigen::MatrixXd& X) {
 }
 
 void applyNormBound(Eigen::MatrixXd& X, double bound) {
-  forEachRowBlock(X, [bound](RowBlock B) {
+  forEachRowBlock(X, [bound](Index, RowBlock B) {
     const Eigen::VectorXd norms = B.rowwise().norm();
     Eigen::ArrayXd scales(B.rows());
     for (Index i = 0; i < B.rows(); ++i) scales[i] = norms[i] > bound ? 1.0 / norms[i] : 1.0 / bound;
@@ -147,13 +141,8 @@ void applyNormBound(Eigen::MatrixXd& X, double bound) {
 }
 
 Index clipRowsToUnitBall(Eigen::MatrixXd& X) {
-  const Index blocks = (X.rows() + kBlockRows - 1) / kBlockRows;
-  std::vector<Index> clippedPerBlock(static_cast<std::size_t>(blocks), 0);
-  parallelFor(blocks, [&](Index b) {
-    const Index begin = b * kBlockRows;
-    clippedPerBlock[static_cast<std::size_t>(b)] =
-        clipBlockToUnitBall(X.middleRows(begin, std::min(kBlockRows, X.rows() - begin)));
-  });
+  std::vector<Index> clippedPerBlock(static_cast<std::size_t>(rowBlockCount(X)), 0);
+  forEachRowBlock(X, [&](Index b, RowBlock B) { clippedPerBlock[static_cast<std::size_t>(b)] = clipBlockToUnitBall(B); });
   // The check that counts: the norms as the whole matrix computes them. Eigen's rowwise norm
   // may sum a row in another order inside a block (its vectorized reduction depends on where
   // the row falls in a packet), so a row the blocks left at 1 + ulp is shrunk here.

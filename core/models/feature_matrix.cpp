@@ -14,9 +14,9 @@ namespace {
 using Index = Eigen::Index;
 
 // The two sparse kernels, with the class count C known at compile time for the common
-// counts (a model has 1 to 16 columns): a row's C sums — or the C values it scatters — then
-// live in registers, and each non-zero costs C fused multiply-adds and one contiguous read
-// of C values, nothing else. kC = 0 is the general, run-time C.
+// counts (a model has 1 to 16 columns): a row's (a column's) C sums then live in registers,
+// and each non-zero costs C fused multiply-adds and one contiguous read of C values, nothing
+// else. kC = 0 is the general, run-time C.
 struct SparseRows {
   const int* outer;
   const int* inner;
@@ -79,27 +79,14 @@ void sparseTimes(const SparseRows& X, Index begin, Index size, const double* w, 
 }
 
 // out (cols × C, zeroed by the caller) += Σ_i x_iᵀ r_i over the rows: each non-zero x_ij
-// adds x_ij·r_i to row j.
-template <int kC>
+// adds x_ij·r_i to row j. Only for ranges that are not whole chunks (the chunks gather).
 void sparseTransposeTimes(const SparseRows& X, Index begin, Index size, const double* r, double* out, Index C) {
-  if constexpr (kC > 0) {
-    for (Index i = 0; i < size; ++i) {
-      std::array<double, kC> ri;
-      for (int c = 0; c < kC; ++c) ri[c] = r[i * kC + c];
-      for (int k = X.outer[begin + i]; k < X.outer[begin + i + 1]; ++k) {
-        const double v = X.values[k];
-        double* oj = out + static_cast<Index>(X.inner[k]) * kC;
-        for (int c = 0; c < kC; ++c) oj[c] += v * ri[c];
-      }
-    }
-  } else {
-    for (Index i = 0; i < size; ++i) {
-      const double* ri = r + i * C;
-      for (int k = X.outer[begin + i]; k < X.outer[begin + i + 1]; ++k) {
-        const double v = X.values[k];
-        double* oj = out + static_cast<Index>(X.inner[k]) * C;
-        for (Index c = 0; c < C; ++c) oj[c] += v * ri[c];
-      }
+  for (Index i = 0; i < size; ++i) {
+    const double* ri = r + i * C;
+    for (int k = X.outer[begin + i]; k < X.outer[begin + i + 1]; ++k) {
+      const double v = X.values[k];
+      double* oj = out + static_cast<Index>(X.inner[k]) * C;
+      for (Index c = 0; c < C; ++c) oj[c] += v * ri[c];
     }
   }
 }
@@ -149,10 +136,6 @@ K kernelFor(Index C, std::integer_sequence<int, kCs...>) {
 template <int kC>
 struct PickTimes {
   static constexpr Kernel kernel = &sparseTimes<kC>;
-};
-template <int kC>
-struct PickTransposeTimes {
-  static constexpr Kernel kernel = &sparseTransposeTimes<kC>;
 };
 template <int kC>
 struct PickChunkTransposeTimes {
@@ -287,8 +270,7 @@ void FeatureMatrix::transposeMultiplyRows(Index begin, Index size, const RowMajo
     return;
   }
   out.setZero(cols(), R.cols());
-  kernelFor<Kernel, PickTransposeTimes>(R.cols(), kFixedCounts)(rowsOf(*sparse_), begin, size, R.data(),
-                                                                out.data(), R.cols());
+  sparseTransposeTimes(rowsOf(*sparse_), begin, size, R.data(), out.data(), R.cols());
 }
 
 void FeatureMatrix::multiplyRows(Index begin, Index size, const Eigen::Ref<const Eigen::VectorXd>& w,
@@ -327,7 +309,7 @@ void FeatureMatrix::transposeMultiplyRows(Index begin, Index size, const Eigen::
     chunkTransposeTimes<1>(byColumn->chunk(begin / RowChunks::kRows), cols(), values, into, 1);
   } else {
     std::fill(into, into + cols(), 0.0);
-    sparseTransposeTimes<1>(rowsOf(*sparse_), begin, size, values, into, 1);
+    sparseTransposeTimes(rowsOf(*sparse_), begin, size, values, into, 1);
   }
   if (out.innerStride() != 1) out = result;
 }
