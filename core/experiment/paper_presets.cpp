@@ -134,12 +134,14 @@ const std::vector<PaperPreset>& paperPresets() {
        {"subsample"}, A::Teachers, {16, 32, 64, 128, 256, 512, 1024}, 1.0, {2, 4, 8, 16, 32, 64}, 30.0},
       // Paper 004 Figure 2: the three party splits (even and the paper's two uneven ones), each
       // corrected and as published, beside the all-data baselines: non-private w* (added by
-      // the sweep) and the same mechanism with one party holding every row (all data, DP).
+      // the sweep) and the same mechanism with one party holding every row (all data, DP),
+      // corrected and as published (the paper's own baseline).
       {"paper004-fig2", "Paper 004 Fig. 2", "multiparty aggregation against ε, three party splits",
        PresetData::Adult,
        {"multiparty:parties=5", "multiparty:parties=5:published", "multiparty:split=0.15/0.2/0.2/0.2/0.25",
         "multiparty:split=0.15/0.2/0.2/0.2/0.25:published", "multiparty:split=0.1/0.2/0.2/0.2/0.3",
-        "multiparty:split=0.1/0.2/0.2/0.2/0.3:published", "multiparty:parties=1"},
+        "multiparty:split=0.1/0.2/0.2/0.2/0.3:published", "multiparty:parties=1",
+        "multiparty:parties=1:published"},
        A::Epsilon, {0.1, 0.3, 1, 3, 10, 30}, std::nullopt, {1, 3, 10, 30, 100, 300, 1000}, std::nullopt},
   };
   return table;

@@ -52,7 +52,7 @@ QMap<QString, QStringList> referenceTable(const QString& dir) {
                               "multiparty:parties=5,multiparty:parties=5:published,"
                               "multiparty:split=0.15/0.2/0.2/0.2/0.25,multiparty:split=0.15/0.2/0.2/0.2/0.25:published,"
                               "multiparty:split=0.1/0.2/0.2/0.2/0.3,multiparty:split=0.1/0.2/0.2/0.2/0.3:published,"
-                              "multiparty:parties=1",
+                              "multiparty:parties=1,multiparty:parties=1:published",
                               "--axis", "epsilon", "--values", "0.1,0.3,1,3,10,30"}},
   };
 }

@@ -59,7 +59,7 @@ class TestCliRealData : public QObject {
       const QJsonObject p = v.toObject();
       curves[p["mechanism"].toString()][p["value"].toDouble()] = p["mean"].toDouble();
     }
-    QCOMPARE(curves.size(), 7);
+    QCOMPARE(curves.size(), 8);
     const double nonPrivate = json["references"].toArray()[0].toObject()["accuracy"].toDouble();
     QVERIFY2(nonPrivate > 0.83 && nonPrivate < 0.86, qPrintable(QString::number(nonPrivate)));
     for (auto it = curves.begin(); it != curves.end(); ++it) {

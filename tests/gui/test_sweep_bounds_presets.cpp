@@ -205,7 +205,7 @@ class TestSweepBoundsPresets : public QObject {
     QVERIFY2(longest < 1000, qPrintable(QString::number(longest)));
     QVERIFY(view->session()->loadSeconds() > 0);
     QVERIFY(view->chart()->title().contains(QStringLiteral("Paper 004 Fig. 2 \u2014 UCI Adult (a9a)")));
-    QCOMPARE(view->chart()->meanSeries().size(), 7);
+    QCOMPARE(view->chart()->meanSeries().size(), 8);
     saveScreenshot(&window, QStringLiteral("sweep-preset"));
 
     QTemporaryDir dir;
