@@ -4,8 +4,10 @@
 # when it is unset.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+start=$SECONDS
 "$here/deps.sh"
 "$here/build.sh" release
+echo "dpstudio: installing and building took $((SECONDS - start)) s"
 export QT_QPA_PLATFORM=offscreen
 if [[ -n "${DPSTUDIO_DATA_DIR:-}" && ! -d "$DPSTUDIO_DATA_DIR" ]]; then
   # .ci/run points at ../shared/data beside the checkout; a clone elsewhere has none.
