@@ -63,7 +63,9 @@ OptimizeSummary minimizeLbfgs(const SmoothFunction& f, Eigen::VectorXd& theta,
   }
 
   LBFGSpp::LBFGSParam<double> param;
-  param.m = options.memory;
+  // Fewer pairs for a huge θ (d > 80 000 at 50 pairs), but not fewer than 10 unless asked.
+  const double pairBytes = 2.0 * sizeof(double) * static_cast<double>(std::max<Eigen::Index>(theta.size(), 1));
+  param.m = std::min(options.memory, std::max(10, static_cast<int>(LbfgsOptions::kMaxPairBytes / pairBytes)));
   param.epsilon = options.absoluteTolerance;
   param.epsilon_rel = options.relativeTolerance;
   param.max_iterations = options.maxIterations;
