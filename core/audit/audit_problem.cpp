@@ -8,6 +8,7 @@
 #include "core/audit/worst_case.h"
 #include "core/prediction/multiparty.h"
 #include "core/random/rng.h"
+#include "core/util/number_text.h"
 
 namespace dpstudio::audit {
 namespace {
@@ -38,61 +39,30 @@ Dataset twoClusters(Index n, std::uint64_t seed) {
   return data;
 }
 
-// The canary rule of the header, against (model, θ) on D, replacing one of `rows`.
+// The canary rule of the header, against (model, θ) on D, replacing one of `rows` (empty:
+// any row): the candidate pair whose loss gradients at θ differ most.
 Result<AuditProblem> chooseCanary(const Dataset& D, const Model& model, const Eigen::VectorXd& theta,
-                                  const std::vector<Index>& rows, const std::string& what) {
-  const Index d = D.features();
-  std::vector<Eigen::VectorXd> directions;
-  if (theta.size() % d == 0) {
-    const Eigen::Map<const Eigen::MatrixXd> columns(theta.data(), d, theta.size() / d);
-    for (Index c = 0; c < columns.cols(); ++c)
-      if (columns.col(c).norm() > 0) directions.push_back(columns.col(c).normalized());
-  }
-  for (Index j = 0; j < std::min<Index>(d, 8); ++j) directions.push_back(Eigen::VectorXd::Unit(d, j));
-  const Index sizeBefore = static_cast<Index>(directions.size());
-  for (Index k = 0; k < sizeBefore; ++k) directions.push_back(-directions[static_cast<std::size_t>(k)]);
-
-  Eigen::MatrixXd rowX(static_cast<Index>(rows.size()), d);
-  Eigen::VectorXi rowY(static_cast<Index>(rows.size()));
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    rowX.row(static_cast<Index>(i)) = D.X.row(rows[i]);
-    rowY[static_cast<Index>(i)] = D.y[rows[i]];
-  }
-  const Eigen::MatrixXd rowGradients = model.perExampleGradients(theta, rowX, rowY);
-  double best = -1;
-  Index bestRow = 0;
-  Eigen::VectorXd bestX;
-  int bestLabel = 0;
-  for (const Eigen::VectorXd& u : directions)
-    for (int k = 0; k < static_cast<int>(D.classes()); ++k) {
-      const Eigen::RowVectorXd g =
-          model.perExampleGradients(theta, u.transpose(), Eigen::VectorXi::Constant(1, k)).row(0);
-      const Eigen::VectorXd distances = (rowGradients.rowwise() - g).rowwise().norm();
-      Index i = 0;
-      const double score = distances.maxCoeff(&i);
-      if (score > best) {
-        best = score;
-        bestRow = rows[static_cast<std::size_t>(i)];
-        bestX = u;
-        bestLabel = k;
-      }
-    }
-  if (best <= 0)
+                                  const std::vector<Index>& rows, const std::string& what,
+                                  const Dataset& testPoints) {
+  const std::vector<CanaryCandidate> candidates = canaryCandidates(D, theta, testPoints);
+  const std::vector<GradientPair> pairs = gradientPairs(model, theta, D, rows, candidates);
+  const auto best = std::max_element(pairs.begin(), pairs.end(),
+                                     [](const GradientPair& a, const GradientPair& b) { return a.change < b.change; });
+  if (best == pairs.end() || best->change <= 0)
     return Error{ErrorKind::BadData, "no canary moves the model's gradient: the audit would see nothing", {}, 0,
                  "canary"};
-  std::string description = what + "; D' replaces row " + std::to_string(bestRow + 1) +
-                            " by the canary (a unit vector, label " + std::to_string(bestLabel) +
-                            ") that maximizes the gradient change at the noise-free model";
-  return withCanary(D, bestRow, bestX, bestLabel, std::move(description));
+  const CanaryCandidate& canary = candidates[best->candidate];
+  const std::string among = testPoints.rows() > 0 ? "unit vectors and test points" : "unit vectors";
+  std::string description = what + "; D' replaces row " + std::to_string(best->row + 1) + " by the canary " +
+                            canary.origin + " with label " + std::to_string(canary.label) + ", of " +
+                            std::to_string(candidates.size()) + " candidates (" + among +
+                            ", each with every label) the one whose loss gradient at the noise-free model differs "
+                            "most from a row's (by " + briefNumber(best->change) + ")";
+  return withCanary(D, best->row, canary.x, canary.label, std::move(description));
 }
 
-std::vector<Index> allRows(Index n) {
-  std::vector<Index> rows(static_cast<std::size_t>(n));
-  for (Index i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
-  return rows;
-}
-
-Result<AuditProblem> problemFor(const AuditOptions& options, const Dataset& D, const std::string& what) {
+Result<AuditProblem> problemFor(const AuditOptions& options, const Dataset& D, const std::string& what,
+                                const Dataset& testPoints = Dataset{}) {
   if (auto status = options.validate(); !status) return status.error();
   if (options.target == AuditTarget::Multiparty) {
     if (D.classes() != 2)
@@ -107,13 +77,14 @@ Result<AuditProblem> problemFor(const AuditOptions& options, const Dataset& D, c
     auto model = makeModel(options.multiparty.localLearner(), D.features(), 2);
     if (!model) return model.error();
     return chooseCanary(D, *model.value(), locals.value().front().w, *smallest,
-                        what + " (canary in the smallest party, " + std::to_string(smallest->size()) + " rows)");
+                        what + " (canary in the smallest party, " + std::to_string(smallest->size()) + " rows)",
+                        testPoints);
   }
   const LearnerSpec learner =
       options.target == AuditTarget::Training ? options.training.learner : options.prediction.learner;
   auto trained = trainModel(learner, D.X, D.y, D.classes());
   if (!trained) return trained.error();
-  return chooseCanary(D, *trained.value().model, trained.value().theta, allRows(D.rows()), what);
+  return chooseCanary(D, *trained.value().model, trained.value().theta, {}, what, testPoints);
 }
 
 bool binaryLinear(ModelKind kind) { return kind == ModelKind::LogisticRegression || kind == ModelKind::HuberSvm; }
@@ -187,16 +158,17 @@ Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dat
     return Error{ErrorKind::InvalidPrivacy, "the audit's rows must satisfy ||x|| <= 1: declare a public norm bound",
                  D.provenance.source, 0, "norm-bound"};
   if (auto status = options.validate(); !status) return status.error();
-  if (canarySearchApplies(options)) {
-    if (testPoints.rows() > 0 && testPoints.features() != D.features())
-      return Error::badData("the audit's test points and training rows differ in their features",
-                            testPoints.provenance.source);
-    if (testPoints.rows() > 0 && testPoints.maxRowNorm() > 1.0 + 1e-9)
-      return Error{ErrorKind::InvalidPrivacy, "the audit's test points must satisfy ||x|| <= 1 (preprocess them as the "
-                   "training rows)", testPoints.provenance.source, 0, "norm-bound"};
-    return searchedCanaryFromData(options, D, testPoints);
-  }
-  return problemFor(options, D, D.provenance.source + ", " + std::to_string(D.rows()) + " rows");
+  if (testPoints.rows() > 0 && testPoints.features() != D.features())
+    return Error::badData("the audit's test points and training rows differ in their features",
+                          testPoints.provenance.source);
+  if (testPoints.rows() > 0 && testPoints.maxRowNorm() > 1.0 + 1e-9)
+    return Error{ErrorKind::InvalidPrivacy, "the audit's test points must satisfy ||x|| <= 1 (preprocess them as the "
+                 "training rows)", testPoints.provenance.source, 0, "norm-bound"};
+  if (canarySearchApplies(options)) return searchedCanaryFromData(options, D, testPoints);
+  auto problem = problemFor(options, D, D.provenance.source + ", " + std::to_string(D.rows()) + " rows", testPoints);
+  if (problem)
+    problem.value().description += "; an experiment on this data, not a release: nothing is charged to the ledger";
+  return problem;
 }
 
 }  // namespace dpstudio::audit

@@ -2,15 +2,17 @@
 // Adjacent datasets for the audit (ALGORITHMS §3 J): D, and D' = D with one row replaced by
 // a canary chosen to move the mechanism's output as much as possible.
 //
-// Canary choice on data, output perturbation and prediction sensitivity: data_canary.h
-// (the test points searched too; the pair retrained). Subsample-and-aggregate:
-// vote_canary.h. Any other mechanism (and LMGC): train the noise-free model θ on D; the
-// candidates are the unit vectors (the norm bound, ‖x‖ = 1) along ± each column of θ (θ seen
-// as d × m) and ± the first min(d, 8) coordinate axes, with every label; the replaced row is
-// one of the allowed rows of D. The pair (canary, replaced row) maximizing ‖∇ℓ(canary) −
-// ∇ℓ(row)‖ at θ wins — to first order the minimizer moves by H⁻¹ of that difference over n,
-// so this is "a far point with the label the model gets most wrong". For multiparty
-// aggregation the replaced row is in the smallest party (whose model moves the average most).
+// Canary choice (data_canary.h): the candidates are unit vectors (the norm bound, ‖x‖ = 1)
+// along ± each column of the noise-free model θ (seen as d × m) and ± the first min(d, 8)
+// coordinate axes, and on the user's data the test points too, each with every label; the
+// replaced row is one of the allowed rows of D. Output perturbation and prediction
+// sensitivity retrain the best pairs and keep the one that moves θ* (or the answer at the best
+// query) furthest; subsample-and-aggregate searches the vote (vote_canary.h); every other
+// mechanism (and LMGC) takes the pair maximizing ‖∇ℓ(canary) − ∇ℓ(row)‖ at θ — to first
+// order the minimizer moves by H⁻¹ of that difference over n, and the noise that explains a
+// perturbed objective's output (or a DP-SGD step) by the difference itself: "a far point with
+// the label the model gets most wrong". For multiparty aggregation the replaced row is in the
+// smallest party (whose model moves the average most).
 //
 // Built-in problems (no data given): the worst cases of worst_case.h — one decisive row in
 // d = 1 for output and objective perturbation and prediction sensitivity on logistic
@@ -27,10 +29,10 @@ namespace dpstudio::audit {
 
 Result<AuditProblem> builtinAuditProblem(const AuditOptions& options);
 
-// D is the user's (preprocessed, ‖x‖ ≤ 1) training data; the canary is chosen against it.
-// Output perturbation and prediction sensitivity search the pair and the query among the
-// test points too (data_canary.h); subsample-and-aggregate searches the vote (vote_canary.h).
-// An experiment on the user's data: nothing is released or charged to a ledger.
+// D is the user's (preprocessed, ‖x‖ ≤ 1) training data; the canary is chosen against it,
+// among the test points too (‖x‖ ≤ 1 as well); subsample-and-aggregate searches the vote
+// (vote_canary.h). An experiment on the user's data: nothing is released or charged to a
+// ledger, and the description says so.
 Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dataset& D,
                                           const Dataset& testPoints = Dataset{});
 

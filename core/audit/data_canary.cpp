@@ -1,33 +1,14 @@
 #include "core/audit/data_canary.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "core/audit/worst_case.h"
+#include "core/util/number_text.h"
 
 namespace dpstudio::audit {
-namespace {
 
-struct Canary {
-  Eigen::VectorXd x;
-  int label = 0;
-  std::string origin;  // "test row 12", "test row 12 scaled to norm 1", "a unit vector along …"
-  bool fromTest = false;
-};
-
-struct Pair {
-  double firstOrder = 0;  // ‖∇ℓ(canary) − ∇ℓ(row)‖ at θ*(D)
-  std::size_t canary = 0;
-  Index row = 0;
-};
-
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
-}
-
-std::vector<Canary> candidateCanaries(const Dataset& D, const Eigen::VectorXd& theta, const Dataset& testPoints) {
+std::vector<CanaryCandidate> canaryCandidates(const Dataset& D, const Eigen::VectorXd& theta,
+                                              const Dataset& testPoints) {
   const Index d = D.features();
   struct Point {
     Eigen::VectorXd x;
@@ -39,8 +20,9 @@ std::vector<Canary> candidateCanaries(const Dataset& D, const Eigen::VectorXd& t
     const Eigen::Map<const Eigen::MatrixXd> columns(theta.data(), d, theta.size() / d);
     for (Index c = 0; c < columns.cols(); ++c)
       if (columns.col(c).norm() > 0) {
-        points.push_back({columns.col(c).normalized(), "the unit vector along the model's column " + std::to_string(c + 1)});
-        points.push_back({-columns.col(c).normalized(), "the unit vector against the model's column " + std::to_string(c + 1)});
+        const std::string column = "the model's column " + std::to_string(c + 1);
+        points.push_back({columns.col(c).normalized(), "the unit vector along " + column});
+        points.push_back({-columns.col(c).normalized(), "the unit vector against " + column});
       }
   }
   for (Index j = 0; j < std::min<Index>(d, 8); ++j) {
@@ -53,33 +35,56 @@ std::vector<Canary> candidateCanaries(const Dataset& D, const Eigen::VectorXd& t
     if (x.norm() > 0 && x.norm() < 1.0 - 1e-9)
       points.push_back({x.normalized(), "test row " + std::to_string(i + 1) + " scaled to norm 1", true});
   }
-  std::vector<Canary> canaries;
+  std::vector<CanaryCandidate> candidates;
   for (const Point& p : points)
-    for (int k = 0; k < static_cast<int>(D.classes()); ++k) canaries.push_back({p.x, k, p.origin, p.fromTest});
-  return canaries;
+    for (int k = 0; k < static_cast<int>(D.classes()); ++k) candidates.push_back({p.x, k, p.origin, p.fromTest});
+  return candidates;
 }
+
+std::vector<GradientPair> gradientPairs(const Model& model, const Eigen::VectorXd& theta, const Dataset& D,
+                                        const std::vector<Index>& rows,
+                                        const std::vector<CanaryCandidate>& candidates) {
+  Eigen::MatrixXd rowGradients;
+  if (rows.empty()) {
+    rowGradients = model.perExampleGradients(theta, D.X, D.y);
+  } else {
+    Eigen::MatrixXd rowX(static_cast<Index>(rows.size()), D.features());
+    Eigen::VectorXi rowY(static_cast<Index>(rows.size()));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      rowX.row(static_cast<Index>(i)) = D.X.row(rows[i]);
+      rowY[static_cast<Index>(i)] = D.y[rows[i]];
+    }
+    rowGradients = model.perExampleGradients(theta, rowX, rowY);
+  }
+  std::vector<GradientPair> pairs;
+  pairs.reserve(candidates.size());
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const Eigen::RowVectorXd g =
+        model.perExampleGradients(theta, candidates[c].x.transpose(), Eigen::VectorXi::Constant(1, candidates[c].label))
+            .row(0);
+    Index i = 0;
+    const double change = (rowGradients.rowwise() - g).rowwise().norm().maxCoeff(&i);
+    pairs.push_back({change, c, rows.empty() ? i : rows[static_cast<std::size_t>(i)]});
+  }
+  return pairs;
+}
+
+namespace {
 
 // The kCandidatesRetrained best pairs by the first-order move among the unit vectors, and
 // as many among the test points (so that adding test points never loses a unit-vector
 // candidate), one per canary point and label.
-std::vector<Pair> rankedPairs(const Model& model, const Eigen::VectorXd& theta, const Dataset& D,
-                              const std::vector<Canary>& canaries) {
-  const Eigen::MatrixXd rowGradients = model.perExampleGradients(theta, D.X, D.y);
-  std::vector<Pair> kept;
+std::vector<GradientPair> rankedPairs(const Model& model, const Eigen::VectorXd& theta, const Dataset& D,
+                                      const std::vector<CanaryCandidate>& candidates) {
+  const std::vector<GradientPair> all = gradientPairs(model, theta, D, {}, candidates);
+  std::vector<GradientPair> kept;
   for (const bool fromTest : {false, true}) {
-    std::vector<Pair> pairs;
-    for (std::size_t c = 0; c < canaries.size(); ++c) {
-      if (canaries[c].fromTest != fromTest) continue;
-    const Eigen::RowVectorXd g =
-        model.perExampleGradients(theta, canaries[c].x.transpose(), Eigen::VectorXi::Constant(1, canaries[c].label))
-            .row(0);
-      Index row = 0;
-      const double score = (rowGradients.rowwise() - g).rowwise().norm().maxCoeff(&row);
-      pairs.push_back({score, c, row});
-    }
+    std::vector<GradientPair> pairs;
+    for (const GradientPair& pair : all)
+      if (candidates[pair.candidate].fromTest == fromTest) pairs.push_back(pair);
     const auto keep = std::min<std::size_t>(pairs.size(), kCandidatesRetrained);
     std::partial_sort(pairs.begin(), pairs.begin() + static_cast<std::ptrdiff_t>(keep), pairs.end(),
-                      [](const Pair& a, const Pair& b) { return a.firstOrder > b.firstOrder; });
+                      [](const GradientPair& a, const GradientPair& b) { return a.change > b.change; });
     kept.insert(kept.end(), pairs.begin(), pairs.begin() + static_cast<std::ptrdiff_t>(keep));
   }
   return kept;
@@ -106,8 +111,8 @@ Result<AuditProblem> searchedCanaryFromData(const AuditOptions& options, const D
   if (!onD) return onD.error();
   const Model& model = *onD.value().model;
   const Eigen::VectorXd& theta = onD.value().theta;
-  const std::vector<Canary> canaries = candidateCanaries(D, theta, testPoints);
-  const std::vector<Pair> pairs = rankedPairs(model, theta, D, canaries);
+  const std::vector<CanaryCandidate> canaries = canaryCandidates(D, theta, testPoints);
+  const std::vector<GradientPair> pairs = rankedPairs(model, theta, D, canaries);
 
   // Queries (F): the test points searched and each candidate canary itself.
   Eigen::MatrixXd queries(std::min(testPoints.rows(), kTestPointsSearched), D.features());
@@ -115,10 +120,10 @@ Result<AuditProblem> searchedCanaryFromData(const AuditOptions& options, const D
   const Eigen::MatrixXd scoresOnD = model.scores(theta, queries);
 
   double best = -1;
-  const Pair* bestPair = nullptr;
+  const GradientPair* bestPair = nullptr;
   Index bestQuery = -1;  // −1: the canary itself
-  for (const Pair& pair : pairs) {
-    const Canary& canary = canaries[pair.canary];
+  for (const GradientPair& pair : pairs) {
+    const CanaryCandidate& canary = canaries[pair.candidate];
     AuditProblem candidate = withCanary(D, pair.row, canary.x, canary.label, "");
     TrainControl warm = tight;
     warm.warmStart = theta;
@@ -148,7 +153,7 @@ Result<AuditProblem> searchedCanaryFromData(const AuditOptions& options, const D
   if (!bestPair || best <= 0)
     return Error{ErrorKind::BadData, "no canary moves the model: the audit would see nothing", {}, 0, "canary"};
 
-  const Canary& canary = canaries[bestPair->canary];
+  const CanaryCandidate& canary = canaries[bestPair->candidate];
   const double n = static_cast<double>(D.rows());
   const double Delta = 2.0 * model.constants().gradientBound / (n * learner.lambda);
   std::string description =
@@ -162,10 +167,11 @@ Result<AuditProblem> searchedCanaryFromData(const AuditOptions& options, const D
     if (bestQuery >= 0) problem.query = queries.row(bestQuery).transpose();
     description += "the noise-free scores at the query furthest: query " +
                    (bestQuery >= 0 ? "test row " + std::to_string(bestQuery + 1) : std::string("the canary")) +
-                   ", scores moved by " + number(best) + " (at most Δ·‖q‖, Δ = 2K/(nλ) = " + number(Delta) + ")";
+                   ", scores moved by " + briefNumber(best) + " (at most Δ·‖q‖, Δ = 2K/(nλ) = " +
+                   briefNumber(Delta) + ")";
   } else {
-    description += "θ* furthest: by " + number(best) + " = " + number(best / Delta) + "·Δ (Δ = 2K/(nλ) = " +
-                   number(Delta) + ")";
+    description += "θ* furthest: by " + briefNumber(best) + " = " + briefNumber(best / Delta) + "·Δ (Δ = 2K/(nλ) = " +
+                   briefNumber(Delta) + ")";
   }
   description += "; an experiment on this data, not a release: nothing is charged to the ledger";
   problem.description = std::move(description);

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 
 #include "core/privacy/validation.h"
+#include "core/util/number_text.h"
 
 namespace dpstudio::experiment {
 namespace {
@@ -35,12 +35,6 @@ bool seriesHasBound(const SweepSpec& spec, const SweepSeries& series, BoundedQua
     if (!boundsOf(plan, {std::max<Index>(1000, 10 * parties), 10, 10}, quantity, 0.05).empty()) return true;
   }
   return false;
-}
-
-std::string short3(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
 }
 
 // Mean and sample standard deviation of the finite values.
@@ -81,7 +75,7 @@ void noteVacuous(BoundFigure& figure, const BoundCurve& curve) {
                                 ? "at every value"
                                 : "at " + std::to_string(above) + " of " + std::to_string(curve.points.size()) +
                                       " values";
-  addNote(figure, curve.label + " is vacuous for these data " + where + " (up to " + short3(worst) +
+  addNote(figure, curve.label + " is vacuous for these data " + where + " (up to " + briefNumber(worst) +
                       "): above the dotted line, " + curve.vacuousMeaning + ".");
 }
 

@@ -1,16 +1,9 @@
 #include "core/experiment/release_entries.h"
 
-#include <sstream>
+#include "core/util/number_text.h"
 
 namespace dpstudio::experiment {
 namespace {
-
-std::string number(double value) {
-  std::ostringstream out;
-  out.precision(6);
-  out << value;
-  return out.str();
-}
 
 void appendPart(std::string& note, const std::string& part) {
   if (!note.empty()) note += "; ";
@@ -22,8 +15,8 @@ std::string calibrationNote(const mech::MechanismReport& report, const privacy::
   appendPart(note, "noise " + report.noiseWord());
   appendPart(note, noise.describe());
   if (const auto& holds = report.epsilonThatHolds())
-    appendPart(note, "epsilon recorded: the provable " + number(holds->value) + ", not the claimed " +
-                         number(report.epsilon));
+    appendPart(note, "epsilon recorded: the provable " + significantDigits(holds->value, 6) + ", not the claimed " +
+                         significantDigits(report.epsilon, 6));
   return note;
 }
 
@@ -56,8 +49,9 @@ std::vector<privacy::LedgerEntry> releaseLedgerEntries(const PrivacyPlan& plan,
     appendPart(entry.note, "K = " + std::to_string(multiparty->partySizes.size()) + " parties of " + sizes +
                                " rows");
   }
-  if (const auto lambda = report.value("chosen_lambda")) appendPart(entry.note, "chosen lambda = " + number(*lambda));
-  else appendPart(entry.note, "lambda = " + number(plan.learner().lambda));
+  if (const auto lambda = report.value("chosen_lambda"))
+    appendPart(entry.note, "chosen lambda = " + significantDigits(*lambda, 6));
+  else appendPart(entry.note, "lambda = " + significantDigits(plan.learner().lambda, 6));
   if (!report.warning.empty() && report.calibration == mech::Calibration::Published)
     appendPart(entry.note, "as published: NOT differentially private as stated");
   entries.push_back(entry);

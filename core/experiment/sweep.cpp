@@ -22,6 +22,7 @@
 #include "core/mechanisms/exact_minimizer.h"
 #include "core/mechanisms/tuning.h"
 #include "core/prediction/multiparty.h"
+#include "core/util/number_text.h"
 
 namespace dpstudio::experiment {
 namespace {
@@ -81,13 +82,6 @@ class SharedWork {
   std::mutex countMutex_;
 };
 
-std::string number(double value) {
-  std::ostringstream out;
-  out.precision(17);
-  out << value;
-  return out.str();
-}
-
 // The mechanisms whose trials start from the non-private minimizer of their learner.
 bool startsFromBaseline(mech::MechanismKind kind) {
   using mech::MechanismKind;
@@ -96,8 +90,8 @@ bool startsFromBaseline(mech::MechanismKind kind) {
 }
 
 std::string learnerKey(const LearnerSpec& learner, const SolverSettings& solver) {
-  return modelKindName(learner.kind) + "/" + number(learner.lambda) + "/" + number(learner.huber) + "/" +
-         number(solver.tolerance) + "/" + std::to_string(solver.maxIterations);
+  return modelKindName(learner.kind) + "/" + exactNumber(learner.lambda) + "/" + exactNumber(learner.huber) + "/" +
+         exactNumber(solver.tolerance) + "/" + std::to_string(solver.maxIterations);
 }
 
 // What a trial measured.
@@ -183,7 +177,7 @@ TrialNeeds SweepRunner::needsOf(const TrialId& id) const {
                           std::to_string(p->options.partitionSeed);
   } else if (const auto* m = std::get_if<Multiparty>(&plan.choice)) {
     std::string split = "|K" + std::to_string(m->options.partyCount()) + "|s" + std::to_string(m->options.partitionSeed);
-    for (double f : m->options.fractions) split += "|" + number(f);
+    for (double f : m->options.fractions) split += "|" + exactNumber(f);
     needs.parties = variant + learnerKey(m->options.localLearner(), plan.solver) + split;
     // Measuring the bounds' quantities needs w*, the non-private reference's own model.
     if (measuresBounds(plan, control_)) needs.baseline = variant + learnerKey(plan.baselineLearner(), plan.solver);

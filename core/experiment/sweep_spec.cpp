@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/util/number_text.h"
+
 namespace dpstudio::experiment {
 namespace {
 
@@ -43,12 +45,6 @@ Error usage(const std::string& message, const std::string& field) {
   return Error{ErrorKind::Usage, message, {}, 0, field};
 }
 
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-
 // splitmix64: a well-mixed 64-bit hash step (Steele, Lea & Flood 2014).
 std::uint64_t mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -64,33 +60,33 @@ std::uint64_t hashText(const std::string& text) {  // FNV-1a, then mixed
 }
 
 void describeLearner(std::ostringstream& out, const LearnerSpec& learner) {
-  out << "learner=" << modelKindName(learner.kind) << "," << number(learner.lambda) << "," << number(learner.huber)
-      << ";";
+  out << "learner=" << modelKindName(learner.kind) << "," << exactNumber(learner.lambda) << ","
+      << exactNumber(learner.huber) << ";";
 }
 
 // Every field of a plan, canonically: what the fingerprint hashes.
 std::string describePlan(const PrivacyPlan& plan) {
   std::ostringstream out;
-  out << "plan=" << plan.key() << ";solver=" << number(plan.solver.tolerance) << "," << plan.solver.maxIterations
+  out << "plan=" << plan.key() << ";solver=" << exactNumber(plan.solver.tolerance) << "," << plan.solver.maxIterations
       << ";";
   describeLearner(out, plan.learner());
   if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
     const mech::MechanismOptions& o = t->options;
-    out << "eps=" << number(o.epsilon) << ";delta=" << number(o.delta) << ";family=" << noiseFamilyName(o.family)
-        << ";cal=" << calibrationName(o.calibration) << ";l2=" << number(o.lmgcStrongConvexity) << ";sgd="
-        << o.sgd.batchSize << "," << number(o.sgd.clipNorm) << "," << number(o.sgd.epochs) << ","
-        << number(o.sgd.learningRate) << "," << (o.sgd.noiseMultiplier ? number(*o.sgd.noiseMultiplier) : "auto")
-        << ";tune=";
-    for (double lambda : t->tuneLambdas) out << number(lambda) << ",";
+    out << "eps=" << exactNumber(o.epsilon) << ";delta=" << exactNumber(o.delta)
+        << ";family=" << noiseFamilyName(o.family) << ";cal=" << calibrationName(o.calibration)
+        << ";l2=" << exactNumber(o.lmgcStrongConvexity) << ";sgd=" << o.sgd.batchSize << ","
+        << exactNumber(o.sgd.clipNorm) << "," << exactNumber(o.sgd.epochs) << "," << exactNumber(o.sgd.learningRate)
+        << "," << (o.sgd.noiseMultiplier ? exactNumber(*o.sgd.noiseMultiplier) : "auto") << ";tune=";
+    for (double lambda : t->tuneLambdas) out << exactNumber(lambda) << ",";
   } else if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
     const predict::PredictionOptions& o = p->options;
-    out << "eps=" << number(o.epsilon) << ";delta=" << number(o.delta) << ";budget=" << o.budget
+    out << "eps=" << exactNumber(o.epsilon) << ";delta=" << exactNumber(o.delta) << ";budget=" << o.budget
         << ";teachers=" << o.teachers << ";family=" << noiseFamilyName(o.family)
         << ";cal=" << calibrationName(o.calibration) << ";partition=" << o.partitionSeed;
   } else if (const auto* m = std::get_if<Multiparty>(&plan.choice)) {
     const multiparty::MultipartyOptions& o = m->options;
-    out << "eps=" << number(o.epsilon) << ";parties=" << o.parties << ";fractions=";
-    for (double f : o.fractions) out << number(f) << ",";
+    out << "eps=" << exactNumber(o.epsilon) << ";parties=" << o.parties << ";fractions=";
+    for (double f : o.fractions) out << exactNumber(f) << ",";
     out << ";cal=" << calibrationName(o.calibration) << ";partition=" << o.partitionSeed
         << ";alldata=" << o.allDataBaseline;
   }
@@ -190,43 +186,43 @@ Status SweepSpec::validate(const mech::ProblemShape& shape) const {
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
     const std::string where = " (value " + std::to_string(i + 1) + " of --values, axis " + name + ")";
-    if (!std::isfinite(v)) return invalid("values must be finite, found " + number(v) + where, "values");
+    if (!std::isfinite(v)) return invalid("values must be finite, found " + exactNumber(v) + where, "values");
     if (axisIsInteger(axis) && !isInteger(v))
-      return usage("values of axis " + name + " must be integers, found " + number(v) + where, "values");
+      return usage("values of axis " + name + " must be integers, found " + exactNumber(v) + where, "values");
     switch (axis) {
       case SweepAxis::Epsilon:
-        if (v <= 0) return invalid("epsilon must be > 0, found " + number(v) + where, "values");
+        if (v <= 0) return invalid("epsilon must be > 0, found " + exactNumber(v) + where, "values");
         break;
       case SweepAxis::Delta:
-        if (v < 0 || v >= 1) return invalid("delta must be in [0, 1), found " + number(v) + where, "values");
+        if (v < 0 || v >= 1) return invalid("delta must be in [0, 1), found " + exactNumber(v) + where, "values");
         break;
       case SweepAxis::Lambda:
-        if (v <= 0) return invalid("lambda must be > 0, found " + number(v) + where, "values");
+        if (v <= 0) return invalid("lambda must be > 0, found " + exactNumber(v) + where, "values");
         break;
       case SweepAxis::Budget:
-        if (v < 1) return invalid("the budget B must be >= 1, found " + number(v) + where, "values");
+        if (v < 1) return invalid("the budget B must be >= 1, found " + exactNumber(v) + where, "values");
         break;
       case SweepAxis::Teachers:
         if (v < 1 || v > static_cast<double>(shape.rows))
-          return invalid("teachers T must be in [1, n = " + std::to_string(shape.rows) + "], found " + number(v) +
+          return invalid("teachers T must be in [1, n = " + std::to_string(shape.rows) + "], found " + exactNumber(v) +
                              where, "values");
         break;
       case SweepAxis::Parties:
         if (v < 1 || v > static_cast<double>(shape.rows))
-          return invalid("parties K must be in [1, n = " + std::to_string(shape.rows) + "], found " + number(v) +
+          return invalid("parties K must be in [1, n = " + std::to_string(shape.rows) + "], found " + exactNumber(v) +
                              where, "values");
         break;
       case SweepAxis::Rows:
         if (v < 2 || v > static_cast<double>(shape.rows))
           return usage("n must be in [2, " + std::to_string(shape.rows) + "] (the training rows), found " +
-                           number(v) + where, "values");
+                           exactNumber(v) + where, "values");
         break;
       case SweepAxis::Dims:
-        if (v < 1) return usage("dims must be >= 1, found " + number(v) + where, "values");
+        if (v < 1) return usage("dims must be >= 1, found " + exactNumber(v) + where, "values");
         break;
       case SweepAxis::Classes:
         if (v < 2 || v > static_cast<double>(shape.classes))
-          return usage("classes must be in [2, " + std::to_string(shape.classes) + "], found " + number(v) + where,
+          return usage("classes must be in [2, " + std::to_string(shape.classes) + "], found " + exactNumber(v) + where,
                        "values");
         break;
     }
@@ -252,7 +248,7 @@ Status SweepSpec::validate(const mech::ProblemShape& shape) const {
       const PrivacyPlan plan = planAt(s, values[i]);
       if (auto status = plan.validate(); !status) {
         Error error = status.error();
-        error.message = "mechanism '" + s.key + "' at " + name + " = " + number(values[i]) + ": " + error.message;
+        error.message = "mechanism '" + s.key + "' at " + name + " = " + exactNumber(values[i]) + ": " + error.message;
         return error;
       }
     }
@@ -264,7 +260,7 @@ std::string SweepSpec::fingerprint() const {
   std::ostringstream out;
   out << "dpstudio-sweep-1;data=" << dataset << ";axis=" << axisName(axis) << ";repeats=" << repeats
       << ";seed=" << seed << ";values=";
-  for (double v : values) out << number(v) << ",";
+  for (double v : values) out << exactNumber(v) << ",";
   for (const SweepSeries& s : series) out << "|series=" << s.key << ";" << describePlan(s.plan);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hashText(out.str())));

@@ -10,6 +10,7 @@
 
 #include "core/io/gzip.h"
 #include "core/io/parse_util.h"
+#include "core/util/number_text.h"
 
 namespace dpstudio {
 
@@ -206,9 +207,7 @@ std::optional<std::pair<Index, Index>> fillFeatures(Eigen::MatrixXd& X, const un
 std::string labelName(double value) {
   if (value == std::floor(value) && std::abs(value) < 1e15)
     return std::to_string(static_cast<long long>(value));
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
+  return exactNumber(value);
 }
 
 }  // namespace

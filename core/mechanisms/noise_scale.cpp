@@ -1,19 +1,11 @@
 #include "core/mechanisms/noise_scale.h"
 
 #include <cmath>
-#include <cstdio>
 #include <numbers>
 
+#include "core/util/number_text.h"
+
 namespace dpstudio::mech {
-namespace {
-
-std::string brief(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
-}
-
-}  // namespace
 
 std::optional<double> minimizerNormBound(const LearnerSpec& learner, Index classes) {
   double lossAtZero = 0;
@@ -36,10 +28,10 @@ std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& optio
   // E‖b‖(λ') = E‖b‖·λ/λ' meets √(2ℓ(0)/λ') = bound·√(λ/λ') at λ' = (E‖b‖·λ)²/(2ℓ(0)).
   const double lossAtZero = *bound * *bound * options.learner.lambda / 2.0;
   const double balance = std::pow(noise * options.learner.lambda, 2) / (2.0 * lossAtZero);
-  return "the noise swamps the model: E\u2016b\u2016 = " + brief(noise) +
-         " is larger than any model \u03bb = " + brief(options.learner.lambda) +
-         " allows (\u2016\u03b8*\u2016 \u2264 \u221a(2\u2113(0)/\u03bb) = " + brief(*bound) +
-         "), so the release is mostly noise; \u03bb above " + brief(balance) +
+  return "the noise swamps the model: E\u2016b\u2016 = " + briefNumber(noise) +
+         " is larger than any model \u03bb = " + briefNumber(options.learner.lambda) +
+         " allows (\u2016\u03b8*\u2016 \u2264 \u221a(2\u2113(0)/\u03bb) = " + briefNumber(*bound) +
+         "), so the release is mostly noise; \u03bb above " + briefNumber(balance) +
          " (or a larger \u03b5) makes the noise smaller than that bound";
 }
 

@@ -1,19 +1,11 @@
 #include "core/mechanisms/sgd_step.h"
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
+#include "core/util/number_text.h"
+
 namespace dpstudio::mech {
-namespace {
-
-std::string brief(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
-}
-
-}  // namespace
 
 Result<SgdStepLimits> dpSgdStepLimits(const MechanismOptions& options, Index features, Index classes) {
   auto model = makeModel(options.learner, std::max<Index>(features, 1), std::max<Index>(classes, 2));
@@ -33,13 +25,13 @@ std::optional<std::string> dpSgdStepWarning(const MechanismOptions& options, Ind
   if (!limits || !(eta > 0)) return std::nullopt;
   if (eta >= limits.value().divergent)
     return "the step size diverges on every dataset: each DP-SGD step multiplies \u03b8 by 1 \u2212 \u03b7\u03bb = " +
-           brief(1.0 - eta * options.learner.lambda) + " (\u03b7 = " + brief(eta) + ", \u03bb = " +
-           brief(options.learner.lambda) + "); use \u03b7 below 2/\u03bb = " + brief(limits.value().divergent) +
-           ", and below " + brief(limits.value().stable) + " to be safe on every dataset";
+           briefNumber(1.0 - eta * options.learner.lambda) + " (\u03b7 = " + briefNumber(eta) + ", \u03bb = " +
+           briefNumber(options.learner.lambda) + "); use \u03b7 below 2/\u03bb = " +
+           briefNumber(limits.value().divergent) + ", and below " + briefNumber(limits.value().stable) + " to be safe on every dataset";
   if (eta > limits.value().stable)
-    return "the step size \u03b7 = " + brief(eta) + " is above 2/(L + \u03bb) = " + brief(limits.value().stable) +
-           ", the largest that descends on every dataset whose rows lie in the unit ball (L = " +
-           brief(limits.value().curvature) +
+    return "the step size \u03b7 = " + briefNumber(eta) + " is above 2/(L + \u03bb) = " +
+           briefNumber(limits.value().stable) + ", the largest that descends on every dataset whose rows lie in the unit ball (L = " +
+           briefNumber(limits.value().curvature) +
            ", the loss's largest curvature): on rows of norm near 1 DP-SGD can oscillate instead of converging; "
            "a larger step only suits rows well inside the unit ball";
   return std::nullopt;

@@ -1,7 +1,6 @@
 #include "core/privacy/noise_norm_law.h"
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numbers>
 
@@ -9,6 +8,7 @@
 
 #include "core/privacy/noise.h"
 #include "core/privacy/validation.h"
+#include "core/util/number_text.h"
 
 namespace dpstudio::privacy {
 namespace {
@@ -22,12 +22,6 @@ using NoThrow = boost::math::policies::policy<boost::math::policies::domain_erro
 Status requireDimension(Eigen::Index m) {
   if (m >= 1) return Ok{};
   return invalidParameter("m", "a whole number >= 1 (the number of noise coordinates)", static_cast<double>(m));
-}
-
-std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
 }
 
 // "18" → "₁₈" (UTF-8 subscript digits U+2080…U+2089).
@@ -98,8 +92,8 @@ double NoiseNormLaw::sample(NoiseSource& source) const {
 
 std::string NoiseNormLaw::describe() const {
   if (family_ == Family::L2Laplace)
-    return "Gamma(m = " + std::to_string(m_) + ", \xCE\xB2 = " + shortNumber(parameter_) + ")";
-  return "\xCF\x83\xC2\xB7\xCF\x87" + subscript(m_) + ", \xCF\x83 = " + shortNumber(parameter_);
+    return "Gamma(m = " + std::to_string(m_) + ", \xCE\xB2 = " + briefNumber(parameter_) + ")";
+  return "\xCF\x83\xC2\xB7\xCF\x87" + subscript(m_) + ", \xCF\x83 = " + briefNumber(parameter_);
 }
 
 }  // namespace dpstudio::privacy

@@ -1,15 +1,12 @@
 #include "core/privacy/validation.h"
 
 #include <cmath>
-#include <cstdio>
+
+#include "core/util/number_text.h"
 
 namespace dpstudio::privacy {
 
-std::string formatNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);
-  return buffer;
-}
+std::string formatNumber(double value) { return significantDigits(value, 10); }
 
 Error invalidParameter(const std::string& name, const std::string& requirement, double found) {
   return Error{ErrorKind::InvalidPrivacy,

@@ -6,6 +6,8 @@
 // moves the scores at least as far as asking at the canary, the description names the chosen
 // rows and says that the audit is an experiment, not a release; the calibrated mechanisms
 // are not flagged, and prediction sensitivity's one-dimensional answer shows half its loss.
+// Objective and loss perturbation take the pair whose loss gradients differ most, test
+// points included.
 
 #include <QTest>
 
@@ -127,7 +129,65 @@ class TestAuditDataCanary : public QObject {
     QVERIFY(r.value().epsilonLower > 0.2);
   }
 
-  // The search applies where the sensitivity structure is θ* + noise; elsewhere the old rule.
+  // Objective and loss perturbation (and every mechanism but A, F and G) take the pair whose
+  // loss gradients at θ*(D) differ most, among the test points too: checked against a brute
+  // force over every candidate point (unit vectors along ±θ*, ±e1…e8, the test points as
+  // they are and scaled to norm 1), every label and every training row.
+  void perturbedObjectivesTakeTheLargestGradientChange() {
+    const PreparedData data = breastCancer();
+    for (const auto kind : {mech::MechanismKind::Objective, mech::MechanismKind::Loss}) {
+      AuditOptions o = outputPerturbation();
+      o.training.kind = kind;
+      const auto searched = audit::auditProblemFromData(o, data.train, data.test);
+      const auto unitOnly = audit::auditProblemFromData(o, data.train);
+      QVERIFY2(searched, searched ? "" : searched.error().toString().c_str());
+      QVERIFY(unitOnly);
+      const std::string& text = searched.value().description;
+      qInfo("%s", text.c_str());
+      QVERIFY(text.find("not a release") != std::string::npos);
+
+      const auto trained = trainModel(o.training.learner, data.train.X, data.train.y, data.train.classes()).value();
+      const Model& model = *trained.model;
+      const Eigen::VectorXd& theta = trained.theta;
+      const Eigen::MatrixXd rows = model.perExampleGradients(theta, data.train.X, data.train.y);
+      const auto change = [&](const Eigen::VectorXd& x, int label, Index row) {
+        const Eigen::RowVectorXd g = model.perExampleGradients(theta, x.transpose(), Eigen::VectorXi::Constant(1, label));
+        return (rows.row(row) - g).norm();
+      };
+      std::vector<Eigen::VectorXd> points;
+      points.push_back(theta.normalized());
+      points.push_back(-theta.normalized());
+      for (Index j = 0; j < 8; ++j) {
+        points.push_back(Eigen::VectorXd::Unit(theta.size(), j));
+        points.push_back(-Eigen::VectorXd::Unit(theta.size(), j));
+      }
+      const Index unitPoints = static_cast<Index>(points.size());
+      for (Index i = 0; i < std::min<Index>(data.test.rows(), audit::kTestPointsSearched); ++i) {
+        points.push_back(data.test.X.row(i).transpose());
+        points.push_back(data.test.X.row(i).normalized().transpose());
+      }
+      double bestUnit = 0, bestAll = 0;
+      for (Index p = 0; p < static_cast<Index>(points.size()); ++p)
+        for (int label = 0; label < 2; ++label)
+          for (Index row = 0; row < data.train.rows(); ++row) {
+            const double c = change(points[static_cast<std::size_t>(p)], label, row);
+            bestAll = std::max(bestAll, c);
+            if (p < unitPoints) bestUnit = std::max(bestUnit, c);
+          }
+      const audit::AuditProblem& found = searched.value();
+      const double chosen = change(found.canary, found.canaryLabel, found.replaced);
+      const audit::AuditProblem& unit = unitOnly.value();
+      qInfo("gradient change %.6f (searched), %.6f (unit vectors only); brute force %.6f, %.6f", chosen,
+            change(unit.canary, unit.canaryLabel, unit.replaced), bestAll, bestUnit);
+      QVERIFY(std::abs(chosen - bestAll) <= 1e-12 * bestAll);
+      QVERIFY(std::abs(change(unit.canary, unit.canaryLabel, unit.replaced) - bestUnit) <= 1e-12 * bestUnit);
+      // Not vacuous: on breast cancer a test point beats every unit vector.
+      QVERIFY2(bestAll > bestUnit * (1 + 1e-9), "the test points were no better than the unit vectors");
+      QVERIFY(text.find("test row") != std::string::npos);
+    }
+  }
+
+  // The retraining search applies where the release is θ* + noise; elsewhere the first-order pair.
   void searchAppliesToOutputAndSensitivityOnly() {
     QVERIFY(audit::canarySearchApplies(outputPerturbation()));
     QVERIFY(audit::canarySearchApplies(predictionSensitivity()));

@@ -3,11 +3,6 @@
 #include "core/prediction/paillier/protocol_parameters.h"
 
 namespace dpstudio::multiparty::paillier {
-namespace {
-
-mpz_class reduce(const mpz_class& v, const mpz_class& modulus) { return crypto::reduceMod(v, modulus); }
-
-}  // namespace
 
 AdditiveResharing::AdditiveResharing(std::uint32_t self, int participants, mpz_class modulus, unsigned keyBits)
     : self_(self), participants_(participants), modulus_(std::move(modulus)), keyBits_(keyBits) {}
@@ -20,7 +15,7 @@ void AdditiveResharing::sendShares(ProtocolNetwork& network, const std::vector<m
     std::vector<mpz_class> share(value.size());
     for (std::size_t i = 0; i < value.size(); ++i) {
       share[i] = crypto::randomBelow(random, modulus_);
-      kept_[i] = reduce(kept_[i] - share[i], modulus_);
+      kept_[i] = crypto::reduceMod(kept_[i] - share[i], modulus_);
     }
     crypto::ByteWriter writer;
     writeBigs(writer, share);
@@ -37,7 +32,7 @@ Status AdditiveResharing::receiveAndPublish(ProtocolNetwork& network) {
     auto share = readResidues(reader, "reshare", kept_.size(), modulus_, keyBits_);
     if (!share) return share.error();
     if (auto done = reader.finish(); !done) return done.error();
-    for (std::size_t i = 0; i < kept_.size(); ++i) kept_[i] = reduce(kept_[i] + share.value()[i], modulus_);
+    for (std::size_t i = 0; i < kept_.size(); ++i) kept_[i] = crypto::reduceMod(kept_[i] + share.value()[i], modulus_);
   }
   crypto::ByteWriter writer;
   writeBigs(writer, kept_);

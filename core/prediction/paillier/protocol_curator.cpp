@@ -7,8 +7,6 @@ namespace {
 
 Error malformed(const std::string& message) { return Error{ErrorKind::Internal, message, {}, 0, "protocol"}; }
 
-mpz_class reduce(const mpz_class& v, const mpz_class& modulus) { return crypto::reduceMod(v, modulus); }
-
 Envelope envelope(std::uint32_t to, MessageKind kind, crypto::ByteWriter& writer) {
   return Envelope{0, kCurator, to, kind, 0, writer.take()};
 }
@@ -132,7 +130,7 @@ Status ProtocolCurator::receiveBlindedNoise(ProtocolNetwork& network) {
   for (const crypto::Ciphertext& c : blinded.value()) {
     auto plain = crypto::decrypt(*key_, c);
     if (!plain) return plain.error();
-    value_.push_back(reduce(settings_.parties * plain.value(), key_->publicKey.n));  // K·(η + s)
+    value_.push_back(crypto::reduceMod(settings_.parties * plain.value(), key_->publicKey.n));  // K·(η + s)
   }
   return Ok{};
 }

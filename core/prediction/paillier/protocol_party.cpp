@@ -8,8 +8,6 @@ namespace {
 
 Error malformed(const std::string& message) { return Error{ErrorKind::Internal, message, {}, 0, "protocol"}; }
 
-mpz_class reduce(const mpz_class& v, const mpz_class& modulus) { return crypto::reduceMod(v, modulus); }
-
 Envelope envelope(std::uint32_t from, std::uint32_t to, MessageKind kind, crypto::ByteWriter& writer) {
   return Envelope{0, from, to, kind, 0, writer.take()};
 }
@@ -86,7 +84,7 @@ Status ProtocolParty::receivePartiesKeyAndPermutation(ProtocolNetwork& network) 
 Status ProtocolParty::sendSizeShares(ProtocolNetwork& network) {
   const mpz_class a = crypto::randomBits(random_, kShareBits);
   const mpz_class b = mpz_class(static_cast<long>(rows_)) - a;  // n_j = a_j + b_j
-  auto encryptedB = crypto::encrypt(curatorKey_, reduce(b, curatorKey_.n), random_);
+  auto encryptedB = crypto::encrypt(curatorKey_, crypto::reduceMod(b, curatorKey_.n), random_);
   if (!encryptedB) return encryptedB.error();
   crypto::ByteWriter writer;
   writer.big(a);
@@ -259,7 +257,7 @@ Status ProtocolParty::sendReshares(ProtocolNetwork& network) {
     auto encoded = codec.value().encode(w_[i]);
     if (!encoded) return Error{ErrorKind::InvalidPrivacy, "P" + std::to_string(id_) + "'s model: " + encoded.error().message, {}, 0, "model"};
     // P1 holds ŵ_1 − K·s (paper 004 §3.2 stage 3.1); the others ŵ_j.
-    value.push_back(id_ == 1 ? reduce(encoded.value() - K * blindS_[static_cast<std::size_t>(i)], curatorKey_.n)
+    value.push_back(id_ == 1 ? crypto::reduceMod(encoded.value() - K * blindS_[static_cast<std::size_t>(i)], curatorKey_.n)
                              : encoded.value());
   }
   blindS_.clear();

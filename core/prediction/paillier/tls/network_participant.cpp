@@ -2,22 +2,16 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 
 #include "core/prediction/paillier/protocol_curator.h"
 #include "core/prediction/paillier/protocol_party.h"
 #include "core/prediction/paillier/protocol_schedule.h"
 #include "core/prediction/paillier/tls/link_frames.h"
 #include "core/prediction/paillier/tls/tls_network.h"
+#include "core/util/number_text.h"
 
 namespace dpstudio::multiparty::paillier {
 namespace {
-
-std::string number(double v) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
-}
 
 std::map<std::string, std::string> parseParameters(const std::string& text) {
   std::map<std::string, std::string> out;
@@ -76,8 +70,8 @@ Error abortedError(const std::string& self, const Error& cause) {
 std::string sessionParametersText(const SessionSettings& s) {
   return "parties=" + std::to_string(s.parties) + ";features=" + std::to_string(s.features) +
          ";key_bits=" + std::to_string(s.keyBits) + ";model=" + modelKindName(s.options.model) +
-         ";huber=" + number(s.options.huber) + ";lambda=" + number(s.options.lambda) +
-         ";epsilon=" + number(s.options.epsilon) +
+         ";huber=" + exactNumber(s.options.huber) + ";lambda=" + exactNumber(s.options.lambda) +
+         ";epsilon=" + exactNumber(s.options.epsilon) +
          ";calibration=" + (s.options.calibration == mech::Calibration::Corrected ? "corrected" : "published");
 }
 
