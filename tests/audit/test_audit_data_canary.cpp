@@ -57,6 +57,17 @@ AuditOptions predictionSensitivity() {
   return o;
 }
 
+// The audit's pair with the test points searched, and with the unit vectors only.
+std::pair<audit::AuditProblem, audit::AuditProblem> searchedAndUnitOnly(const AuditOptions& o,
+                                                                        const PreparedData& data) {
+  auto searched = audit::auditProblemFromData(o, data.train, data.test);
+  auto unitOnly = audit::auditProblemFromData(o, data.train);
+  if (!searched) qFatal("%s", searched.error().toString().c_str());
+  if (!unitOnly) qFatal("%s", unitOnly.error().toString().c_str());
+  qInfo("%s", searched.value().description.c_str());
+  return {std::move(searched).value(), std::move(unitOnly).value()};
+}
+
 // θ*(D') − θ*(D) for the pair, trained tightly.
 Eigen::VectorXd movement(const LearnerSpec& learner, const audit::AuditProblem& p, Eigen::VectorXd* onD = nullptr) {
   TrainControl tight;
@@ -78,23 +89,19 @@ class TestAuditDataCanary : public QObject {
   void outputPerturbationSearchesTheTestPoints() {
     const PreparedData data = breastCancer();
     const AuditOptions o = outputPerturbation();
-    const auto searched = audit::auditProblemFromData(o, data.train, data.test);
-    const auto unitOnly = audit::auditProblemFromData(o, data.train);
-    QVERIFY2(searched, searched ? "" : searched.error().toString().c_str());
-    QVERIFY(unitOnly);
-    const std::string& text = searched.value().description;
-    qInfo("%s", text.c_str());
+    const auto [searched, unitOnly] = searchedAndUnitOnly(o, data);
+    const std::string& text = searched.description;
     QVERIFY(text.find("D' replaces training row") != std::string::npos);
     QVERIFY(text.find("not a release") != std::string::npos);
-    const double moved = movement(o.training.learner, searched.value()).norm();
-    const double movedUnitOnly = movement(o.training.learner, unitOnly.value()).norm();
+    const double moved = movement(o.training.learner, searched).norm();
+    const double movedUnitOnly = movement(o.training.learner, unitOnly).norm();
     const double Delta = 2.0 / (static_cast<double>(data.train.rows()) * o.training.learner.lambda);
     qInfo("theta* moves by %.4f Delta (searched), %.4f Delta (unit vectors only)", moved / Delta, movedUnitOnly / Delta);
     QVERIFY(moved >= movedUnitOnly * (1 - 1e-6));
     QVERIFY(moved <= Delta * (1 + 1e-6));  // the calibration's bound holds on the pair
     QVERIFY(moved >= 0.5 * Delta);
 
-    const auto r = audit::runAudit(o, searched.value());
+    const auto r = audit::runAudit(o, searched);
     QVERIFY(r);
     qInfo("output perturbation on breast cancer, searched pair: eps_lower %.3f (%lld trials, %.1f s)",
           r.value().epsilonLower, r.value().trials, r.value().seconds);
@@ -138,12 +145,8 @@ class TestAuditDataCanary : public QObject {
     for (const auto kind : {mech::MechanismKind::Objective, mech::MechanismKind::Loss}) {
       AuditOptions o = outputPerturbation();
       o.training.kind = kind;
-      const auto searched = audit::auditProblemFromData(o, data.train, data.test);
-      const auto unitOnly = audit::auditProblemFromData(o, data.train);
-      QVERIFY2(searched, searched ? "" : searched.error().toString().c_str());
-      QVERIFY(unitOnly);
-      const std::string& text = searched.value().description;
-      qInfo("%s", text.c_str());
+      const auto [found, unit] = searchedAndUnitOnly(o, data);
+      const std::string& text = found.description;
       QVERIFY(text.find("not a release") != std::string::npos);
 
       const auto trained = trainModel(o.training.learner, data.train.X, data.train.y, data.train.classes()).value();
@@ -174,9 +177,7 @@ class TestAuditDataCanary : public QObject {
             bestAll = std::max(bestAll, c);
             if (p < unitPoints) bestUnit = std::max(bestUnit, c);
           }
-      const audit::AuditProblem& found = searched.value();
       const double chosen = change(found.canary, found.canaryLabel, found.replaced);
-      const audit::AuditProblem& unit = unitOnly.value();
       qInfo("gradient change %.6f (searched), %.6f (unit vectors only); brute force %.6f, %.6f", chosen,
             change(unit.canary, unit.canaryLabel, unit.replaced), bestAll, bestUnit);
       QVERIFY(std::abs(chosen - bestAll) <= 1e-12 * bestAll);
