@@ -1,7 +1,7 @@
 // `audit --mechanism X ... --trials N`: the empirical privacy audit (ALGORITHMS §3 J). On a
-// built-in small problem by default, or on --train DATA (its training part is D; output
-// perturbation and prediction sensitivity also search its test part for the canary and the
-// query; an experiment, never a release: nothing goes to a ledger). JSON keys:
+// built-in small problem by default, or on --train DATA (its training part is D; the canary
+// is searched among its test part's points too, and for prediction the query; an
+// experiment, never a release: nothing goes to a ledger). JSON keys:
 // mechanism, epsilon, delta, epsilon_lower, violation, trials (SPEC), plus calibration,
 // confidence, epsilon_lower_uncorrected, statistic, problem, decision, curve, seconds,
 // warning. A violation is a finding, not a failure: the exit code is 0.
