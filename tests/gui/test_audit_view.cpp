@@ -6,6 +6,7 @@
 // current dataset is audited as the Training panel prepares it, and no audit touches the ledger.
 
 #include <QColor>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QIODevice>
 #include <QList>
@@ -430,6 +431,28 @@ void TestAuditView::currentDatasetIsAuditedWithoutSpendingPrivacy() {
   // D is iris's training part (the Training panel's test fraction held out; its norm bound R = 20).
   QVERIFY2(view->result()->problem.find("iris") != std::string::npos, view->result()->problem.c_str());
   QVERIFY2(view->result()->problem.find("150 rows") == std::string::npos, view->result()->problem.c_str());
+  QCOMPARE(window.ledger().size(), std::size_t{0});
+
+  // Loss perturbation of softmax on the same data: the canary is searched among the test
+  // part's points too, the pair says where it came from, and nothing is charged.
+  view->form()->setMechanism(QStringLiteral("loss"));
+  view->form()->setModel(ModelKind::Softmax);
+  window.resize(1400, 900);
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  QTest::keyClick(&window, Qt::Key_4, Qt::ControlModifier);  // View → Audit raises its tab
+  QTRY_VERIFY(view->isVisible());
+  runToResult(*view);
+  const std::string& problem = view->result()->problem;
+  QVERIFY2(problem.find("unit vectors and test points") != std::string::npos, problem.c_str());
+  QVERIFY2(problem.find("not a release") != std::string::npos, problem.c_str());
+  // Floated and enlarged, as a user reads a result (docked at the bottom it shows the form only).
+  auto* dock = window.findChild<QDockWidget*>(QStringLiteral("auditDock"));
+  QVERIFY(dock);
+  dock->setFloating(true);
+  dock->resize(1300, 800);
+  QTRY_VERIFY(dock->isVisible() && view->isVisible());
+  saveScreenshot(dock, QStringLiteral("audit-data-loss"));
   QCOMPARE(window.ledger().size(), std::size_t{0});
 }
 
