@@ -164,8 +164,10 @@ Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dat
   if (testPoints.rows() > 0 && testPoints.maxRowNorm() > 1.0 + 1e-9)
     return Error{ErrorKind::InvalidPrivacy, "the audit's test points must satisfy ||x|| <= 1 (preprocess them as the "
                  "training rows)", testPoints.provenance.source, 0, "norm-bound"};
-  if (canarySearchApplies(options)) return searchedCanaryFromData(options, D, testPoints);
-  auto problem = problemFor(options, D, D.provenance.source + ", " + std::to_string(D.rows()) + " rows", testPoints);
+  auto problem = canarySearchApplies(options)
+                     ? searchedCanaryFromData(options, D, testPoints)
+                     : problemFor(options, D, D.provenance.source + ", " + std::to_string(D.rows()) + " rows",
+                                  testPoints);
   if (problem)
     problem.value().description += "; an experiment on this data, not a release: nothing is charged to the ledger";
   return problem;

@@ -173,7 +173,6 @@ Result<AuditProblem> searchedCanaryFromData(const AuditOptions& options, const D
     description += "θ* furthest: by " + briefNumber(best) + " = " + briefNumber(best / Delta) + "·Δ (Δ = 2K/(nλ) = " +
                    briefNumber(Delta) + ")";
   }
-  description += "; an experiment on this data, not a release: nothing is charged to the ledger";
   problem.description = std::move(description);
   return problem;
 }

@@ -18,7 +18,7 @@
 // canary) at which the noise-free scores move furthest. Every other mechanism takes the
 // first-order best pair (audit_problem.cpp).
 // The description names the replaced row, the canary (and the test row it came from), the
-// query, and the move.
+// query, and the move; auditProblemFromData adds that the audit is not a release.
 //
 // An audit on the user's data is an experiment: nothing is released and nothing is charged
 // to any ledger, and the pair is read off the private data (callers say so where shown).
