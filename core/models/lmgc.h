@@ -28,7 +28,8 @@
 //   terms.linear = model.traceRegularizer(lambda);   // λ Σ_c tr(Ψ_c)
 //   Objective J(model, X, y, terms);
 // minimized by minimizeLmgcWhitened (lmgc_solver.h: a primal-dual interior-point method
-// where its dense system fits, projected gradient to finish or beyond that size); any
+// where its dense system fits, projected gradient to finish; beyond that size projected
+// gradient and L-BFGS over low-rank factors, lmgc_factored.h); any
 // minimizeProjectedGradient with project = [&](Eigen::VectorXd& t) { model.project(t); }
 // reaches the same minimizer, more slowly. On the sum scale ‖∇J‖ grows with n: scale the
 // optimizer's absolute tolerance with n (e.g. 1e-6·n).

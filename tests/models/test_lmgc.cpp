@@ -1,6 +1,7 @@
 // LMGC, the model's mathematics: scores and the x̃ = [x; 1]/√2 convention, gradients against
 // finite differences (loss, objective with the trace term, per-example), the privacy
-// constants K and L, blocked and threaded evaluation, the projection and the trace term.
+// constants K and L, blocked and threaded evaluation, the projection and the trace term, and
+// the factored objective of lmgc_factored.h.
 
 #include <QTest>
 
@@ -10,7 +11,9 @@
 #include "core/linalg/psd.h"
 #include "core/models/ellipsoid.h"
 #include "core/models/lmgc.h"
+#include "core/models/lmgc_factored.h"
 #include "core/models/objective.h"
+#include "core/optim/projected_gradient.h"
 #include "core/util/parallel.h"
 #include "tests/common/test_support.h"
 #include "tests/models/gradient_check.h"
@@ -339,6 +342,84 @@ class TestLmgc : public QObject {
     v[0] = C - 1;
     v.normalize();
     DPSTUDIO_COMPARE_REL(secondDifference(model.packParameters(phis), x, 0, v), L, 1e-5);
+  }
+
+  // The factored objective (lmgc_factored.h) is J at x_c = L_cL_cᵀ — loss on the given rows,
+  // regularizer through the map T — and its gradient matches finite differences; 600 rows
+  // make three row chunks, the last one short. Its minimization lowers J and stays in the cone.
+  void factoredObjectiveIsJOfTheProduct() {
+    Rng rng(21);
+    const Index d = 3, C = 4, D = d + 1, n = 600;
+    const LmgcModel model(d, C, 0.5);
+    Eigen::MatrixXd X;
+    Eigen::VectorXi y;
+    test::randomLabelledRows(n, d, C, rng, X, y);
+    const Eigen::MatrixXd T = Eigen::MatrixXd::Identity(D, D) + 0.3 * test::gaussianMatrix(D, D, rng);
+    const Eigen::VectorXd linear = model.traceRegularizer(0.7) + 0.1 * test::gaussianMatrix(model.parameterCount(), 1, rng);
+    const LmgcInteriorProblem problem{model, X, y, 0.5, 0.3, linear, T};
+    const std::vector<Index> ranks{1, 2, D, 3};
+    const Index width = 1 + 2 + D + 3;
+    const Eigen::VectorXd factors = test::gaussianMatrix(D * width, 1, rng);
+
+    const auto J = [&](const Eigen::VectorXd& x) {
+      double value = problem.weight * model.lossSum(x, X, y, nullptr);
+      for (Index c = 0; c < C; ++c) {
+        const Eigen::MatrixXd phi = T.transpose() * model.classMatrix(x, c) * T;
+        value += 0.5 * problem.quadratic * phi.squaredNorm() +
+                 Eigen::Map<const Eigen::MatrixXd>(linear.data() + c * D * D, D, D).cwiseProduct(phi).sum();
+      }
+      return value;
+    };
+    const auto product = [&](const Eigen::VectorXd& f) {
+      std::vector<Eigen::MatrixXd> phis;
+      for (Index c = 0, offset = 0; c < C; offset += ranks[static_cast<std::size_t>(c)], ++c) {
+        const Eigen::Map<const Eigen::MatrixXd> L(f.data() + offset * D, D, ranks[static_cast<std::size_t>(c)]);
+        phis.push_back(L * L.transpose());
+      }
+      return model.packParameters(phis);
+    };
+    Eigen::VectorXd grad;
+    const double value = lmgcFactoredObjective(problem, ranks, factors, grad);
+    DPSTUDIO_COMPARE_REL(value, J(product(factors)), 1e-12);
+    const double error = test::gradientError(
+        [&](const Eigen::VectorXd& f) {
+          Eigen::VectorXd unused;
+          return lmgcFactoredObjective(problem, ranks, f, unused);
+        },
+        factors, grad);
+    QVERIFY2(error < 1e-6, qPrintable(QString::number(error)));
+
+    // With every rank full, the factored minimum is the convex problem's (Burer & Monteiro):
+    // compare with projected gradient over the cone.
+    Eigen::VectorXd x = product(factors);
+    LbfgsOptions options;
+    options.maxIterations = 5000;
+    options.absoluteTolerance = 1e-10;
+    const std::vector<Index> full = lmgcFactorRanks(model, x, 0.0, D);
+    QCOMPARE(full, std::vector<Index>(static_cast<std::size_t>(C), D));
+    const OptimizeSummary summary = minimizeLmgcFactored(problem, x, full, options);
+    QCOMPARE(summary.termination, Termination::Converged);
+    Eigen::VectorXd reference = x;
+    ProjectedGradientOptions cone;
+    cone.absoluteTolerance = 1e-10;
+    cone.maxIterations = 20000;
+    const SmoothFunction objective = [&](const Eigen::VectorXd& t, Eigen::VectorXd& g) {
+      model.lossSum(t, X, y, &g);
+      g *= problem.weight;
+      for (Index c = 0; c < C; ++c) {  // ∇ of the regularizer: T(qTᵀx_cT + c_c)Tᵀ
+        const Eigen::MatrixXd pull = problem.quadratic * T.transpose() * model.classMatrix(t, c) * T +
+                                     Eigen::Map<const Eigen::MatrixXd>(linear.data() + c * D * D, D, D);
+        Eigen::Map<Eigen::MatrixXd>(g.data() + c * D * D, D, D) += T * pull * T.transpose();
+      }
+      return J(t);
+    };
+    reference = test::randomLmgcTheta(model, rng, 1.0, true);
+    minimizeProjectedGradient(objective, [&](Eigen::VectorXd& t) { model.project(t); }, reference, cone);
+    DPSTUDIO_COMPARE_REL(J(x), J(reference), 1e-7);
+    for (Index c = 0; c < C; ++c) {
+      const Eigen::MatrixXd phi = model.classMatrix(x, c);
+      QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
+    }
   }
 
   void projectionAndTraceRegularizer() {
