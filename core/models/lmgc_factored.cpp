@@ -7,119 +7,115 @@
 #include <Eigen/Eigenvalues>
 
 #include "core/models/huber.h"
+#include "core/models/lmgc_screening.h"
 #include "core/util/parallel.h"
 
 namespace dpstudio {
-namespace {
 
-// J over the factors L = [L_0 … L_{C−1}] (D × R, R = Σ r_c), as lmgc_factored.h describes.
-// The regularizer R(x) = (q/2)‖TᵀxT‖² + ⟨c, TᵀxT⟩ becomes, with P = TTᵀ and E_c = T c_c Tᵀ,
-// (q/2)‖L_cᵀPL_c‖² + tr(L_cᵀE_cL_c) per class: r_c × r_c work instead of D × D.
-class FactoredObjective {
- public:
-  FactoredObjective(const LmgcInteriorProblem& problem, std::vector<Index> ranks)
-      : problem_(problem), ranks_(std::move(ranks)) {
-    const Index n = problem.rows.rows(), d = problem.rows.cols(), D = d + 1, C = problem.model.classes();
-    Xt_.resize(n, D);
-    Xt_ << problem.rows / std::numbers::sqrt2, Eigen::VectorXd::Constant(n, 1.0 / std::numbers::sqrt2);
-    P_ = problem.T * problem.T.transpose();
-    offsets_.push_back(0);
-    for (Index c = 0; c < C; ++c) offsets_.push_back(offsets_.back() + ranks_[static_cast<std::size_t>(c)]);
-    const bool hasLinear = problem.linear.size() == problem.model.parameterCount();
+LmgcFactoredObjective::LmgcFactoredObjective(const LmgcInteriorProblem& problem, std::vector<Index> ranks)
+    : problem_(problem), ranks_(std::move(ranks)) {
+  const Index n = problem.rows.rows(), d = problem.rows.cols(), D = d + 1, C = problem.model.classes();
+  Xt_.resize(n, D);
+  Xt_ << problem.rows / std::numbers::sqrt2, Eigen::VectorXd::Constant(n, 1.0 / std::numbers::sqrt2);
+  rowNorms_ = Xt_.rowwise().norm();
+  P_ = problem.T * problem.T.transpose();
+  offsets_.push_back(0);
+  for (Index c = 0; c < C; ++c) offsets_.push_back(offsets_.back() + ranks_[static_cast<std::size_t>(c)]);
+  const bool hasLinear = problem.linear.size() == problem.model.parameterCount();
+  for (Index c = 0; c < C; ++c) {
+    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(D, D);
+    if (hasLinear)
+      E = problem.T * Eigen::Map<const Eigen::MatrixXd>(problem.linear.data() + c * D * D, D, D) * problem.T.transpose();
+    E_.push_back(0.5 * (E + E.transpose()));
+  }
+  chunks_.resize(static_cast<std::size_t>((n + kChunkRows - 1) / kChunkRows));
+}
+
+double LmgcFactoredObjective::operator()(const Eigen::VectorXd& factors, Eigen::VectorXd& grad) {
+  const Index n = Xt_.rows(), D = Xt_.cols(), C = problem_.model.classes(), R = width();
+  const double q = problem_.quadratic;
+  L_ = Eigen::Map<const Eigen::MatrixXd>(factors.data(), D, R);
+  // A new reference when there is none, when the last evaluation computed most rows anyway
+  // (the iterate has moved far), or after kRefreshEvery evaluations (the drift bounds only grow).
+  const bool refresh = sinceRefresh_ < 0 || sinceRefresh_ >= kRefreshEvery || (sinceRefresh_ > 0 && 2 * computed_ > n);
+  Eigen::VectorXd drift = Eigen::VectorXd::Zero(C);
+  if (refresh) {
+    reference_ = L_;
+    referenceScores_.resize(n, C);
+    sinceRefresh_ = 0;
+  } else {
+    for (Index c = 0; c < C; ++c)
+      drift[c] = (L_.middleCols(offset(c), rank(c)) - reference_.middleCols(offset(c), rank(c))).norm();
+    ++sinceRefresh_;
+  }
+  parallelFor(static_cast<Index>(chunks_.size()), [&](Index k) { lossChunk(k, refresh, drift); });
+
+  grad.resize(factors.size());
+  Eigen::Map<Eigen::MatrixXd> G(grad.data(), D, R);
+  G.setZero();
+  double loss = 0;
+  computed_ = 0;
+  for (const Chunk& chunk : chunks_) {  // in chunk order: the same bits on any thread count
+    loss += chunk.loss;
+    computed_ += chunk.computed;
+    if (chunk.computed > 0) G += chunk.gradient;
+  }
+  double value = problem_.weight * loss;
+  for (Index c = 0; c < C; ++c) {
+    const auto Lc = L_.middleCols(offset(c), rank(c));
+    const Eigen::MatrixXd PL = P_ * Lc;
+    const Eigen::MatrixXd K = Lc.transpose() * PL;
+    const Eigen::MatrixXd EL = E_[static_cast<std::size_t>(c)] * Lc;
+    value += 0.5 * q * K.squaredNorm() + Lc.cwiseProduct(EL).sum();
+    G.middleCols(offset(c), rank(c)) += 2.0 * q * PL * K + 2.0 * EL;
+  }
+  return value;
+}
+
+bool LmgcFactoredObjective::screenedOut(Index row, const Eigen::VectorXd& drift) const {
+  // |s_c − s⁰_c| = |‖u‖² − ‖u⁰‖²| ≤ ‖u − u⁰‖(2‖u⁰‖ + ‖u − u⁰‖), ‖u − u⁰‖ ≤ ‖x̃‖ε_c, u = L_cᵀx̃.
+  const Eigen::VectorXd moved = rowNorms_[row] * drift;
+  const Eigen::VectorXd change =
+      moved.cwiseProduct(2.0 * referenceScores_.row(row).transpose().cwiseSqrt() + moved);
+  return provablyBeyondEveryMargin(referenceScores_.row(row), problem_.y[row], change, problem_.model.huberWidth());
+}
+
+// The chunk's loss and its share of the loss gradient 2w·X̃ᵀ diag(W_c) X̃ L_c, over the rows
+// not screened out.
+void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::VectorXd& drift) {
+  const Index first = k * kChunkRows, rows = std::min(kChunkRows, Xt_.rows() - first);
+  const Index D = Xt_.cols(), C = problem_.model.classes();
+  const double h = problem_.model.huberWidth(), w = problem_.weight;
+  Chunk& chunk = chunks_[static_cast<std::size_t>(k)];
+  chunk.rows.clear();
+  for (Index i = first; i < first + rows; ++i)
+    if (refresh || !screenedOut(i, drift)) chunk.rows.push_back(i);
+  chunk.computed = static_cast<Index>(chunk.rows.size());
+  chunk.loss = 0;
+  if (chunk.computed == 0) return;
+  chunk.Xg.resize(chunk.computed, D);
+  for (Index j = 0; j < chunk.computed; ++j) chunk.Xg.row(j) = Xt_.row(chunk.rows[static_cast<std::size_t>(j)]);
+  chunk.U.noalias() = chunk.Xg * L_;
+  chunk.S.resize(chunk.computed, C);
+  for (Index c = 0; c < C; ++c) chunk.S.col(c) = chunk.U.middleCols(offset(c), rank(c)).rowwise().squaredNorm();
+  chunk.W.setZero(chunk.computed, C);
+  for (Index j = 0; j < chunk.computed; ++j) {
+    const Index i = chunk.rows[static_cast<std::size_t>(j)], yi = problem_.y[i];
+    if (refresh) referenceScores_.row(i) = chunk.S.row(j);
     for (Index c = 0; c < C; ++c) {
-      Eigen::MatrixXd E = Eigen::MatrixXd::Zero(D, D);
-      if (hasLinear)
-        E = problem.T * Eigen::Map<const Eigen::MatrixXd>(problem.linear.data() + c * D * D, D, D) * problem.T.transpose();
-      E_.push_back(0.5 * (E + E.transpose()));
+      if (c == yi) continue;
+      const double margin = chunk.S(j, c) - chunk.S(j, yi);
+      chunk.loss += huber::loss(margin, h);
+      const double slope = huber::derivative(margin, h);
+      chunk.W(j, c) += slope;
+      chunk.W(j, yi) -= slope;
     }
   }
-
-  Index width() const { return offsets_.back(); }
-
-  double operator()(const Eigen::VectorXd& variables, Eigen::VectorXd& grad) {
-    const Index n = Xt_.rows(), D = Xt_.cols(), C = problem_.model.classes(), R = width();
-    const double q = problem_.quadratic;
-    L_ = Eigen::Map<const Eigen::MatrixXd>(variables.data(), D, R);
-    const Eigen::MatrixXd& L = L_;
-    const Index chunks = (n + kChunkRows - 1) / kChunkRows;
-    chunks_.resize(static_cast<std::size_t>(chunks));
-    parallelFor(chunks, [&](Index k) { lossChunk(k, std::min(kChunkRows, n - k * kChunkRows)); });
-    grad.resize(variables.size());
-    Eigen::Map<Eigen::MatrixXd> G(grad.data(), D, R);
-    G.setZero();
-    double loss = 0;
-    for (const Chunk& chunk : chunks_) {  // in chunk order: the same bits on any thread count
-      loss += chunk.loss;
-      if (chunk.active > 0) G += chunk.gradient;
-    }
-    double value = problem_.weight * loss;
-    for (Index c = 0; c < C; ++c) {
-      const auto Lc = L.middleCols(offset(c), rank(c));
-      const Eigen::MatrixXd PL = P_ * Lc;
-      const Eigen::MatrixXd K = Lc.transpose() * PL;
-      const Eigen::MatrixXd EL = E_[static_cast<std::size_t>(c)] * Lc;
-      value += 0.5 * q * K.squaredNorm() + Lc.cwiseProduct(EL).sum();
-      G.middleCols(offset(c), rank(c)) += 2.0 * q * PL * K + 2.0 * EL;
-    }
-    return value;
-  }
-
-  Index offset(Index c) const { return offsets_[static_cast<std::size_t>(c)]; }
-  Index rank(Index c) const { return ranks_[static_cast<std::size_t>(c)]; }
-
- private:
-  // Rows per chunk: the partition depends on n only (core/util/parallel.h).
-  static constexpr Index kChunkRows = 256;
-
-  // One chunk's loss and its share of the loss gradient 2w·X̃ᵀ diag(W_c) X̃ L_c, over the
-  // chunk's rows with a non-zero weight only (rows beyond every margin cost the scores alone).
-  struct Chunk {
-    double loss = 0;
-    Index active = 0;
-    Eigen::MatrixXd U, Xa, Va, gradient;
-  };
-
-  void lossChunk(Index k, Index rows) {
-    const Index first = k * kChunkRows, D = Xt_.cols(), C = problem_.model.classes(), R = width();
-    const double h = problem_.model.huberWidth(), w = problem_.weight;
-    Chunk& chunk = chunks_[static_cast<std::size_t>(k)];
-    chunk.U.noalias() = Xt_.middleRows(first, rows) * L_;
-    chunk.Xa.resize(rows, D);
-    chunk.Va.resize(rows, R);
-    chunk.loss = 0;
-    chunk.active = 0;
-    Eigen::VectorXd scores(C), weights(C);
-    for (Index i = 0; i < rows; ++i) {
-      for (Index c = 0; c < C; ++c) scores[c] = chunk.U.row(i).segment(offset(c), rank(c)).squaredNorm();
-      const Index yi = problem_.y[first + i];
-      weights.setZero();
-      for (Index c = 0; c < C; ++c) {
-        if (c == yi) continue;
-        const double margin = scores[c] - scores[yi];
-        chunk.loss += huber::loss(margin, h);
-        const double slope = huber::derivative(margin, h);
-        weights[c] += slope;
-        weights[yi] -= slope;
-      }
-      if (weights.isZero(0.0)) continue;
-      const Index a = chunk.active++;
-      chunk.Xa.row(a) = Xt_.row(first + i);
-      for (Index c = 0; c < C; ++c)
-        chunk.Va.row(a).segment(offset(c), rank(c)) = (2.0 * w * weights[c]) * chunk.U.row(i).segment(offset(c), rank(c));
-    }
-    if (chunk.active > 0)
-      chunk.gradient.noalias() = chunk.Xa.topRows(chunk.active).transpose() * chunk.Va.topRows(chunk.active);
-  }
-
-  const LmgcInteriorProblem& problem_;
-  std::vector<Index> ranks_, offsets_;
-  Eigen::MatrixXd Xt_, P_;
-  std::vector<Eigen::MatrixXd> E_;
-  Eigen::MatrixXd L_;
-  std::vector<Chunk> chunks_;
-};
-
-}  // namespace
+  // Rows left after screening are nearly all within some margin: no second compaction.
+  for (Index c = 0; c < C; ++c)
+    chunk.U.middleCols(offset(c), rank(c)).array().colwise() *= (2.0 * w) * chunk.W.col(c).array();
+  chunk.gradient.noalias() = chunk.Xg.transpose() * chunk.U;
+}
 
 std::vector<Index> lmgcFactorRanks(const LmgcModel& model, const Eigen::VectorXd& x, double relative, Index extra) {
   const Index C = model.classes(), D = model.augmentedDim();
@@ -138,19 +134,12 @@ std::vector<Index> lmgcFactorRanks(const LmgcModel& model, const Eigen::VectorXd
   return ranks;
 }
 
-double lmgcFactoredObjective(const LmgcInteriorProblem& problem, const std::vector<Index>& ranks,
-                             const Eigen::VectorXd& factors, Eigen::VectorXd& grad) {
-  FactoredObjective objective(problem, ranks);
-  eigen_assert(factors.size() == problem.model.augmentedDim() * objective.width());
-  return objective(factors, grad);
-}
-
 OptimizeSummary minimizeLmgcFactored(const LmgcInteriorProblem& problem, Eigen::VectorXd& x,
                                      const std::vector<Index>& ranks, const LbfgsOptions& options,
                                      const IterationCallback& callback) {
   const LmgcModel& model = problem.model;
   const Index C = model.classes(), D = model.augmentedDim();
-  FactoredObjective objective(problem, ranks);
+  LmgcFactoredObjective objective(problem, ranks);
   // The start: each x_c's top r_c eigenpairs, L_c = V √λ (negative eigenvalues as 0).
   // (Scaling the columns by 1/√λ, scaled gradient descent's metric, was tried: 3× more
   // iterations on digits, as J's curvature along a small column is mostly ⟨∇J, δδᵀ⟩.)

@@ -35,9 +35,55 @@ OptimizeSummary minimizeLmgcFactored(const LmgcInteriorProblem& problem, Eigen::
                                      const std::vector<Index>& ranks, const LbfgsOptions& options,
                                      const IterationCallback& callback = {});
 
-// J and its gradient over the factors (D × Σr_c, column-major, class blocks in order) with
-// x_c = L_cL_cᵀ: what minimizeLmgcFactored minimizes (exposed for its tests).
-double lmgcFactoredObjective(const LmgcInteriorProblem& problem, const std::vector<Index>& ranks,
-                             const Eigen::VectorXd& factors, Eigen::VectorXd& grad);
+// J and its gradient over the factors L = [L_0 … L_{C−1}] (D × R, R = Σ r_c, column-major)
+// with x_c = L_cL_cᵀ: what minimizeLmgcFactored minimizes. The regularizer
+// R(x) = (q/2)‖TᵀxT‖² + ⟨c, TᵀxT⟩ becomes, with P = TTᵀ and E_c = T c_c Tᵀ,
+// (q/2)‖L_cᵀPL_c‖² + tr(L_cᵀE_cL_c) per class: r_c × r_c work instead of D × D.
+//
+// Safe screening (lmgc_screening.h): the scores of every row are kept at a reference L⁰, and
+// with ε_c = ‖L_c − L⁰_c‖_F each score moves by at most ‖x̃‖ε_c(2√s⁰_c + ‖x̃‖ε_c); rows that
+// provably stay beyond every margin are skipped (their terms are exactly zero). The
+// reference is renewed when most rows had to be computed anyway, or every kRefreshEvery
+// evaluations.
+//
+// Rows are taken in chunks of a fixed size, in parallel (core/util/parallel.h); partials are
+// added in chunk order, so results do not depend on the thread count.
+class LmgcFactoredObjective {
+ public:
+  // References must outlive the objective.
+  LmgcFactoredObjective(const LmgcInteriorProblem& problem, std::vector<Index> ranks);
+
+  double operator()(const Eigen::VectorXd& factors, Eigen::VectorXd& grad);
+
+  Index width() const { return offsets_.back(); }
+  Index offset(Index c) const { return offsets_[static_cast<std::size_t>(c)]; }
+  Index rank(Index c) const { return ranks_[static_cast<std::size_t>(c)]; }
+  // Rows whose scores the last evaluation computed (the rest were screened out).
+  Index computedRows() const { return computed_; }
+
+  static constexpr int kRefreshEvery = 100;
+
+ private:
+  struct Chunk {
+    double loss = 0;
+    Index computed = 0;
+    Eigen::MatrixXd Xg, U, S, W, gradient;
+    std::vector<Index> rows;
+  };
+  static constexpr Index kChunkRows = 256;
+
+  bool screenedOut(Index row, const Eigen::VectorXd& drift) const;
+  void lossChunk(Index k, bool refresh, const Eigen::VectorXd& drift);
+
+  const LmgcInteriorProblem& problem_;
+  std::vector<Index> ranks_, offsets_;
+  Eigen::MatrixXd Xt_, P_;
+  Eigen::VectorXd rowNorms_;
+  std::vector<Eigen::MatrixXd> E_;
+  Eigen::MatrixXd L_, reference_, referenceScores_;
+  int sinceRefresh_ = -1;  // < 0: no reference yet
+  Index computed_ = 0;
+  std::vector<Chunk> chunks_;
+};
 
 }  // namespace dpstudio

@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Eigenvalues>
 
 #include "core/linalg/psd.h"
+#include "core/models/huber.h"
 #include "core/models/lmgc_congruence.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_interior.h"
+#include "core/models/lmgc_screening.h"
 
 namespace dpstudio {
 namespace {
@@ -24,16 +27,23 @@ constexpr double kVarianceFloor = 1e-2;
 // Steps of the interior-point method before projected gradient takes over.
 constexpr int kInteriorSteps = 200;
 
-// Beyond the interior-point method's size: projected-gradient steps before the ranks are
-// read off (digits: the ranks are within a few of the minimizer's after 20–100), the share of
-// the largest eigenvalue that counts towards a rank (10⁻³ missed ranks of the minimizer
-// after 60 steps and left the factored descent stuck below them), and the factored L-BFGS
-// budget (digits: J to 10⁻¹² relative in 1 000 iterations; its tail is linear, and projected
-// gradient finishes in 30–100 steps). Measured with bench_lmgc digits.
-constexpr int kRankFindingSteps = 30;
+// Beyond the interior-point method's size (measured with bench_lmgc digits, whose minimizer's
+// ranks are 8–17 of 65): projected-gradient steps before the ranks are first read off (10:
+// within a few of the minimizer's), the share of the largest eigenvalue that counts towards a
+// rank (10⁻⁴ and above cut ranks the minimizer needs, and the factored descent then stalls
+// short of it), and the factored L-BFGS stages: 200 iterations on ranks read off the
+// projected-gradient iterate plus a spare column, then 800 on ranks re-read off that result
+// (~30 % fewer columns; J to ~10⁻¹² relative). Its tail is linear, as projected gradient's:
+// the problem is ill-conditioned (directions only the small quadratic term sees), so more
+// L-BFGS iterations buy fewer projected-gradient steps at about the same cost.
+constexpr int kRankFindingSteps = 10;
 constexpr double kRankThreshold = 1e-6;
-constexpr int kFactoredIterations = 1000;
-constexpr int kFactoredMemory = 20;  // 50 pairs: 17 % of the time in L-BFGS's two-loop, no fewer steps
+struct FactoredStage {
+  int iterations;
+  Index spareColumns;
+};
+constexpr FactoredStage kFactoredStages[] = {{200, 1}, {800, 0}};
+constexpr int kFactoredMemory = 20;  // L-BFGS pairs: its two-loop is ~10 % of the time at 20
 
 // T = [A, −Am; 0, 1] and its inverse [A⁻¹, m; 0, 1], with A = Σ_floored^{-1/2} symmetric.
 struct Whitening {
@@ -67,6 +77,38 @@ Whitening fitWhitening(const Eigen::MatrixXd& X, double shrinkage) {
   w.Tinv.topRightCorner(d, 1) = mean.transpose();
   w.mapped = centred * A;
   return w;
+}
+
+struct FactoredDescent {
+  int evaluations = 0;
+  bool cancelled = false;
+};
+
+// L-BFGS over low-rank factors of x (lmgc_factored.h) in stages, each reading the ranks off
+// the point before it; x becomes the result if it lowers J (whose value at x is `atX`).
+FactoredDescent factoredDescent(const LmgcInteriorProblem& problem, const SmoothFunction& objective, double atX,
+                                double tolerance, Eigen::VectorXd& x, const IterationCallback& callback) {
+  FactoredDescent descent;
+  Eigen::VectorXd factored = x;
+  for (const FactoredStage& stage : kFactoredStages) {
+    LbfgsOptions lbfgs;
+    lbfgs.maxIterations = stage.iterations;
+    lbfgs.memory = kFactoredMemory;
+    // Far below what projected gradient will ask: in practice the stage's budget decides.
+    lbfgs.absoluteTolerance = std::max(1e-3 * tolerance, std::numeric_limits<double>::min());
+    lbfgs.relativeTolerance = 0;
+    const OptimizeSummary f = minimizeLmgcFactored(
+        problem, factored, lmgcFactorRanks(problem.model, factored, kRankThreshold, stage.spareColumns), lbfgs, callback);
+    descent.evaluations += f.evaluations;
+    if (f.termination == Termination::Cancelled) {
+      descent.cancelled = true;
+      return descent;
+    }
+  }
+  Eigen::VectorXd unused;
+  ++descent.evaluations;
+  if (objective(factored, unused) < atX) x = factored;
+  return descent;
 }
 
 // The interior-point method (lmgc_interior.h) while its dense system fits, then projected
@@ -122,26 +164,16 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
     evaluations += summary.evaluations;
     summary.iterations = used;
     if (iterationsLeft()) {
-      Eigen::VectorXd factored = x;
-      LbfgsOptions lbfgs;
-      lbfgs.maxIterations = kFactoredIterations;
-      lbfgs.memory = kFactoredMemory;
-      lbfgs.absoluteTolerance = 1e-3 * options.absoluteTolerance;
-      lbfgs.relativeTolerance = 0;
-      // Its iterations are not projected-gradient steps: the caller sees the last measure
-      // until projected gradient resumes, and may cancel.
+      // L-BFGS's iterations are not projected-gradient steps: the caller sees the last
+      // measure until projected gradient resumes, and may cancel.
       const double measure = summary.gradientNorm;
-      const OptimizeSummary f = minimizeLmgcFactored(
-          problem, factored, lmgcFactorRanks(problem.model, x, kRankThreshold, 1), lbfgs,
-          [&](const IterationInfo& info) { return !callback || callback({used, info.objective, measure}); });
-      evaluations += f.evaluations;
-      if (f.termination == Termination::Cancelled) {
-        summary.termination = Termination::Cancelled;
-      } else {
-        Eigen::VectorXd g;
-        if (objective(factored, g) < summary.objective) x = factored;
-        ++evaluations;
-      }
+      const IterationCallback factoredCallback = [&](const IterationInfo& info) {
+        return !callback || callback({used, info.objective, measure});
+      };
+      const FactoredDescent descent =
+          factoredDescent(problem, objective, summary.objective, options.absoluteTolerance, x, factoredCallback);
+      evaluations += descent.evaluations;
+      if (descent.cancelled) summary.termination = Termination::Cancelled;
     }
   }
   if (iterationsLeft()) {
@@ -177,18 +209,21 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   const Eigen::MatrixXd Tt = w.T.transpose(), TinvT = w.Tinv.transpose();
 
   // J in Φ' = T⁻ᵀΦT⁻¹: the loss of the mapped rows, and the regularizer of Φ = TᵀΦ'T, whose
-  // gradient T(qΦ + c)Tᵀ is the original one pulled back.
+  // gradient T(qΦ + c)Tᵀ is the original one pulled back. With P = TTᵀ and E = T c Tᵀ that
+  // is qPΦ'P + E, and (q/2)‖Φ‖² + ⟨c, Φ⟩ = ⟨(q/2)PΦ'P + E, Φ'⟩: two products a class, not four.
+  ScreenedLmgcLoss loss(model, w.mapped, y);
+  const Eigen::MatrixXd P = w.T * Tt;
+  const Eigen::VectorXd E = hasLinear ? congruence(terms.linear, Tt, C) : Eigen::VectorXd::Zero(model.parameterCount());
   const SmoothFunction objective = [&](const Eigen::VectorXd& mapped, Eigen::VectorXd& grad) {
-    double value = weight * model.lossSum(mapped, w.mapped, y, &grad);
+    double value = weight * loss(mapped, grad);
     grad *= weight;
-    const Eigen::VectorXd phi = congruence(mapped, w.T, C);
-    Eigen::VectorXd pull = terms.quadratic * phi;
-    value += 0.5 * terms.quadratic * phi.squaredNorm();
-    if (hasLinear) {
-      value += terms.linear.dot(phi);
-      pull += terms.linear;
+    for (Index c = 0; c < C; ++c) {
+      const Eigen::Map<const Eigen::MatrixXd> phi(mapped.data() + c * D * D, D, D);
+      const Eigen::Map<const Eigen::MatrixXd> e(E.data() + c * D * D, D, D);
+      const Eigen::MatrixXd pull = terms.quadratic * (P * phi * P);
+      value += (0.5 * pull + e).cwiseProduct(phi).sum();
+      Eigen::Map<Eigen::MatrixXd>(grad.data() + c * D * D, D, D) += pull + e;
     }
-    grad += congruence(pull, Tt, C);
     return value;
   };
   if (run != LmgcRun::Training) {
@@ -211,11 +246,22 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // the regularizer its best scale can be far smaller (iris: 1/600, digits: 1/400), and
   // projected gradient then spends most of its iterations shrinking it. J(κθ) is convex in
   // κ ≥ 0 (the ray stays in the cone), so bisect its slope ⟨∇J(κθ), θ⟩ for the sign change.
+  // Along the ray the margins are κ times those at κ = 1 and the regularizer is a quadratic
+  // in κ, so one evaluation of the scores gives every slope in O(nC).
   if (run != LmgcRun::Private && mapped.squaredNorm() > 0) {
-    Eigen::VectorXd g(mapped.size());
+    const Eigen::MatrixXd scores = -model.scores(mapped, w.mapped);
+    const Eigen::VectorXd phi = congruence(mapped, w.T, C);
+    const double curvature = terms.quadratic * phi.squaredNorm(), linear = hasLinear ? terms.linear.dot(phi) : 0.0;
+    const double h = model.huberWidth();
     const auto slope = [&](double kappa) {
-      objective(kappa * mapped, g);
-      return g.dot(mapped);
+      double sum = 0;
+      for (Index i = 0; i < scores.rows(); ++i)
+        for (Index c = 0; c < C; ++c) {
+          if (c == y[i]) continue;
+          const double margin = scores(i, c) - scores(i, y[i]);
+          sum += margin * huber::derivative(kappa * margin, h);
+        }
+      return weight * sum + kappa * curvature + linear;
     };
     if (slope(0) < 0) {
       double lo = 0, hi = 1;

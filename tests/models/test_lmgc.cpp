@@ -12,6 +12,7 @@
 #include "core/models/ellipsoid.h"
 #include "core/models/lmgc.h"
 #include "core/models/lmgc_factored.h"
+#include "core/models/lmgc_screening.h"
 #include "core/models/objective.h"
 #include "core/optim/projected_gradient.h"
 #include "core/util/parallel.h"
@@ -379,12 +380,12 @@ class TestLmgc : public QObject {
       return model.packParameters(phis);
     };
     Eigen::VectorXd grad;
-    const double value = lmgcFactoredObjective(problem, ranks, factors, grad);
+    const double value = LmgcFactoredObjective(problem, ranks)(factors, grad);
     DPSTUDIO_COMPARE_REL(value, J(product(factors)), 1e-12);
     const double error = test::gradientError(
         [&](const Eigen::VectorXd& f) {
           Eigen::VectorXd unused;
-          return lmgcFactoredObjective(problem, ranks, f, unused);
+          return LmgcFactoredObjective(problem, ranks)(f, unused);
         },
         factors, grad);
     QVERIFY2(error < 1e-6, qPrintable(QString::number(error)));
@@ -420,6 +421,56 @@ class TestLmgc : public QObject {
       const Eigen::MatrixXd phi = model.classMatrix(x, c);
       QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
     }
+  }
+
+  // Safe screening (lmgc_screening.h) skips rows, never terms: after small and large moves
+  // from the reference, the screened loss and gradient equal the full ones — for the full
+  // parameterization and for the factored objective — and small moves do skip rows.
+  void screeningSkipsOnlyZeroTerms() {
+    Rng rng(33);
+    const Index d = 3, C = 3, D = d + 1, n = 600;
+    Eigen::MatrixXd X(n, d);
+    Eigen::VectorXi y(n);
+    for (Index i = 0; i < n; ++i) {  // three blobs, far apart for their spread
+      y[i] = static_cast<int>(i % C);
+      for (Index j = 0; j < d; ++j) X(i, j) = (j == y[i] ? 4.0 : 0.0) + 0.5 * rng.normal();
+    }
+    const LmgcModel model(d, C, 0.5);
+    const Eigen::VectorXd theta = 20.0 * model.initialParameters(X, y);  // most rows far beyond the margins
+    Eigen::VectorXd direction = test::randomLmgcTheta(model, rng, 1.0, false);
+    direction /= direction.norm();
+
+    ScreenedLmgcLoss screened(model, X, y);
+    Index fewest = n;
+    for (const double step : {0.0, 1e-6, 1e-3, 1e-2, 10.0, 1e-4}) {
+      const Eigen::VectorXd t = theta + step * theta.norm() * direction;
+      Eigen::VectorXd full, partial;
+      const double expected = model.lossSum(t, X, y, &full);
+      const double value = screened(t, partial);
+      DPSTUDIO_COMPARE_REL(value, expected, 1e-12);
+      QVERIFY((partial - full).norm() <= 1e-12 * (1.0 + full.norm()));
+      fewest = std::min(fewest, screened.computedRows());
+    }
+    QVERIFY2(fewest < n / 2, qPrintable(QString::number(fewest)));
+
+    const std::vector<Index> ranks{D, 2, 3};
+    const Eigen::VectorXd linear = model.traceRegularizer(0.1);
+    const LmgcInteriorProblem problem{model, X, y, 1.0, 0.01, linear, Eigen::MatrixXd::Identity(D, D)};
+    LmgcFactoredObjective factored(problem, ranks);
+    const Eigen::VectorXd start = test::gaussianMatrix(D * factored.width(), 1, rng) * 3.0;
+    const Eigen::VectorXd move = test::gaussianMatrix(start.size(), 1, rng).normalized();
+    fewest = n;
+    for (const double step : {0.0, 1e-6, 1e-3, 1e-1, 10.0, 1e-5}) {
+      const Eigen::VectorXd f = start + step * start.norm() * move;
+      Eigen::VectorXd full, partial;
+      const double expected = LmgcFactoredObjective(problem, ranks)(f, full);
+      const double value = factored(f, partial);
+      DPSTUDIO_COMPARE_REL(value, expected, 1e-12);
+      QVERIFY((partial - full).norm() <= 1e-12 * (1.0 + full.norm()));
+      if (step > 0) fewest = std::min(fewest, factored.computedRows());
+    }
+    qInfo("factored objective: %lld of %lld rows computed at the fewest", static_cast<long long>(fewest), static_cast<long long>(n));
+    QVERIFY2(fewest < 85 * n / 100, qPrintable(QString::number(fewest)));
   }
 
   void projectionAndTraceRegularizer() {

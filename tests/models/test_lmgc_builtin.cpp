@@ -91,8 +91,8 @@ class TestLmgcBuiltin : public QObject {
     QTest::newRow("wine") << QStringLiteral("wine") << false << 0 << 2.265098635e-4 << false;
     QTest::newRow("breast_cancer") << QStringLiteral("breast_cancer") << false << 2 << 0.004126456632 << false;
     // digits: too large for the interior point's dense system: projected gradient, L-BFGS
-    // over low-rank factors, projected gradient (lmgc_solver.h; 71 projected-gradient steps,
-    // ~2.4 s; projected gradient alone took 1227 steps, 9.2 s).
+    // over low-rank factors, projected gradient (lmgc_solver.h; ~50 projected-gradient steps,
+    // ~1.4 s; projected gradient alone took 1227 steps, 9.2 s).
     QTest::newRow("digits") << QStringLiteral("digits") << false << 5 << 215.790323 << true;
     // blobs: with the generator's public bound (R = 8, the GUI's default since issue 11) the
     // minimizer's d + 1 = 3 null directions leave one class flat.
