@@ -7,10 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
+#include "core/linalg/blocked_cholesky.h"
 #include "core/models/lmgc_congruence.h"
+#include "core/util/parallel.h"
 
 namespace dpstudio {
 namespace {
@@ -238,7 +239,7 @@ class PrimalDual {
     const Index n = p_.rows.rows(), m = pairs_.size(), M = dimension();
     H_ = Eigen::MatrixXd::Zero(M, M);
     const auto scale = [](Index a, Index b) { return a == b ? 0.5 : 1.0 / std::numbers::sqrt2; };
-    for (Index c = 0; c < C_; ++c) {
+    parallelFor(C_, [&](Index c) {  // each class its own diagonal block
       const auto cs = static_cast<std::size_t>(c);
       const Eigen::MatrixXd MV = V_[cs].transpose() * metric_ * V_[cs];
       const Eigen::MatrixXd& Zt = ZV_[cs];
@@ -262,30 +263,34 @@ class PrimalDual {
           Hc(i, j) = value;
         }
       }
-    }
-    // The pairs: Σ_i Σ_{c≠y} κ_ic (a_ic − a_iy)(a_ic − a_iy)ᵀ, class blocks (a, b).
-    Eigen::VectorXd omega(n);
+    });
+    // The pairs: Σ_i Σ_{c≠y} κ_ic (a_ic − a_iy)(a_ic − a_iy)ᵀ, class blocks (a, b), each block
+    // its own task.
+    std::vector<std::pair<Index, Index>> blocks;
     for (Index a = 0; a < C_; ++a)
-      for (Index b = a; b < C_; ++b) {
-        for (Index i = 0; i < n; ++i) {
-          const Index yi = p_.y[i];
-          omega[i] = a == b ? (a == yi ? kappa_.row(i).sum() : kappa_(i, a))
-                            : (yi == a ? -kappa_(i, b) : yi == b ? -kappa_(i, a) : 0.0);
-        }
-        if (omega.isZero(0)) continue;
-        const Eigen::MatrixXd& Pa = P_[static_cast<std::size_t>(a)];
-        if (a == b) {
-          // ω ≥ 0 on the diagonal blocks: a symmetric rank-n update, half a product's flops.
-          const Eigen::MatrixXd scaled = omega.cwiseMax(0.0).cwiseSqrt().asDiagonal() * Pa;
-          H_.block(a * m, a * m, m, m).selfadjointView<Eigen::Upper>().rankUpdate(scaled.transpose());
-        } else {
-          H_.block(a * m, b * m, m, m).noalias() += Pa.transpose() * omega.asDiagonal() * P_[static_cast<std::size_t>(b)];
-        }
+      for (Index b = a; b < C_; ++b) blocks.emplace_back(a, b);
+    parallelFor(static_cast<Index>(blocks.size()), [&](Index task) {
+      const auto [a, b] = blocks[static_cast<std::size_t>(task)];
+      Eigen::VectorXd omega(n);
+      for (Index i = 0; i < n; ++i) {
+        const Index yi = p_.y[i];
+        omega[i] = a == b ? (a == yi ? kappa_.row(i).sum() : kappa_(i, a))
+                          : (yi == a ? -kappa_(i, b) : yi == b ? -kappa_(i, a) : 0.0);
       }
-    // Symmetric diagonal scaling before Cholesky (of the upper triangle, the one filled).
+      if (omega.isZero(0)) return;
+      const Eigen::MatrixXd& Pa = P_[static_cast<std::size_t>(a)];
+      if (a == b) {
+        // ω ≥ 0 on the diagonal blocks: a symmetric rank-n update, half a product's flops.
+        const Eigen::MatrixXd scaled = omega.cwiseMax(0.0).cwiseSqrt().asDiagonal() * Pa;
+        H_.block(a * m, a * m, m, m).selfadjointView<Eigen::Upper>().rankUpdate(scaled.transpose());
+      } else {
+        H_.block(a * m, b * m, m, m).noalias() += Pa.transpose() * omega.asDiagonal() * P_[static_cast<std::size_t>(b)];
+      }
+    });
+    // Symmetric diagonal scaling before Cholesky (of the upper triangle, the one filled, which
+    // is the lower triangle of the transpose that BlockedCholesky reads).
     scaling_ = H_.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
-    llt_.compute(scaling_.asDiagonal() * H_ * scaling_.asDiagonal());
-    return llt_.info() == Eigen::Success;
+    return cholesky_.compute((scaling_.asDiagonal() * H_ * scaling_.asDiagonal()).transpose());
   }
 
   // ∇R = T(qΦ + c)Tᵀ in each eigenbasis' coordinates.
@@ -331,7 +336,7 @@ class PrimalDual {
       coordinatesOf(pairs_, target_c, extra);
       rc += extra;
     }
-    const Eigen::VectorXd delta = scaling_.cwiseProduct(llt_.solve(scaling_.cwiseProduct(rhs)));
+    const Eigen::VectorXd delta = scaling_.cwiseProduct(cholesky_.solve(scaling_.cwiseProduct(rhs)));
     if (!delta.allFinite()) return false;
 
     d.x.resize(C_ * D_ * D_);
@@ -403,7 +408,7 @@ class PrimalDual {
   std::vector<Eigen::VectorXd> lambda_;
   Eigen::MatrixXd s_, ru_, rv_, kappa_, H_;
   Eigen::VectorXd scaling_, regCoords_;
-  Eigen::LLT<Eigen::MatrixXd, Eigen::Upper> llt_;
+  BlockedCholesky cholesky_;
 };
 
 // Each x_c with its eigenvalues below kZeroShare·λ_max set to zero.
