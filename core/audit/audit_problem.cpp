@@ -149,11 +149,22 @@ Result<AuditProblem> builtinAuditProblem(const AuditOptions& options) {
                     "two Gaussian clusters, " + std::to_string(n) + " rows in d = 2");
 }
 
+namespace {
+
+// Every audit on the user's data says what it is, whichever search built it.
+Result<AuditProblem> markedAsExperiment(Result<AuditProblem> problem) {
+  if (problem)
+    problem.value().description += "; an experiment on this data, not a release: nothing is charged to the ledger";
+  return problem;
+}
+
+}  // namespace
+
 Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dataset& D, const Dataset& testPoints) {
   if (D.rows() < 2) return Error::badData("the audit needs at least two training rows", D.provenance.source);
   // The teachers are black boxes to subsample-and-aggregate's proof: no norm bound needed.
   if (options.target == AuditTarget::Prediction && options.prediction.kind == predict::PredictionKind::Subsample)
-    return voteCanaryFromData(options, D);
+    return markedAsExperiment(voteCanaryFromData(options, D));
   if (D.maxRowNorm() > 1.0 + 1e-9)
     return Error{ErrorKind::InvalidPrivacy, "the audit's rows must satisfy ||x|| <= 1: declare a public norm bound",
                  D.provenance.source, 0, "norm-bound"};
@@ -164,13 +175,10 @@ Result<AuditProblem> auditProblemFromData(const AuditOptions& options, const Dat
   if (testPoints.rows() > 0 && testPoints.maxRowNorm() > 1.0 + 1e-9)
     return Error{ErrorKind::InvalidPrivacy, "the audit's test points must satisfy ||x|| <= 1 (preprocess them as the "
                  "training rows)", testPoints.provenance.source, 0, "norm-bound"};
-  auto problem = canarySearchApplies(options)
-                     ? searchedCanaryFromData(options, D, testPoints)
-                     : problemFor(options, D, D.provenance.source + ", " + std::to_string(D.rows()) + " rows",
-                                  testPoints);
-  if (problem)
-    problem.value().description += "; an experiment on this data, not a release: nothing is charged to the ledger";
-  return problem;
+  return markedAsExperiment(canarySearchApplies(options)
+                                ? searchedCanaryFromData(options, D, testPoints)
+                                : problemFor(options, D, D.provenance.source + ", " + std::to_string(D.rows()) + " rows",
+                                             testPoints));
 }
 
 }  // namespace dpstudio::audit

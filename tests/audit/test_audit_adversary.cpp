@@ -287,6 +287,7 @@ class TestAuditAdversary : public QObject {
       auto problem = audit::auditProblemFromData(o, prepared.value().train);
       QVERIFY2(problem, problem ? "" : problem.error().toString().c_str());
       QVERIFY(problem.value().description.find("turns that teacher's vote") != std::string::npos);
+      QVERIFY(problem.value().description.find("not a release") != std::string::npos);
       auto result = audit::runAudit(o, problem.value());
       QVERIFY(result);
       qInfo("breast cancer, %s: eps_lower %.3f; %s; %s", mech::calibrationName(calibration).c_str(), result.value().epsilonLower, problem.value().description.c_str(), result.value().statistic.c_str());
