@@ -74,6 +74,10 @@ QScrollArea* scrolled(QWidget* widget) {
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // Always on: with word-wrapped labels (their height depends on their width) a scroll bar
+  // that appears after the column is laid out leaves the column its width without it, and
+  // its right edge was clipped by the bar's width.
+  scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
   return scroll;
 }
 
@@ -169,6 +173,9 @@ QWidget* AuditView::makeResultColumn() {
   layout->setContentsMargins(6, 6, 6, 6);
   verdictLabel_ = new QLabel(tr("No audit yet."));
   verdictLabel_->setWordWrap(true);
+  // Wrapped to the column, never widening it: a wider column would be clipped by its scroll
+  // area (no horizontal scroll bar), as the details were at 1300 px.
+  verdictLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   QFont big = verdictLabel_->font();
   big.setPointSizeF(big.pointSizeF() * 1.15);
   big.setBold(true);
@@ -177,6 +184,7 @@ QWidget* AuditView::makeResultColumn() {
   noteLabel_ = new QLabel(tr("An audit gives a lower bound on \u03b5: it can prove a claimed \u03b5 wrong, never "
                              "prove a mechanism private."));
   noteLabel_->setWordWrap(true);
+  noteLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   noteLabel_->setForegroundRole(QPalette::PlaceholderText);
   layout->addWidget(noteLabel_);
 
