@@ -151,21 +151,27 @@ PrivacyPlan SweepSpec::planAt(const SweepSeries& of, double value) const {
       learner.lambda = value;
       return plan.withLearner(learner);
     }
+    // The options are copied out and a new plan built from them: editing a copy of the plan
+    // through get_if drew GCC 12's -Wmaybe-uninitialized (a false positive in std::variant).
     case SweepAxis::Budget:
     case SweepAxis::Teachers: {
-      PrivacyPlan changed = plan;
-      if (auto* p = std::get_if<PrivatePrediction>(&changed.choice)) {
-        if (axis == SweepAxis::Budget) p->options.budget = static_cast<long long>(value);
-        else p->options.teachers = static_cast<Index>(value);
-      }
+      const auto* p = std::get_if<PrivatePrediction>(&plan.choice);
+      if (!p) return plan;
+      predict::PredictionOptions options = p->options;
+      if (axis == SweepAxis::Budget) options.budget = static_cast<long long>(value);
+      else options.teachers = static_cast<Index>(value);
+      PrivacyPlan changed = PrivacyPlan::prediction(options);
+      changed.solver = plan.solver;
       return changed;
     }
     case SweepAxis::Parties: {
-      PrivacyPlan changed = plan;
-      if (auto* m = std::get_if<Multiparty>(&changed.choice)) {
-        m->options.parties = static_cast<Index>(value);
-        m->options.fractions.clear();
-      }
+      const auto* m = std::get_if<Multiparty>(&plan.choice);
+      if (!m) return plan;
+      multiparty::MultipartyOptions options = m->options;
+      options.parties = static_cast<Index>(value);
+      options.fractions.clear();
+      PrivacyPlan changed = PrivacyPlan::multiparty(options);
+      changed.solver = plan.solver;
       return changed;
     }
     case SweepAxis::Rows:
