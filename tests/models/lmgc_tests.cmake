@@ -1,8 +1,10 @@
 # LMGC and its solver. Included from tests/models/CMakeLists.txt.
 # Each links only the libraries it uses, so that a change to LMGC rebuilds little.
+# Label "tsan": row chunks and class blocks evaluated on the worker threads (the factored
+# objective's screening included).
 dpstudio_add_test(test_lmgc
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
-  LINKS dpstudio_models)
+  LINKS dpstudio_models LABELS tsan)
 dpstudio_add_test(test_lmgc_training
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_training.cpp
   LINKS dpstudio_learn)
