@@ -21,7 +21,6 @@
 #include "tests/models/lmgc_test_util.h"
 
 using namespace dpstudio;
-using Index = Eigen::Index;
 
 class TestLmgc : public QObject {
   Q_OBJECT
