@@ -7,7 +7,7 @@
 #include <Eigen/Cholesky>
 
 #include "core/linalg/psd.h"
-#include "core/models/huber.h"
+#include "core/models/lmgc_pairs.h"
 #include "core/util/parallel.h"
 
 namespace dpstudio {
@@ -57,30 +57,6 @@ void chunkScores(const Eigen::VectorXd& theta, Index C, Workspace& w) {
     w.S.col(c) = w.T.middleCols(c * D, D).cwiseProduct(w.Xt).rowwise().sum();
 }
 
-// Σ of the chunk's losses; fills W(i, c) = ∂ℓ_i/∂s_c if wanted. O(bC) scalar work, small
-// beside the O(bCD²) products.
-double chunkLoss(const Eigen::MatrixXd& S, const Eigen::VectorXi& y, Index first, double h,
-                 Eigen::MatrixXd* W) {
-  const Index b = S.rows(), C = S.cols();
-  double loss = 0;
-  if (W) W->setZero();
-  for (Index i = 0; i < b; ++i) {
-    const Index yi = y[first + i];
-    const double own = S(i, yi);
-    for (Index c = 0; c < C; ++c) {
-      if (c == yi) continue;
-      const double margin = S(i, c) - own;
-      loss += huber::loss(margin, h);
-      if (W) {
-        const double slope = huber::derivative(margin, h);
-        (*W)(i, c) = slope;
-        (*W)(i, yi) -= slope;
-      }
-    }
-  }
-  return loss;
-}
-
 // Scores s (n × C) of every row and, with labels, the loss sum and (if W) the weights
 // ∂ℓ_i/∂s_c. Chunks of rows run in parallel; each writes its own rows and its own partial
 // loss, and the partials are added in chunk order.
@@ -99,7 +75,8 @@ double evaluateRows(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, cons
     chunkScores(theta, C, w);
     S.middleRows(first, w.S.rows()) = w.S;
     if (!y) return;
-    partial[static_cast<std::size_t>(chunk)] = chunkLoss(w.S, *y, first, h, W ? &w.W : nullptr);
+    partial[static_cast<std::size_t>(chunk)] =
+        lmgc_detail::pairLoss(w.S, y->segment(first, w.S.rows()), h, W ? &w.W : nullptr);
     if (W) W->middleRows(first, w.W.rows()) = w.W;
   });
   double loss = 0;
@@ -134,16 +111,10 @@ void weightedGram(const Eigen::MatrixXd& X, const Eigen::Ref<const Eigen::Vector
   G = lower.selfadjointView<Eigen::Lower>();
 }
 
-// The smallest minimizer κ ≥ 0 of Σ_i Σ_{c≠y_i} H(κ·M_ic): the loss is convex in κ, so its
-// derivative g(κ) = Σ M·H'(κM) is non-decreasing and we bisect for its sign change.
-double bestRayScale(const Eigen::MatrixXd& margins, const Eigen::MatrixXi& isOther, double h) {
-  const auto slope = [&](double kappa) {
-    double g = 0;
-    for (Index c = 0; c < margins.cols(); ++c)
-      for (Index i = 0; i < margins.rows(); ++i)
-        if (isOther(i, c)) g += margins(i, c) * huber::derivative(kappa * margins(i, c), h);
-    return g;
-  };
+// The smallest minimizer κ ≥ 0 of the loss at the scores κ·S: it is convex in κ, so its
+// derivative is non-decreasing and we bisect for its sign change.
+double bestRayScale(const Eigen::MatrixXd& S, const Eigen::VectorXi& y, double h) {
+  const auto slope = [&](double kappa) { return lmgc_detail::pairLossSlopeAlongRay(S, y, h, kappa); };
   double lo = 1, hi = 1;
   if (slope(1) >= 0) {
     for (int k = 0; k < 80 && slope(lo) >= 0; ++k) lo *= 0.5;
@@ -229,6 +200,12 @@ Eigen::VectorXd LmgcModel::weightedGradientSum(const Eigen::VectorXd& theta, con
   return grad;
 }
 
+Eigen::MatrixXd LmgcModel::augmentedRows(const Eigen::MatrixXd& X) {
+  Eigen::MatrixXd Xt(X.rows(), X.cols() + 1);
+  Xt << X * kInvSqrt2, Eigen::VectorXd::Constant(X.rows(), kInvSqrt2);
+  return Xt;
+}
+
 Eigen::MatrixXd LmgcModel::perExampleGradients(const Eigen::VectorXd& theta,
                                                const Eigen::MatrixXd& X,
                                                const Eigen::VectorXi& y) const {
@@ -236,8 +213,7 @@ Eigen::MatrixXd LmgcModel::perExampleGradients(const Eigen::VectorXd& theta,
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == n);
   Eigen::MatrixXd S, W;
   evaluateRows(theta, X, &y, C, huberWidth_, S, &W);
-  Eigen::MatrixXd Xc(n, D);  // x̃ values, column-major: contiguous per coordinate
-  Xc << X * kInvSqrt2, Eigen::VectorXd::Constant(n, kInvSqrt2);
+  const Eigen::MatrixXd Xc = augmentedRows(X);  // column-major: contiguous per coordinate
   // Column by column (coordinate (j, k) of every class), vectorized over the examples, so
   // the n × C(d+1)² output is written contiguously.
   Eigen::MatrixXd G(n, parameterCount());
@@ -329,15 +305,7 @@ Eigen::VectorXd LmgcModel::initialParameters(const Eigen::MatrixXd& X,
   Eigen::VectorXd theta = packParameters(phis);
 
   // One common scale κ for all classes: margins are linear in κ.
-  const Eigen::MatrixXd s = -scores(theta, X);
-  Eigen::MatrixXd margins(n, C);
-  Eigen::MatrixXi isOther(n, C);
-  for (Index i = 0; i < n; ++i)
-    for (Index c = 0; c < C; ++c) {
-      margins(i, c) = s(i, c) - s(i, y[i]);
-      isOther(i, c) = c != y[i];
-    }
-  theta *= bestRayScale(margins, isOther, huberWidth_);
+  theta *= bestRayScale(-scores(theta, X), y, huberWidth_);
   project(theta);  // removes rounding-level negative eigenvalues
   return theta;
 }

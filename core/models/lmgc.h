@@ -77,6 +77,8 @@ class LmgcModel : public Model {
   Index parameterCount() const override;
   double huberWidth() const { return huberWidth_; }
   Index augmentedDim() const { return inputDim() + 1; }
+  // The augmented rows x̃ᵀ = [xᵀ, 1]/√2 of X, n × (d + 1): the one place the convention is built.
+  static Eigen::MatrixXd augmentedRows(const Eigen::MatrixXd& X);
 
   double lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                  Eigen::VectorXd* grad) const override;

@@ -6,7 +6,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/models/huber.h"
+#include "core/models/lmgc_pairs.h"
 #include "core/models/lmgc_screening.h"
 #include "core/util/parallel.h"
 
@@ -15,8 +15,7 @@ namespace dpstudio {
 LmgcFactoredObjective::LmgcFactoredObjective(const LmgcInteriorProblem& problem, std::vector<Index> ranks)
     : problem_(problem), ranks_(std::move(ranks)) {
   const Index n = problem.rows.rows(), d = problem.rows.cols(), D = d + 1, C = problem.model.classes();
-  Xt_.resize(n, D);
-  Xt_ << problem.rows / std::numbers::sqrt2, Eigen::VectorXd::Constant(n, 1.0 / std::numbers::sqrt2);
+  Xt_ = LmgcModel::augmentedRows(problem.rows);
   rowNorms_ = Xt_.rowwise().norm();
   P_ = problem.T * problem.T.transpose();
   offsets_.push_back(0);
@@ -98,19 +97,13 @@ void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::Vector
   chunk.U.noalias() = chunk.Xg * L_;
   chunk.S.resize(chunk.computed, C);
   for (Index c = 0; c < C; ++c) chunk.S.col(c) = chunk.U.middleCols(offset(c), rank(c)).rowwise().squaredNorm();
-  chunk.W.setZero(chunk.computed, C);
+  chunk.labels.resize(chunk.computed);
   for (Index j = 0; j < chunk.computed; ++j) {
-    const Index i = chunk.rows[static_cast<std::size_t>(j)], yi = problem_.y[i];
+    const Index i = chunk.rows[static_cast<std::size_t>(j)];
+    chunk.labels[j] = problem_.y[i];
     if (refresh) referenceScores_.row(i) = chunk.S.row(j);
-    for (Index c = 0; c < C; ++c) {
-      if (c == yi) continue;
-      const double margin = chunk.S(j, c) - chunk.S(j, yi);
-      chunk.loss += huber::loss(margin, h);
-      const double slope = huber::derivative(margin, h);
-      chunk.W(j, c) += slope;
-      chunk.W(j, yi) -= slope;
-    }
   }
+  chunk.loss = lmgc_detail::pairLoss(chunk.S, chunk.labels, h, &chunk.W);
   // Rows left after screening are nearly all within some margin: no second compaction.
   for (Index c = 0; c < C; ++c)
     chunk.U.middleCols(offset(c), rank(c)).array().colwise() *= (2.0 * w) * chunk.W.col(c).array();

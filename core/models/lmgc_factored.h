@@ -68,6 +68,7 @@ class LmgcFactoredObjective {
     double loss = 0;
     Index computed = 0;
     Eigen::MatrixXd Xg, U, S, W, gradient;
+    Eigen::VectorXi labels;
     std::vector<Index> rows;
   };
   static constexpr Index kChunkRows = 256;

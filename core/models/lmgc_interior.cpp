@@ -95,10 +95,8 @@ class PrimalDual {
   explicit PrimalDual(const LmgcInteriorProblem& p)
       : p_(p), C_(p.model.classes()), D_(p.model.augmentedDim()), pairs_(p.model.augmentedDim()),
         hasLinear_(p.linear.size() == p.model.parameterCount()) {
-    const Index n = p.rows.rows(), d = p.model.inputDim();
-    augmented_.resize(n, D_);
-    augmented_.leftCols(d) = p.rows / std::numbers::sqrt2;
-    augmented_.col(d).setConstant(1 / std::numbers::sqrt2);
+    const Index n = p.rows.rows();
+    augmented_ = LmgcModel::augmentedRows(p.rows);
     metric_ = p.T * p.T.transpose();
     mask_ = Eigen::MatrixXd::Ones(n, C_);
     for (Index i = 0; i < n; ++i) mask_(i, p.y[i]) = 0;

@@ -3,7 +3,7 @@
 namespace dpstudio {
 
 ScreenedLmgcLoss::ScreenedLmgcLoss(const LmgcModel& model, const Eigen::MatrixXd& rows, const Eigen::VectorXi& y)
-    : model_(model), rows_(rows), y_(y), squaredNorms_(0.5 * (rows.rowwise().squaredNorm().array() + 1.0).matrix()) {}
+    : model_(model), rows_(rows), y_(y), squaredNorms_(LmgcModel::augmentedRows(rows).rowwise().squaredNorm()) {}
 
 double ScreenedLmgcLoss::operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad) {
   const Index n = rows_.rows(), C = model_.classes(), D = model_.augmentedDim();

@@ -9,10 +9,10 @@
 #include <Eigen/Eigenvalues>
 
 #include "core/linalg/psd.h"
-#include "core/models/huber.h"
 #include "core/models/lmgc_congruence.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_interior.h"
+#include "core/models/lmgc_pairs.h"
 #include "core/models/lmgc_screening.h"
 
 namespace dpstudio {
@@ -273,16 +273,9 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
     const Eigen::MatrixXd scores = -model.scores(mapped, w.mapped);
     const Eigen::VectorXd phi = congruence(mapped, w.T, C);
     const double curvature = terms.quadratic * phi.squaredNorm(), linear = hasLinear ? terms.linear.dot(phi) : 0.0;
-    const double h = model.huberWidth();
     const auto slope = [&](double kappa) {
-      double sum = 0;
-      for (Index i = 0; i < scores.rows(); ++i)
-        for (Index c = 0; c < C; ++c) {
-          if (c == y[i]) continue;
-          const double margin = scores(i, c) - scores(i, y[i]);
-          sum += margin * huber::derivative(kappa * margin, h);
-        }
-      return weight * sum + kappa * curvature + linear;
+      return weight * lmgc_detail::pairLossSlopeAlongRay(scores, y, model.huberWidth(), kappa) + kappa * curvature +
+             linear;
     };
     if (slope(0) < 0) {
       double lo = 0, hi = 1;

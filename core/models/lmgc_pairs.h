@@ -1,0 +1,19 @@
+#pragma once
+// Internal to core/models (lmgc.cpp, lmgc_factored.cpp, lmgc_solver.cpp): LMGC's loss as a
+// function of the scores s_c(x_i) — the pairs (i, c ≠ y_i) and their Huber hinges of the
+// margins s_c − s_{y_i} (lmgc.h) — in one place, whichever parameterization gave the scores.
+
+#include <Eigen/Core>
+
+namespace dpstudio::lmgc_detail {
+
+// Σ_i Σ_{c≠y_i} H_h(S(i, c) − S(i, y_i)) over the rows of S (labels y, one a row); with W,
+// also W(i, c) = ∂ℓ_i/∂s_c. O(nC): small beside the products that give the scores.
+double pairLoss(const Eigen::Ref<const Eigen::MatrixXd>& S, const Eigen::Ref<const Eigen::VectorXi>& y, double h,
+                Eigen::MatrixXd* W);
+
+// d/dκ Σ_i Σ_{c≠y_i} H_h(κ·(S(i, c) − S(i, y_i))): the loss's slope along the ray κθ, on which
+// the scores, and so the margins, are linear in κ.
+double pairLossSlopeAlongRay(const Eigen::MatrixXd& S, const Eigen::VectorXi& y, double h, double kappa);
+
+}  // namespace dpstudio::lmgc_detail
