@@ -20,7 +20,10 @@ using Index = Eigen::Index;
 using lmgc_detail::congruence;
 
 constexpr double kBoundary = 0.98;    // fraction of the largest feasible step taken
-constexpr double kStartShift = 1e-3;  // x_c += kStartShift·λ_max·I before the first step
+// x_c += kStartShift·λ_max·I before the first step. A start well inside the cone keeps the dual
+// Z_c = μ₀x_c⁻¹ moderate, and the steps long (bench_lmgc, steps to convergence at 10⁻³ → 0.3:
+// raw breast cancer 61 → 44, wine 49 → 39, iris 37 → 16, blobs 24 → 13; 0.1…1 within a few).
+constexpr double kStartShift = 0.3;
 constexpr double kZeroShare = 1e-9;   // purification: eigenvalues below this share → 0
 constexpr double kSmallestStep = 1e-10;  // steps this short: stalled, hand over to the caller
 // Converged also needs the complementarity gap below this share of |J|: the caller's measure

@@ -1,16 +1,19 @@
 // LMGC, the model's mathematics: scores and the x̃ = [x; 1]/√2 convention, gradients against
 // finite differences (loss, objective with the trace term, per-example), the privacy
 // constants K and L, blocked and threaded evaluation, the projection and the trace term, and
-// the factored objective of lmgc_factored.h.
+// the factored objective of lmgc_factored.h, Newton's method on a face (lmgc_face.h).
 
 #include <QTest>
 
 #include <cmath>
 #include <numbers>
 
+#include <Eigen/Eigenvalues>
+
 #include "core/linalg/psd.h"
 #include "core/models/ellipsoid.h"
 #include "core/models/lmgc.h"
+#include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_screening.h"
 #include "core/models/objective.h"
@@ -416,6 +419,70 @@ class TestLmgc : public QObject {
     reference = test::randomLmgcTheta(model, rng, 1.0, true);
     minimizeProjectedGradient(objective, [&](Eigen::VectorXd& t) { model.project(t); }, reference, cone);
     DPSTUDIO_COMPARE_REL(J(x), J(reference), 1e-7);
+    for (Index c = 0; c < C; ++c) {
+      const Eigen::MatrixXd phi = model.classMatrix(x, c);
+      QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
+    }
+  }
+
+  // Newton's method on a face (lmgc_face.h): from a point on the face of the cone's minimizer,
+  // it reaches that minimizer in a few steps — with a wrong Hessian the line-searched steps
+  // would converge linearly and stop at the step limit far from it.
+  void faceNewtonReachesTheMinimizerOnItsFace() {
+    Rng rng(23);
+    const Index d = 3, C = 4, D = d + 1, n = 600;
+    const LmgcModel model(d, C, 0.5);
+    Eigen::MatrixXd X;
+    Eigen::VectorXi y;
+    test::randomLabelledRows(n, d, C, rng, X, y);
+    const Eigen::MatrixXd T = Eigen::MatrixXd::Identity(D, D) + 0.3 * test::gaussianMatrix(D, D, rng);
+    const Eigen::VectorXd linear = model.traceRegularizer(0.7) + 0.1 * test::gaussianMatrix(model.parameterCount(), 1, rng);
+    const LmgcInteriorProblem problem{model, X, y, 0.5, 0.3, linear, T};
+    const auto gradientOfJ = [&](const Eigen::VectorXd& t, Eigen::VectorXd& g) {
+      double value = problem.weight * model.lossSum(t, X, y, &g);
+      g *= problem.weight;
+      for (Index c = 0; c < C; ++c) {
+        const Eigen::MatrixXd phi = T.transpose() * model.classMatrix(t, c) * T;
+        const Eigen::Map<const Eigen::MatrixXd> lin(linear.data() + c * D * D, D, D);
+        value += 0.5 * problem.quadratic * phi.squaredNorm() + lin.cwiseProduct(phi).sum();
+        Eigen::Map<Eigen::MatrixXd>(g.data() + c * D * D, D, D) += T * (problem.quadratic * phi + lin) * T.transpose();
+      }
+      return value;
+    };
+    ProjectedGradientOptions cone;
+    cone.absoluteTolerance = 1e-11;
+    cone.relativeTolerance = 0;
+    cone.maxIterations = 50000;
+    Eigen::VectorXd minimizer = test::randomLmgcTheta(model, rng, 1.0, true);
+    const OptimizeSummary reference =
+        minimizeProjectedGradient(gradientOfJ, [&](Eigen::VectorXd& t) { model.project(t); }, minimizer, cone);
+    QCOMPARE(reference.termination, Termination::Converged);
+
+    // A start on the minimizer's face: each S_c moved by up to 30 % of its eigenvalues.
+    Eigen::VectorXd start = minimizer;
+    Index faceDimension = 0;
+    for (Index c = 0; c < C; ++c) {
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(model.classMatrix(minimizer, c));
+      const Index k = (eig.eigenvalues().array() > 1e-6 * eig.eigenvalues().maxCoeff()).count();
+      QVERIFY(k >= 1);
+      faceDimension += k * (k + 1) / 2;
+      const Eigen::MatrixXd U = eig.eigenvectors().rightCols(k);
+      Eigen::MatrixXd S = eig.eigenvalues().tail(k).asDiagonal();
+      const Eigen::MatrixXd G = test::gaussianMatrix(k, k, rng);
+      S += 0.3 * eig.eigenvalues().tail(k).minCoeff() * (G + G.transpose()) / (2.0 * G.norm());
+      Eigen::Map<Eigen::MatrixXd>(start.data() + c * D * D, D, D) = U * S * U.transpose();
+    }
+    Eigen::VectorXd g;
+    const double atStart = gradientOfJ(start, g), atMinimizer = gradientOfJ(minimizer, g);
+    QVERIFY(atStart > atMinimizer + 1e-6);
+    Eigen::VectorXd x = start;
+    const LmgcFaceResult result = minimizeLmgcOnFace(problem, x, 1e-6, 1e-9, 10);
+    qInfo("face of %lld unknowns: %d Newton steps, J %.12g -> %.12g (minimizer %.12g)",
+          static_cast<long long>(faceDimension), result.steps, atStart, result.objective, atMinimizer);
+    QVERIFY2(result.steps <= 6, qPrintable(QString::number(result.steps)));
+    DPSTUDIO_COMPARE_REL(result.objective, gradientOfJ(x, g), 1e-12);  // the face's J is J
+    DPSTUDIO_COMPARE_REL(result.objective, atMinimizer, 1e-10);
+    QVERIFY2((x - minimizer).norm() <= 1e-5 * minimizer.norm(), qPrintable(QString::number((x - minimizer).norm())));
     for (Index c = 0; c < C; ++c) {
       const Eigen::MatrixXd phi = model.classMatrix(x, c);
       QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
