@@ -25,6 +25,61 @@
 
 using namespace dpstudio;
 
+namespace {
+
+// A random instance of the solver's problem (lmgc_interior.h's form): 600 rows in d = 3 (three
+// row chunks of the factored objective, the last one short), C = 4 classes, a map T near the
+// identity, the trace term plus noise as the linear term; J and ∇J from the model's own loss.
+struct RandomSolverProblem {
+  static constexpr Index d = 3, C = 4, D = d + 1, n = 600;
+  LmgcModel model{d, C, 0.5};
+  Eigen::MatrixXd X, T;
+  Eigen::VectorXi y;
+  Eigen::VectorXd linear;
+  LmgcInteriorProblem problem{model, X, y, 0.5, 0.3, linear, {}};  // refers to the members above; T set below
+
+  explicit RandomSolverProblem(Rng& rng) {
+    test::randomLabelledRows(n, d, C, rng, X, y);
+    T = Eigen::MatrixXd::Identity(D, D) + 0.3 * test::gaussianMatrix(D, D, rng);
+    linear = model.traceRegularizer(0.7) + 0.1 * test::gaussianMatrix(model.parameterCount(), 1, rng);
+    problem.T = T;  // held by value
+  }
+  RandomSolverProblem(const RandomSolverProblem&) = delete;
+  RandomSolverProblem& operator=(const RandomSolverProblem&) = delete;
+
+  // J(x) = w·loss + Σ_c (q/2)‖Tᵀx_cT‖² + ⟨c_c, Tᵀx_cT⟩, and ∇J = w·∇loss + T(qTᵀx_cT + c_c)Tᵀ.
+  double J(const Eigen::VectorXd& x, Eigen::VectorXd& grad) const {
+    double value = problem.weight * model.lossSum(x, X, y, &grad);
+    grad *= problem.weight;
+    for (Index c = 0; c < C; ++c) {
+      const Eigen::MatrixXd phi = T.transpose() * model.classMatrix(x, c) * T;
+      const Eigen::Map<const Eigen::MatrixXd> lin(linear.data() + c * D * D, D, D);
+      value += 0.5 * problem.quadratic * phi.squaredNorm() + lin.cwiseProduct(phi).sum();
+      Eigen::Map<Eigen::MatrixXd>(grad.data() + c * D * D, D, D) += T * (problem.quadratic * phi + lin) * T.transpose();
+    }
+    return value;
+  }
+  double J(const Eigen::VectorXd& x) const {
+    Eigen::VectorXd unused;
+    return J(x, unused);
+  }
+  // The minimizer over the cone by projected gradient, from a random PSD start.
+  Eigen::VectorXd minimizer(Rng& rng, double tolerance) const {
+    ProjectedGradientOptions cone;
+    cone.absoluteTolerance = tolerance;
+    cone.relativeTolerance = 0;
+    cone.maxIterations = 50000;
+    Eigen::VectorXd x = test::randomLmgcTheta(model, rng, 1.0, true);
+    const OptimizeSummary summary = minimizeProjectedGradient(
+        [this](const Eigen::VectorXd& t, Eigen::VectorXd& g) { return J(t, g); },
+        [this](Eigen::VectorXd& t) { model.project(t); }, x, cone);
+    if (summary.termination != Termination::Converged) qWarning("the reference minimizer did not converge");
+    return x;
+  }
+};
+
+}  // namespace
+
 class TestLmgc : public QObject {
   Q_OBJECT
 
@@ -352,27 +407,14 @@ class TestLmgc : public QObject {
   // make three row chunks, the last one short. Its minimization lowers J and stays in the cone.
   void factoredObjectiveIsJOfTheProduct() {
     Rng rng(21);
-    const Index d = 3, C = 4, D = d + 1, n = 600;
-    const LmgcModel model(d, C, 0.5);
-    Eigen::MatrixXd X;
-    Eigen::VectorXi y;
-    test::randomLabelledRows(n, d, C, rng, X, y);
-    const Eigen::MatrixXd T = Eigen::MatrixXd::Identity(D, D) + 0.3 * test::gaussianMatrix(D, D, rng);
-    const Eigen::VectorXd linear = model.traceRegularizer(0.7) + 0.1 * test::gaussianMatrix(model.parameterCount(), 1, rng);
-    const LmgcInteriorProblem problem{model, X, y, 0.5, 0.3, linear, T};
+    const RandomSolverProblem random(rng);
+    const LmgcModel& model = random.model;
+    const LmgcInteriorProblem& problem = random.problem;
+    constexpr Index C = RandomSolverProblem::C, D = RandomSolverProblem::D;
     const std::vector<Index> ranks{1, 2, D, 3};
     const Index width = 1 + 2 + D + 3;
     const Eigen::VectorXd factors = test::gaussianMatrix(D * width, 1, rng);
 
-    const auto J = [&](const Eigen::VectorXd& x) {
-      double value = problem.weight * model.lossSum(x, X, y, nullptr);
-      for (Index c = 0; c < C; ++c) {
-        const Eigen::MatrixXd phi = T.transpose() * model.classMatrix(x, c) * T;
-        value += 0.5 * problem.quadratic * phi.squaredNorm() +
-                 Eigen::Map<const Eigen::MatrixXd>(linear.data() + c * D * D, D, D).cwiseProduct(phi).sum();
-      }
-      return value;
-    };
     const auto product = [&](const Eigen::VectorXd& f) {
       std::vector<Eigen::MatrixXd> phis;
       for (Index c = 0, offset = 0; c < C; offset += ranks[static_cast<std::size_t>(c)], ++c) {
@@ -383,7 +425,7 @@ class TestLmgc : public QObject {
     };
     Eigen::VectorXd grad;
     const double value = LmgcFactoredObjective(problem, ranks)(factors, grad);
-    DPSTUDIO_COMPARE_REL(value, J(product(factors)), 1e-12);
+    DPSTUDIO_COMPARE_REL(value, random.J(product(factors)), 1e-12);
     const double error = test::gradientError(
         [&](const Eigen::VectorXd& f) {
           Eigen::VectorXd unused;
@@ -402,23 +444,8 @@ class TestLmgc : public QObject {
     QCOMPARE(full, std::vector<Index>(static_cast<std::size_t>(C), D));
     const OptimizeSummary summary = minimizeLmgcFactored(problem, x, full, options);
     QCOMPARE(summary.termination, Termination::Converged);
-    Eigen::VectorXd reference = x;
-    ProjectedGradientOptions cone;
-    cone.absoluteTolerance = 1e-10;
-    cone.maxIterations = 20000;
-    const SmoothFunction objective = [&](const Eigen::VectorXd& t, Eigen::VectorXd& g) {
-      model.lossSum(t, X, y, &g);
-      g *= problem.weight;
-      for (Index c = 0; c < C; ++c) {  // ∇ of the regularizer: T(qTᵀx_cT + c_c)Tᵀ
-        const Eigen::MatrixXd pull = problem.quadratic * T.transpose() * model.classMatrix(t, c) * T +
-                                     Eigen::Map<const Eigen::MatrixXd>(linear.data() + c * D * D, D, D);
-        Eigen::Map<Eigen::MatrixXd>(g.data() + c * D * D, D, D) += T * pull * T.transpose();
-      }
-      return J(t);
-    };
-    reference = test::randomLmgcTheta(model, rng, 1.0, true);
-    minimizeProjectedGradient(objective, [&](Eigen::VectorXd& t) { model.project(t); }, reference, cone);
-    DPSTUDIO_COMPARE_REL(J(x), J(reference), 1e-7);
+    const Eigen::VectorXd reference = random.minimizer(rng, 1e-10);
+    DPSTUDIO_COMPARE_REL(random.J(x), random.J(reference), 1e-7);
     for (Index c = 0; c < C; ++c) {
       const Eigen::MatrixXd phi = model.classMatrix(x, c);
       QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
@@ -430,33 +457,10 @@ class TestLmgc : public QObject {
   // would converge linearly and stop at the step limit far from it.
   void faceNewtonReachesTheMinimizerOnItsFace() {
     Rng rng(23);
-    const Index d = 3, C = 4, D = d + 1, n = 600;
-    const LmgcModel model(d, C, 0.5);
-    Eigen::MatrixXd X;
-    Eigen::VectorXi y;
-    test::randomLabelledRows(n, d, C, rng, X, y);
-    const Eigen::MatrixXd T = Eigen::MatrixXd::Identity(D, D) + 0.3 * test::gaussianMatrix(D, D, rng);
-    const Eigen::VectorXd linear = model.traceRegularizer(0.7) + 0.1 * test::gaussianMatrix(model.parameterCount(), 1, rng);
-    const LmgcInteriorProblem problem{model, X, y, 0.5, 0.3, linear, T};
-    const auto gradientOfJ = [&](const Eigen::VectorXd& t, Eigen::VectorXd& g) {
-      double value = problem.weight * model.lossSum(t, X, y, &g);
-      g *= problem.weight;
-      for (Index c = 0; c < C; ++c) {
-        const Eigen::MatrixXd phi = T.transpose() * model.classMatrix(t, c) * T;
-        const Eigen::Map<const Eigen::MatrixXd> lin(linear.data() + c * D * D, D, D);
-        value += 0.5 * problem.quadratic * phi.squaredNorm() + lin.cwiseProduct(phi).sum();
-        Eigen::Map<Eigen::MatrixXd>(g.data() + c * D * D, D, D) += T * (problem.quadratic * phi + lin) * T.transpose();
-      }
-      return value;
-    };
-    ProjectedGradientOptions cone;
-    cone.absoluteTolerance = 1e-11;
-    cone.relativeTolerance = 0;
-    cone.maxIterations = 50000;
-    Eigen::VectorXd minimizer = test::randomLmgcTheta(model, rng, 1.0, true);
-    const OptimizeSummary reference =
-        minimizeProjectedGradient(gradientOfJ, [&](Eigen::VectorXd& t) { model.project(t); }, minimizer, cone);
-    QCOMPARE(reference.termination, Termination::Converged);
+    const RandomSolverProblem random(rng);
+    const LmgcModel& model = random.model;
+    constexpr Index C = RandomSolverProblem::C, D = RandomSolverProblem::D;
+    const Eigen::VectorXd minimizer = random.minimizer(rng, 1e-11);
 
     // A start on the minimizer's face: each S_c moved by up to 30 % of its eigenvalues.
     Eigen::VectorXd start = minimizer;
@@ -472,15 +476,14 @@ class TestLmgc : public QObject {
       S += 0.3 * eig.eigenvalues().tail(k).minCoeff() * (G + G.transpose()) / (2.0 * G.norm());
       Eigen::Map<Eigen::MatrixXd>(start.data() + c * D * D, D, D) = U * S * U.transpose();
     }
-    Eigen::VectorXd g;
-    const double atStart = gradientOfJ(start, g), atMinimizer = gradientOfJ(minimizer, g);
+    const double atStart = random.J(start), atMinimizer = random.J(minimizer);
     QVERIFY(atStart > atMinimizer + 1e-6);
     Eigen::VectorXd x = start;
-    const LmgcFaceResult result = minimizeLmgcOnFace(problem, x, 1e-6, 1e-9, 10);
+    const LmgcFaceResult result = minimizeLmgcOnFace(random.problem, x, 1e-6, 1e-9, 10);
     qInfo("face of %lld unknowns: %d Newton steps, J %.12g -> %.12g (minimizer %.12g)",
           static_cast<long long>(faceDimension), result.steps, atStart, result.objective, atMinimizer);
     QVERIFY2(result.steps <= 6, qPrintable(QString::number(result.steps)));
-    DPSTUDIO_COMPARE_REL(result.objective, gradientOfJ(x, g), 1e-12);  // the face's J is J
+    DPSTUDIO_COMPARE_REL(result.objective, random.J(x), 1e-12);  // the face's J is J
     DPSTUDIO_COMPARE_REL(result.objective, atMinimizer, 1e-10);
     QVERIFY2((x - minimizer).norm() <= 1e-5 * minimizer.norm(), qPrintable(QString::number((x - minimizer).norm())));
     for (Index c = 0; c < C; ++c) {
