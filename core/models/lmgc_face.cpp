@@ -48,8 +48,7 @@ class FaceProblem {
   FaceProblem(const LmgcInteriorProblem& p, const Eigen::VectorXd& x, double relative)
       : p_(p), C_(p.model.classes()), D_(p.model.augmentedDim()) {
     const Eigen::MatrixXd rows = LmgcModel::augmentedRows(p.rows);
-    const Eigen::MatrixXd P = p.T * p.T.transpose();
-    const bool hasLinear = p.linear.size() == p.model.parameterCount();
+    const Eigen::MatrixXd P = p.metric();
     std::vector<Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>> eig(static_cast<std::size_t>(C_));
     double largest = 0;
     for (Index c = 0; c < C_; ++c) {
@@ -82,12 +81,7 @@ class FaceProblem {
         f.features.col(a) = Z.col(i).cwiseProduct(Z.col(j)) * (i == j ? 1.0 : std::numbers::sqrt2);
       }
       f.M = f.U.transpose() * P * f.U;
-      f.E = Eigen::MatrixXd::Zero(f.k, f.k);
-      if (hasLinear) {
-        const Eigen::MatrixXd Ec =
-            p.T * Eigen::Map<const Eigen::MatrixXd>(p.linear.data() + c * D_ * D_, D_, D_) * p.T.transpose();
-        f.E = f.U.transpose() * (0.5 * (Ec + Ec.transpose())) * f.U;
-      }
+      f.E = f.U.transpose() * p.linearTerm(c) * f.U;
       start_[static_cast<std::size_t>(c)] = e.eigenvalues().tail(f.k).cwiseMax(0.0);
     }
   }

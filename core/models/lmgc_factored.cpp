@@ -14,19 +14,13 @@ namespace dpstudio {
 
 LmgcFactoredObjective::LmgcFactoredObjective(const LmgcInteriorProblem& problem, std::vector<Index> ranks)
     : problem_(problem), ranks_(std::move(ranks)) {
-  const Index n = problem.rows.rows(), d = problem.rows.cols(), D = d + 1, C = problem.model.classes();
+  const Index n = problem.rows.rows(), C = problem.model.classes();
   Xt_ = LmgcModel::augmentedRows(problem.rows);
   rowNorms_ = Xt_.rowwise().norm();
-  P_ = problem.T * problem.T.transpose();
+  P_ = problem.metric();
   offsets_.push_back(0);
   for (Index c = 0; c < C; ++c) offsets_.push_back(offsets_.back() + ranks_[static_cast<std::size_t>(c)]);
-  const bool hasLinear = problem.linear.size() == problem.model.parameterCount();
-  for (Index c = 0; c < C; ++c) {
-    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(D, D);
-    if (hasLinear)
-      E = problem.T * Eigen::Map<const Eigen::MatrixXd>(problem.linear.data() + c * D * D, D, D) * problem.T.transpose();
-    E_.push_back(0.5 * (E + E.transpose()));
-  }
+  for (Index c = 0; c < C; ++c) E_.push_back(problem.linearTerm(c));
   chunks_.resize(static_cast<std::size_t>((n + kChunkRows - 1) / kChunkRows));
 }
 

@@ -100,7 +100,7 @@ class PrimalDual {
         hasLinear_(p.linear.size() == p.model.parameterCount()) {
     const Index n = p.rows.rows();
     augmented_ = LmgcModel::augmentedRows(p.rows);
-    metric_ = p.T * p.T.transpose();
+    metric_ = p.metric();
     mask_ = Eigen::MatrixXd::Ones(n, C_);
     for (Index i = 0; i < n; ++i) mask_(i, p.y[i]) = 0;
     k_ = p.weight / (2 * p.model.huberWidth());
@@ -430,6 +430,13 @@ Eigen::VectorXd purified(const LmgcModel& model, const Eigen::VectorXd& x) {
 }
 
 }  // namespace
+
+Eigen::MatrixXd LmgcInteriorProblem::linearTerm(Index c) const {
+  const Index D = model.augmentedDim();
+  if (linear.size() != model.parameterCount()) return Eigen::MatrixXd::Zero(D, D);
+  const Eigen::MatrixXd E = T * Eigen::Map<const Eigen::MatrixXd>(linear.data() + c * D * D, D, D) * T.transpose();
+  return 0.5 * (E + E.transpose());
+}
 
 LmgcInteriorResult minimizeLmgcInterior(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
                                         Eigen::VectorXd& x, const LmgcInteriorOptions& options) {

@@ -59,6 +59,11 @@ struct LmgcInteriorProblem {
   double quadratic = 0;         // q ≥ 0
   const Eigen::VectorXd& linear;  // c (original coordinates); empty = 0
   Eigen::MatrixXd T;            // (d+1) × (d+1), invertible: the original Φ_c = Tᵀ x_c T
+
+  // R in these coordinates: Σ_c (q/2)⟨P x_c P, x_c⟩ + ⟨E_c, x_c⟩, with P = TTᵀ and
+  // E_c = T c_c Tᵀ (symmetrized; zero without a linear term).
+  Eigen::MatrixXd metric() const { return T * T.transpose(); }
+  Eigen::MatrixXd linearTerm(Eigen::Index c) const;
 };
 
 struct LmgcInteriorOptions {
