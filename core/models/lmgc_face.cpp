@@ -10,7 +10,7 @@
 
 #include "core/linalg/blocked_cholesky.h"
 #include "core/linalg/psd.h"
-#include "core/models/huber.h"
+#include "core/models/lmgc_pairs.h"
 #include "core/util/parallel.h"
 
 namespace dpstudio {
@@ -105,25 +105,12 @@ class FaceProblem {
   // J on the face; with grad, its gradient and the pairs' Huber curvatures (for hessian()).
   double value(const Eigen::VectorXd& s, Eigen::VectorXd* grad) {
     const Index n = p_.rows.rows();
-    const double h = p_.model.huberWidth(), w = p_.weight;
+    const double w = p_.weight;
     Eigen::MatrixXd scores(n, C_);
     for (const ClassFace& f : faces_) scores.col(&f - faces_.data()) = f.features * s.segment(f.offset, f.m);
-    double loss = 0;
-    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, C_);
-    if (grad) curvature_ = Eigen::MatrixXd::Zero(n, C_);
-    for (Index i = 0; i < n; ++i) {
-      const Index y = p_.y[i];
-      for (Index c = 0; c < C_; ++c) {
-        if (c == y) continue;
-        const double margin = scores(i, c) - scores(i, y);
-        loss += huber::loss(margin, h);
-        if (!grad) continue;
-        const double slope = huber::derivative(margin, h);
-        W(i, c) += slope;
-        W(i, y) -= slope;
-        curvature_(i, c) = huber::secondDerivative(margin, h);
-      }
-    }
+    Eigen::MatrixXd W;
+    const double loss = lmgc_detail::pairLoss(scores, p_.y, p_.model.huberWidth(), grad ? &W : nullptr,
+                                              grad ? &curvature_ : nullptr);
     double value = w * loss;
     if (grad) grad->resize(dimension_);
     for (const ClassFace& f : faces_) {

@@ -7,10 +7,11 @@ namespace dpstudio::lmgc_detail {
 using Index = Eigen::Index;
 
 double pairLoss(const Eigen::Ref<const Eigen::MatrixXd>& S, const Eigen::Ref<const Eigen::VectorXi>& y, double h,
-                Eigen::MatrixXd* W) {
+                Eigen::MatrixXd* W, Eigen::MatrixXd* curvature) {
   const Index b = S.rows(), C = S.cols();
   double loss = 0;
   if (W) W->setZero(b, C);
+  if (curvature) curvature->setZero(b, C);
   for (Index i = 0; i < b; ++i) {
     const Index yi = y[i];
     const double own = S(i, yi);
@@ -23,6 +24,7 @@ double pairLoss(const Eigen::Ref<const Eigen::MatrixXd>& S, const Eigen::Ref<con
         (*W)(i, c) = slope;
         (*W)(i, yi) -= slope;
       }
+      if (curvature) (*curvature)(i, c) = huber::secondDerivative(margin, h);
     }
   }
   return loss;
