@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <functional>
 #include <span>
 
 #include <Eigen/Eigenvalues>
@@ -15,6 +16,7 @@
 #include "core/models/lmgc_interior.h"
 #include "core/models/lmgc_pairs.h"
 #include "core/models/lmgc_screening.h"
+#include "core/models/lmgc_semismooth.h"
 
 namespace dpstudio {
 namespace {
@@ -33,14 +35,17 @@ constexpr int kInteriorSteps = 200;
 // ranks are 8–17 of 65, and with `train` on digits at λ = 10⁻⁴…10⁻¹ and DP-LMGC): projected-
 // gradient steps before the ranks are first read off (10: within a few of the minimizer's);
 // the share of the largest eigenvalue that counts towards a rank (10⁻⁴ and above cut ranks the
-// minimizer needs, and the factored descent then stalls short of it); the first round's
-// stages — 200 L-BFGS iterations over factors of the ranks read off the projected-gradient
-// iterate plus a spare column; then Newton's method on the face of that result
-// (lmgc_face.h: two steps, 50 ms on digits, take J from 1.5·10⁻³ above its minimum to
-// 3.7·10⁻⁴, which the 800 iterations it replaces took 0.6 s to do) and 400 L-BFGS iterations
-// on ranks re-read off it (digits 1.42 → 1.10 s, λ = 3·10⁻² 1.22 → 0.95 s, λ = 10⁻³
-// 2.0 → 1.9 s) — and the later rounds' single stage. Both first-order methods' tails are
-// linear (the problem is ill-conditioned: directions only the small quadratic term sees).
+// minimizer needs, and the factored descent then stalls short of it); the first round: 100
+// L-BFGS iterations over factors of the ranks read off the projected-gradient iterate plus a
+// spare column (J to within ~10⁻⁵ of its minimum on digits), then the semismooth Newton method
+// (lmgc_semismooth.h) from there, with α = 4 × projected gradient's step (1–8 × within ±5 %;
+// fewer L-BFGS iterations leave it more Newton steps and conjugate-gradient iterations: 50 and
+// 25 help at λ ≥ 3·10⁻² but not at 10⁻³). It replaced Newton on the face plus 400 more L-BFGS
+// iterations plus ~35 polishing steps (digits 1.1–1.3 s → 0.52–0.65 s, λ = 10⁻³ 1.9–2.1 →
+// 1.6 s, 3·10⁻² 1.0 → 0.52 s, 10⁻¹ 0.94 → 0.48 s), which remain the route when the active
+// rows' features are too large for it (lmgc_semismooth.h) — and the later rounds' single
+// stage. Both first-order methods' tails are linear (the problem is ill-conditioned:
+// directions only the small quadratic term sees, and the turning of the x_c's ranges).
 // Projected gradient polishes for at most kPolishSteps steps a round: when it has not
 // converged by then it is in its slow regime (digits at λ = 10⁻³: 1 513 steps, 8.4 s, in one
 // run), and a new factored descent from its point is cheaper (2.0 s). The last round polishes
@@ -52,8 +57,10 @@ struct FactoredStage {
   Index spareColumns;
   bool newtonOnFaceFirst = false;
 };
-constexpr FactoredStage kFirstRound[] = {{200, 1}, {400, 0, true}};
+constexpr FactoredStage kFirstRound[] = {{100, 1}};
+constexpr FactoredStage kFirstRoundWithoutNewton[] = {{400, 0, true}};  // after kFirstRound
 constexpr FactoredStage kLaterRounds[] = {{500, 1}};
+constexpr double kNewtonStepPerGradientStep = 4;
 constexpr int kFaceNewtonSteps = 10;  // digits: 2 (one of them drops the eigenvalues that leave)
 constexpr int kFactoredMemory = 20;  // L-BFGS pairs: its two-loop is ~10 % of the time at 20; 10 stalls the polish
 constexpr int kPolishSteps = 50;
@@ -132,6 +139,44 @@ FactoredDescent factoredDescent(const LmgcInteriorProblem& problem, const Smooth
   return descent;
 }
 
+using StationarityMeasure = std::function<double(const Eigen::VectorXd&, const Eigen::VectorXd&, double&)>;
+
+// The first round's end game from the factored descent's x: the semismooth Newton method
+// (lmgc_semismooth.h), whose x is kept if it lowers the stopping measure; where the active
+// rows are too many for it, Newton on the face and more L-BFGS iterations (which keep x if J
+// goes down).
+FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
+                              const StationarityMeasure& measure, double gradientStep, double absoluteTolerance,
+                              Eigen::VectorXd& x, const IterationCallback& callback) {
+  FactoredDescent result;
+  Eigen::VectorXd grad;
+  double tolerance = 0;
+  ++result.evaluations;
+  objective(x, grad);
+  const double before = measure(x, grad, tolerance);
+  LmgcSemismoothOptions newton;
+  newton.step = kNewtonStepPerGradientStep * gradientStep;
+  newton.tolerance = 0.5 * tolerance;  // the whitened residual need not be the caller's measure
+  newton.callback = callback;
+  Eigen::VectorXd solved = x;
+  const LmgcSemismoothResult r = minimizeLmgcSemismooth(problem, objective, solved, newton);
+  result.evaluations += r.evaluations;
+  result.cancelled = r.cancelled;
+  if (r.built) {
+    ++result.evaluations;
+    objective(solved, grad);
+    if (measure(solved, grad, tolerance) < before) x = solved;
+    return result;
+  }
+  Eigen::VectorXd unused;
+  ++result.evaluations;
+  const FactoredDescent more =
+      factoredDescent(problem, objective, objective(x, unused), absoluteTolerance, kFirstRoundWithoutNewton, x, callback);
+  result.evaluations += more.evaluations;
+  result.cancelled = more.cancelled;
+  return result;
+}
+
 // The interior-point method (lmgc_interior.h) while its dense system fits, then projected
 // gradient from its last point for the iterations left; both stop on options' measure and
 // tolerance, and share options.maxIterations.
@@ -144,7 +189,7 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
   // It converges in tens of steps or not at all (then projected gradient takes over).
   interior.maxIterations = std::min(options.maxIterations, kInteriorSteps);
   interior.callback = callback;
-  interior.measure = [&](const Eigen::VectorXd& at, const Eigen::VectorXd& grad, double& tolerance) {
+  const auto measureAt = [&](const Eigen::VectorXd& at, const Eigen::VectorXd& grad, double& tolerance) {
     // As projected_gradient.cpp measures it.
     if (options.stationarity) {
       const ProjectedGradientOptions::Stationarity s = options.stationarity(at, grad);
@@ -156,6 +201,7 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
     tolerance = std::max(options.absoluteTolerance, options.relativeTolerance * at.norm());
     return (stepped - at).norm();
   };
+  interior.measure = measureAt;
   Eigen::VectorXd inside = x;
   const LmgcInteriorResult ipm = minimizeLmgcInterior(problem, objective, inside, interior);
   OptimizeSummary summary;
@@ -184,6 +230,7 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
     used += summary.iterations;
     evaluations += summary.evaluations;
     summary.iterations = used;
+    const double gradientStep = summary.step;
     // Rounds: L-BFGS over factors, then projected gradient for at most kPolishSteps; while
     // the polish stops short of the tolerance, another factored descent from where it is.
     for (int round = 0; iterationsLeft(); ++round) {
@@ -201,6 +248,15 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
       if (descent.cancelled) {
         summary.termination = Termination::Cancelled;
         break;
+      }
+      if (round == 0) {
+        const FactoredDescent endGame = newtonEndGame(problem, objective, measureAt, gradientStep,
+                                                      options.absoluteTolerance, x, factoredCallback);
+        evaluations += endGame.evaluations;
+        if (endGame.cancelled) {
+          summary.termination = Termination::Cancelled;
+          break;
+        }
       }
       ProjectedGradientOptions polish = options;
       polish.maxIterations = round + 1 < kMaxRounds ? std::min(kPolishSteps, options.maxIterations - used)

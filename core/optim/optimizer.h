@@ -41,6 +41,7 @@ struct OptimizeSummary {
   double gradientNorm = 0;  // ‖∇J‖ at the result; for constrained problems the norm of the
                             // projected-gradient step (proj(θ − ∇J) − θ)
   double seconds = 0;
+  double step = 0;  // projected gradient: its last step size (≈ 1/L, L ∇J's Lipschitz constant)
 
   bool usable() const {
     return termination == Termination::Converged || termination == Termination::MaxIterations ||

@@ -200,6 +200,7 @@ OptimizeSummary minimizeProjectedGradient(const SmoothFunction& f, const Project
   }
 
   theta = x.x;
+  summary.step = alpha;
   summary.objective = x.f;
   summary.evaluations = solver.evaluations;
   if (termination == Termination::LineSearchFailed &&

@@ -16,6 +16,7 @@
 #include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_screening.h"
+#include "core/models/lmgc_semismooth.h"
 #include "core/models/objective.h"
 #include "core/optim/projected_gradient.h"
 #include "core/util/parallel.h"
@@ -485,6 +486,47 @@ class TestLmgc : public QObject {
     QVERIFY2(result.steps <= 6, qPrintable(QString::number(result.steps)));
     DPSTUDIO_COMPARE_REL(result.objective, random.J(x), 1e-12);  // the face's J is J
     DPSTUDIO_COMPARE_REL(result.objective, atMinimizer, 1e-10);
+    QVERIFY2((x - minimizer).norm() <= 1e-5 * minimizer.norm(), qPrintable(QString::number((x - minimizer).norm())));
+    for (Index c = 0; c < C; ++c) {
+      const Eigen::MatrixXd phi = model.classMatrix(x, c);
+      QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
+    }
+  }
+
+  // The semismooth Newton method (lmgc_semismooth.h): from a point near the cone's minimizer
+  // but off its face (every x_c moved in a random symmetric direction, then projected: ranks
+  // and ranges both wrong), exact Newton steps (conjugate gradients to 10⁻¹⁰) reach the
+  // fixed point, ‖F‖/α ≤ 10⁻⁹, in a few steps and land on the minimizer. A wrong generalized
+  // Jacobian (the loss's or the regularizer's Hessian halved, or the cone's curvature
+  // |λ_null|/λ_range dropped) converges linearly and stops at the step limit short of it.
+  void semismoothNewtonReachesTheMinimizer() {
+    Rng rng(25);
+    const RandomSolverProblem random(rng);
+    const LmgcModel& model = random.model;
+    constexpr Index C = RandomSolverProblem::C;
+    const Eigen::VectorXd minimizer = random.minimizer(rng, 1e-11);
+    Index rankDeficient = 0;
+    for (Index c = 0; c < C; ++c) {
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(model.classMatrix(minimizer, c));
+      rankDeficient += eig.eigenvalues()[0] < 1e-8 * eig.eigenvalues().maxCoeff() ? 1 : 0;
+    }
+    QVERIFY2(rankDeficient >= 2, "the instance should exercise the range-null blocks");
+
+    Eigen::VectorXd x = minimizer + 0.02 * minimizer.norm() * test::randomLmgcTheta(model, rng, 1.0, false).normalized();
+    model.project(x);
+    const SmoothFunction J = [&](const Eigen::VectorXd& t, Eigen::VectorXd& g) { return random.J(t, g); };
+    LmgcSemismoothOptions options;
+    options.step = 0.1;
+    options.tolerance = 1e-9;
+    options.forcing = 1e-10;
+    options.maxSteps = 6;
+    const LmgcSemismoothResult result = minimizeLmgcSemismooth(random.problem, J, x, options);
+    qInfo("semismooth Newton: %d steps, %d conjugate-gradient iterations, residual %.3g, J %.12g (minimizer %.12g)",
+          result.steps, result.innerIterations, result.residual, random.J(x), random.J(minimizer));
+    QVERIFY(result.built);
+    QVERIFY2(result.steps <= 5, qPrintable(QString::number(result.steps)));
+    QVERIFY2(result.residual <= 1e-9, qPrintable(QString::number(result.residual)));
+    DPSTUDIO_COMPARE_REL(random.J(x), random.J(minimizer), 1e-10);
     QVERIFY2((x - minimizer).norm() <= 1e-5 * minimizer.norm(), qPrintable(QString::number((x - minimizer).norm())));
     for (Index c = 0; c < C; ++c) {
       const Eigen::MatrixXd phi = model.classMatrix(x, c);
