@@ -296,7 +296,11 @@ LmgcSemismoothResult minimizeLmgcSemismooth(const LmgcInteriorProblem& problem, 
   ++newton.evaluations;
   objective(x, grad);
   Point point = newton.evaluate(x - options.step * grad);
-  for (; result.steps < options.maxSteps && point.residual > options.tolerance * options.step; ++result.steps) {
+  const auto done = [&] {
+    return point.residual <= options.tolerance * options.step ||
+           (options.converged && options.converged(point.x, point.grad));
+  };
+  for (; result.steps < options.maxSteps && !done(); ++result.steps) {
     if (!newton.prepare(point)) break;
     result.built = true;
     int inner = 0;

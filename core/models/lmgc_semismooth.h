@@ -27,6 +27,8 @@
 // Contract: x is feasible in and out (x = P(z) for the best z found); the caller measures the
 // result with its own stopping rule and compares.
 
+#include <functional>
+
 #include "core/models/lmgc_interior.h"
 #include "core/optim/optimizer.h"
 
@@ -34,7 +36,9 @@ namespace dpstudio {
 
 struct LmgcSemismoothOptions {
   double step = 1e-3;        // α: about 1/L, as projected gradient's step
-  double tolerance = 0;      // stop when ‖F‖/α ≤ tolerance
+  double tolerance = 0;      // stop when ‖F‖/α ≤ tolerance, or when `converged` says so
+  // The caller's own stopping rule at x = P(z), given ∇J(x) (optional).
+  std::function<bool(const Eigen::VectorXd& x, const Eigen::VectorXd& grad)> converged;
   int maxSteps = 8;          // Newton steps
   double forcing = 1e-2;     // conjugate gradients stop at this share of the right-hand side
   int maxInnerIterations = 300;

@@ -156,7 +156,10 @@ FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFu
   const double before = measure(x, grad, tolerance);
   LmgcSemismoothOptions newton;
   newton.step = kNewtonStepPerGradientStep * gradientStep;
-  newton.tolerance = 0.5 * tolerance;  // the whitened residual need not be the caller's measure
+  newton.converged = [&](const Eigen::VectorXd& at, const Eigen::VectorXd& gradient) {
+    double atTolerance = 0;
+    return measure(at, gradient, atTolerance) <= atTolerance;
+  };
   newton.callback = callback;
   Eigen::VectorXd solved = x;
   const LmgcSemismoothResult r = minimizeLmgcSemismooth(problem, objective, solved, newton);
