@@ -21,8 +21,16 @@
 // It is solved by conjugate gradients with a diagonal preconditioner and Hessian-vector
 // products on the rows that sit on a Huber's quadratic part (O(n_active·D·p) a class, p the
 // range's dimension); the rest of dz follows from the equation. Steps are damped until
-// ‖F‖ falls; near the minimizer the full step is taken and ‖F‖ falls quadratically (digits:
-// 0.06 → 2·10⁻⁶ in two steps from where the face Newton leaves it).
+// ‖F‖ falls; near the minimizer the full step is taken and ‖F‖ falls superlinearly (digits,
+// from 100 L-BFGS iterations over factors, ‖F‖/α: 7.8 → 3.1 → 0.064 → 7.4·10⁻⁴ → 1.3·10⁻⁵ in
+// four full steps and 163 conjugate-gradient iterations, 0.1 s; the projected-gradient
+// measure is then 3·10⁻⁶, below its tolerance 1.35·10⁻⁵; from 75, four steps and 126).
+//
+// Measured against: L-BFGS over factors and projected gradient took 400 iterations and ~35
+// steps (0.6 s) for the same measure from a better start. Hessian-vector products by finite
+// differences of ∇J (a full evaluation each) gave the same steps at ~8× the time. The residual
+// ‖F‖ as the merit rejects good steps where the Huber pieces change (J falling 3·10⁻⁴ while
+// ‖F‖ rose fivefold, digits at λ = 10⁻³); accepting on J instead did not help there either.
 //
 // Contract: x is feasible in and out (x = P(z) for the best z found); the caller measures the
 // result with its own stopping rule and compares.

@@ -35,17 +35,22 @@ constexpr int kInteriorSteps = 200;
 // ranks are 8–17 of 65, and with `train` on digits at λ = 10⁻⁴…10⁻¹ and DP-LMGC): projected-
 // gradient steps before the ranks are first read off (10: within a few of the minimizer's);
 // the share of the largest eigenvalue that counts towards a rank (10⁻⁴ and above cut ranks the
-// minimizer needs, and the factored descent then stalls short of it); the first round: 100
+// minimizer needs, and the factored descent then stalls short of it); the first round: 75
 // L-BFGS iterations over factors of the ranks read off the projected-gradient iterate plus a
-// spare column (J to within ~10⁻⁵ of its minimum on digits), then the semismooth Newton method
-// (lmgc_semismooth.h) from there, with α = 4 × projected gradient's step (1–8 × within ±5 %;
-// fewer L-BFGS iterations leave it more Newton steps and conjugate-gradient iterations: 50 and
-// 25 help at λ ≥ 3·10⁻² but not at 10⁻³). It replaced Newton on the face plus 400 more L-BFGS
-// iterations plus ~35 polishing steps (digits 1.1–1.3 s → 0.52–0.65 s, λ = 10⁻³ 1.9–2.1 →
-// 1.6 s, 3·10⁻² 1.0 → 0.52 s, 10⁻¹ 0.94 → 0.48 s), which remain the route when the active
-// rows' features are too large for it (lmgc_semismooth.h) — and the later rounds' single
-// stage. Both first-order methods' tails are linear (the problem is ill-conditioned:
-// directions only the small quadratic term sees, and the turning of the x_c's ranges).
+// spare column (J to within ~10⁻⁴ of its minimum on digits), then the semismooth Newton method
+// (lmgc_semismooth.h) from there, with α = 4 × projected gradient's step (1–8 × within ±5 %),
+// until the solver's own measure is met (digits: 4 steps, 126 conjugate-gradient iterations).
+// 100 L-BFGS iterations cost 0.05 s more on digits (4 steps, 163 iterations), 150 0.1 s; 50
+// and 25 leave the Newton method more to do (25: 0.87 s, and 2.3 s at λ = 10⁻³); 5
+// projected-gradient steps instead of 10 before them, within ±10 %. It replaced Newton on the
+// face, 400 more L-BFGS iterations and ~35 polishing steps (digits 1.1–1.3 s → 0.45–0.48 s,
+// λ = 10⁻³ 1.9–2.1 → 1.45 s, 3·10⁻² 1.0 → 0.43 s, 10⁻¹ 0.94 → 0.39 s), which remain the route where the
+// active rows' features are too many for it (kFirstRoundWithoutNewton); later rounds have a
+// single L-BFGS stage. Both first-order methods' tails are linear (the problem is
+// ill-conditioned: directions only the small quadratic term sees, and the turning of the x_c's
+// ranges). At λ = 10⁻³ the Newton method's conjugate gradients reach their limit (the diagonal
+// preconditioner does not see the small regularizer's directions) and it stalls after 3 steps;
+// projected gradient and a second round finish.
 // Projected gradient polishes for at most kPolishSteps steps a round: when it has not
 // converged by then it is in its slow regime (digits at λ = 10⁻³: 1 513 steps, 8.4 s, in one
 // run), and a new factored descent from its point is cheaper (2.0 s). The last round polishes
@@ -57,12 +62,12 @@ struct FactoredStage {
   Index spareColumns;
   bool newtonOnFaceFirst = false;
 };
-constexpr FactoredStage kFirstRound[] = {{100, 1}};
+constexpr FactoredStage kFirstRound[] = {{75, 1}};
 constexpr FactoredStage kFirstRoundWithoutNewton[] = {{400, 0, true}};  // after kFirstRound
 constexpr FactoredStage kLaterRounds[] = {{500, 1}};
 constexpr double kNewtonStepPerGradientStep = 4;
 constexpr int kFaceNewtonSteps = 10;  // digits: 2 (one of them drops the eigenvalues that leave)
-constexpr int kFactoredMemory = 20;  // L-BFGS pairs: its two-loop is ~10 % of the time at 20; 10 stalls the polish
+constexpr int kFactoredMemory = 20;  // L-BFGS pairs: 8–15 within ±5 % (before the Newton method: 10 stalled the polish)
 constexpr int kPolishSteps = 50;
 constexpr int kMaxRounds = 20;
 
