@@ -57,7 +57,7 @@ struct LmgcSemismoothOptions {
 
 struct LmgcSemismoothResult {
   bool built = false;     // false: the problem is too large for the active rows' features; x unchanged
-  int steps = 0;          // Newton steps taken
+  int steps = 0;          // Newton steps taken (0: none helped, or the first one's system stalled)
   int innerIterations = 0;  // conjugate-gradient iterations, all steps
   double residual = 0;    // ‖F‖/α at the returned x
   int evaluations = 0;    // of J and ∇J

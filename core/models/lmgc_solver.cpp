@@ -147,9 +147,9 @@ FactoredDescent factoredDescent(const LmgcInteriorProblem& problem, const Smooth
 using StationarityMeasure = std::function<double(const Eigen::VectorXd&, const Eigen::VectorXd&, double&)>;
 
 // The first round's end game from the factored descent's x: the semismooth Newton method
-// (lmgc_semismooth.h), whose x is kept if it lowers the stopping measure; where the active
-// rows are too many for it, Newton on the face and more L-BFGS iterations (which keep x if J
-// goes down).
+// (lmgc_semismooth.h), whose x is kept if it lowers the stopping measure; where it takes no
+// step (the active rows are too many for it, or its first system stalls), Newton on the face
+// and more L-BFGS iterations (which keep x if J goes down).
 FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
                               const StationarityMeasure& measure, double gradientStep, double absoluteTolerance,
                               Eigen::VectorXd& x, const IterationCallback& callback) {
@@ -170,7 +170,8 @@ FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFu
   const LmgcSemismoothResult r = minimizeLmgcSemismooth(problem, objective, solved, newton);
   result.evaluations += r.evaluations;
   result.cancelled = r.cancelled;
-  if (r.built) {
+  if (r.cancelled) return result;
+  if (r.steps > 0) {
     ++result.evaluations;
     objective(solved, grad);
     if (measure(solved, grad, tolerance) < before) x = solved;
