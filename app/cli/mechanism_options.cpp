@@ -26,8 +26,12 @@ void addMechanismOptions(QCommandLineParser& parser) {
 
 void addNoiseOptions(QCommandLineParser& parser) {
   parser.addOptions({
-      {"noise", "Randomness: experiment (seeded, replayable) or release (OS CSPRNG).", "SRC", "experiment"},
-      {"seed", "Seed of experiment mode (default 1).", "S"},
+      {"noise",
+       "Randomness: release (the OS CSPRNG; the default, since this command's output is a release) or "
+       "experiment (seeded and replayable: anyone who knows the seed can subtract the noise, so the output is "
+       "marked NOT private).",
+       "SRC", "release"},
+      {"seed", "Seed of --noise experiment (default 1); refused without it.", "S"},
   });
 }
 
@@ -106,6 +110,13 @@ Result<NoiseChoice> noiseChoice(const Command& command) {
   const auto kind = privacy::parseNoiseKind(command.parser().value("noise").toStdString());
   if (!kind) return Error{ErrorKind::Usage, "use experiment or release", {}, 0, "noise"};
   choice.kind = *kind;
+  // A seed is meaningless for the CSPRNG; accepting it silently would let a user believe a
+  // seeded, replayable run was made, or that a release can be replayed.
+  if (choice.kind == privacy::NoiseKind::Release && command.parser().isSet("seed"))
+    return Error{ErrorKind::Usage,
+                 "--seed seeds experiment noise only: add --noise experiment for a replayable run (its output is "
+                 "NOT private), or drop --seed for a release",
+                 {}, 0, "seed"};
   auto seed = command.integer("seed", 1, 0);
   if (!seed) return seed.error();
   choice.seed = static_cast<std::uint64_t>(seed.value());

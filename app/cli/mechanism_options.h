@@ -11,7 +11,8 @@ namespace dpstudio::cli {
 // --model, --mechanism, --epsilon, --delta, --lambda, --huber, --lambda2, --distribution,
 // --calibration, --batch-size, --clip-norm, --epochs, --learning-rate, --noise-multiplier.
 void addMechanismOptions(QCommandLineParser& parser);
-// --noise experiment|release and --seed S.
+// --noise release|experiment (release by default: train, predict and party print releases) and
+// --seed S, which only experiment mode takes.
 void addNoiseOptions(QCommandLineParser& parser);
 
 Result<mech::MechanismOptions> mechanismOptions(const Command& command);
@@ -26,7 +27,7 @@ void addTuningOption(QCommandLineParser& parser);
 Result<std::vector<double>> tuneLambdas(const Command& command, const mech::MechanismOptions& base);
 
 struct NoiseChoice {
-  privacy::NoiseKind kind = privacy::NoiseKind::Experiment;
+  privacy::NoiseKind kind = privacy::NoiseKind::Release;
   std::uint64_t seed = 1;
 };
 Result<NoiseChoice> noiseChoice(const Command& command);
