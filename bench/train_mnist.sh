@@ -30,4 +30,4 @@ run() {
   rm -f "$json" "$timing" "$errors"
 }
 run "softmax λ=1e-5" --model softmax --lambda 1e-5 --mechanism none
-run "loss ε=10 λ=1e-4" --model softmax --lambda 1e-4 --mechanism loss --epsilon 10 --seed 1
+run "loss ε=10 λ=1e-4" --model softmax --lambda 1e-4 --mechanism loss --epsilon 10 --noise experiment --seed 1

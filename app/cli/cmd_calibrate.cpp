@@ -13,6 +13,8 @@ int runCalibrate(const QStringList& args) {
             "not needed with --rff-dim).", "D"},
       {"classes", "Number of classes (default 2).", "C"},
       {"intercept", "Count train's --intercept column: the model sees d + 1 (or D + 1) features."},
+      {"noise", "The noise source of the run: release (default, as train's; output perturbation's scale is then "
+                "enlarged by F = 1 + 2^-10) or experiment.", "SRC", "release"},
   });
   // The same options as train: the model then sees D features, whatever d was.
   command.addRandomFeatureOptions();
@@ -20,6 +22,8 @@ int runCalibrate(const QStringList& args) {
   if (!command.parse(args, &exitCode)) return exitCode;
   auto options = mechanismOptions(command);
   if (!options) return command.fail(options.error());
+  const auto noise = privacy::parseNoiseKind(command.parser().value("noise").toStdString());
+  if (!noise) return command.fail({ErrorKind::Usage, "use release or experiment", {}, 0, "noise"});
   auto randomFeatures = command.randomFeatureSpec();
   if (!randomFeatures) return command.fail(randomFeatures.error());
   const bool mapped = randomFeatures.value().has_value();
@@ -33,7 +37,7 @@ int runCalibrate(const QStringList& args) {
   const Index features = (mapped ? randomFeatures.value()->dim : static_cast<Index>(d.value())) +
                          (command.parser().isSet("intercept") ? 1 : 0);
   auto report = mech::calibrate(options.value(), {static_cast<Index>(n.value()), features,
-                                                  static_cast<Index>(classes.value())});
+                                                  static_cast<Index>(classes.value())}, *noise);
   if (!report) return command.fail(report.error());
   if (command.json()) {
     QJsonObject out = mech::reportToJson(report.value());

@@ -95,6 +95,13 @@ int runPredict(const QStringList& args) {
   const Index rows = p.labels.size();
   const double accuracy = answered.value().accuracy;
   const auto remaining = model.budgetRemaining();
+  // A private predictor's answers are a release: only the CSPRNG's are private (issue 30
+  // bug 1). Experiment answers are replayable by whoever knows the seed, and say so.
+  const bool answersDrawNoise = remaining.has_value();
+  const bool experimentAnswers = answersDrawNoise && noiseSpec.value().kind == privacy::NoiseKind::Experiment;
+  const QString notPrivateAnswers =
+      QString("experiment noise (seed %1): whoever knows the seed can replay these answers, so they are NOT private")
+          .arg(noiseSpec.value().seed);
   if (command.json()) {
     QJsonArray labels;
     for (Index i = 0; i < rows; ++i)
@@ -106,6 +113,9 @@ int runPredict(const QStringList& args) {
     if (remaining) {
       out["budget_remaining"] = static_cast<qint64>(*remaining);
       out["answers_spent"] = static_cast<qint64>(p.answersSpent);
+      out["noise_source"] = QString::fromStdString(noise.value()->provenance().kindName());
+      out["answers_private"] = !experimentAnswers;
+      if (experimentAnswers) out["not_private"] = notPrivateAnswers;
     }
     if (!warnings.empty()) out["warnings"] = toJsonArray(warnings);
     out["ledger"] = ledger.value().json();
@@ -120,6 +130,9 @@ int runPredict(const QStringList& args) {
   if (remaining)
     printText(QString("budget          %1 answers spent, %2 of %3 left (recorded in %4)")
                   .arg(p.answersSpent).arg(*remaining).arg(*model.budget()).arg(modelPath));
+  if (answersDrawNoise)
+    printText("noise source    " + QString::fromStdString(noise.value()->provenance().describe()));
+  if (experimentAnswers) printText("NOT PRIVATE     " + notPrivateAnswers);
   ledger.value().print();
   return kOk;
 }

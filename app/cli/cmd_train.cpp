@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app/cli/bundle_output.h"
+#include "core/bundle/bundle_export.h"
 #include "app/cli/cli_common.h"
 #include "app/cli/ledger_option.h"
 #include "app/cli/mechanism_options.h"
@@ -162,8 +163,12 @@ int runTrain(const QStringList& args) {
   const OptimizerOutput optimizer = optimizerOutput(model);
   // DP-SGD with noise multiplier 0 runs as a mechanism but guarantees nothing (ε = ∞).
   const bool hasGuarantee = isPrivate && std::isfinite(report.epsilon);
+  // The same judgement as the bundle's: experiment noise, a step fitted on the data or a
+  // structure read off it makes the result NOT private, whatever the mechanism guarantees.
+  const bundle::GuaranteeScope scope = bundle::guaranteeScope(
+      report, bundle::privacyContext(plan.value(), prepared.value(), noise.value()->provenance()));
   const LearnerSpec learner = plan.value().learner();
-  const double lambda = tuned ? *report.value("chosen_lambda") : learner.lambda;
+  const double lambda = tuned ? *report.find(mech::Calibrated::ChosenLambda) : learner.lambda;
   const bool hasRanges = !request.value().preprocess.publicRanges.empty();
   std::vector<std::string> warnings = train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
@@ -184,7 +189,10 @@ int runTrain(const QStringList& args) {
         {"calibration", QString::fromStdString(report.calibrationWord())},
         {"epsilon", hasGuarantee ? QJsonValue(report.epsilon) : QJsonValue::Null},
         {"delta", hasGuarantee ? QJsonValue(report.delta) : QJsonValue::Null},
-        {"private", hasGuarantee},
+        {"private", scope.isPrivate()},
+        {"mechanism_guarantee_holds", scope.mechanismHolds},
+        {"guarantee_covers", QString::fromStdString(scope.covers())},
+        {"noise_source", QString::fromStdString(noise.value()->provenance().kindName())},
         {"lambda", lambda},
         {"train_accuracy", trainAccuracy},
         {"test_accuracy", hasTest ? QJsonValue(testAccuracy) : QJsonValue::Null},
@@ -248,8 +256,11 @@ int runTrain(const QStringList& args) {
   if (hasTest) printText(QString("test accuracy   %1").arg(testAccuracy, 0, 'f', 4));
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(report.statement));
-  if (!train.provenance.notPrivate.empty() && isPrivate)
-    printText("privacy         but the preprocessing was fitted on the data: the result is NOT private");
+  if (isPrivate && !scope.isPrivate())
+    printText("privacy         NOT PRIVATE: the guarantee covers " + QString::fromStdString(scope.covers()));
+  if (isPrivate && noise.value()->kind() == privacy::NoiseKind::Experiment)
+    printText("noise           experiment (seed " + QString::number(noiseSpec.value().seed) +
+              "): replayable, so NOT private; drop --noise experiment for a release");
   reportBundle(bundlePath.value(), nullptr);
   ledger.value().print();
   return kOk;

@@ -49,7 +49,7 @@ Result<PreparedAudit> prepareTraining(const AuditOptions& options, const AuditPr
   } else if (perturbedMinimizer) {
     auto model = makeModel(o.learner, problem.D.features(), problem.D.classes());
     if (!model) return model.error();
-    const double quadratic = static_cast<double>(problem.D.rows()) * o.learner.lambda + report.value().calibrated("rho");
+    const double quadratic = static_cast<double>(problem.D.rows()) * o.learner.lambda + report.value().calibrated(mech::Calibrated::Rho);
     statistic = perturbedMinimizerStatistic(model.value(), problem, quadratic, report.value().noise,
                                             report.value().noiseScale());
   } else {

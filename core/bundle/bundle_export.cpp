@@ -150,19 +150,28 @@ QJsonObject mechanismOptionsJson(const mech::MechanismOptions& o) {
   return out;
 }
 
+PrivacyContext privacyContext(const experiment::PrivacyPlan& plan, const PreparedData& data,
+                              const privacy::NoiseProvenance& noise) {
+  PrivacyContext context;
+  context.mechanismKey = plan.key();
+  context.noise = std::holds_alternative<experiment::PrivatePrediction>(plan.choice) ? privacy::NoiseKind::Release
+                                                                                      : noise.kind;
+  context.classes = data.train.classes();
+  // Provenance::notPrivate holds the preprocessor's fitted steps and what the loader read
+  // off the file (a CSV's categories), so nothing fitted on the data is missed here.
+  context.dataDependentSteps = data.train.provenance.notPrivate;
+  context.structureFromData = data.train.provenance.structureFromData;
+  if (const auto* m = std::get_if<experiment::TrainingMechanism>(&plan.choice)) context.tuned = !m->tuneLambdas.empty();
+  return context;
+}
+
 Result<BundleContents> bundleFromPlanRun(const experiment::PrivacyPlan& plan, const experiment::PlanRun& run,
                                          const PreparedData& data, const privacy::NoiseProvenance& noise) {
   BundleContents contents;
   QJsonObject arrayInfo;
   const LearnerSpec learner = plan.learner();
   const Dataset& train = data.train;
-  PrivacyContext context;
-  context.mechanismKey = plan.key();
-  context.noise = noise.kind;
-  context.classes = train.classes();
-  context.preprocessingPrivate = data.preprocessor.notPrivate.empty();
-  context.preprocessingNotPrivate = data.preprocessor.notPrivate;
-  context.structureFromData = train.provenance.structureFromData;
+  PrivacyContext context = privacyContext(plan, data, noise);
 
   Payload payload;
   QJsonObject training{{"train_rows", static_cast<qint64>(train.rows())},
@@ -181,7 +190,6 @@ Result<BundleContents> bundleFromPlanRun(const experiment::PrivacyPlan& plan, co
             if (!run.release) return false;
             payload = releasedModel(run.release->model, learner, run.release->report, true, contents.arrays, arrayInfo);
             payload.options = mechanismOptionsJson(m.options);
-            context.tuned = !m.tuneLambdas.empty();
             if (context.tuned) {
               QJsonArray candidates;
               for (double lambda : m.tuneLambdas) candidates.append(lambda);
@@ -191,7 +199,6 @@ Result<BundleContents> bundleFromPlanRun(const experiment::PrivacyPlan& plan, co
           },
           [&](const experiment::PrivatePrediction&) {
             if (!run.prediction) return false;
-            context.noise = privacy::NoiseKind::Release;  // answers draw their own noise, later
             payload = run.prediction->isSubsample()
                           ? subsamplePredictor(std::get<predict::SubsampleAggregate>(run.prediction->predictor),
                                                contents.arrays, arrayInfo)
@@ -222,6 +229,10 @@ Result<BundleContents> bundleFromPlanRun(const experiment::PrivacyPlan& plan, co
   m["model"] = payload.model;
   m["preprocessing"] = preprocessingToManifest(data.preprocessor, contents.arrays, arrayInfo);
   m["privacy"] = privacyStatement(payload.report, context);
+  // At the top level too, where no reader can miss it (issue 30 bug 6): whether the bundle
+  // as a whole is private, and what its guarantee covers.
+  m["private"] = m["privacy"].toObject()["private"];
+  m["guarantee_covers"] = m["privacy"].toObject()["covers"];
   if (!payload.inference.isEmpty()) m["inference"] = payload.inference;
   m["training"] = training;
   m["arrays"] = arrayInfo;

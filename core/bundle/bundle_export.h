@@ -12,6 +12,7 @@
 // not private); the training settings (n, options, solver); the calibration.
 
 #include "core/bundle/bundle_archive.h"
+#include "core/bundle/bundle_privacy.h"
 #include "core/experiment/plan_run.h"
 #include "core/sources/prepare.h"
 
@@ -22,6 +23,12 @@ namespace dpstudio::bundle {
 // CLI's test answers) are spent.
 Result<BundleContents> bundleFromPlanRun(const experiment::PrivacyPlan& plan, const experiment::PlanRun& run,
                                          const PreparedData& data, const privacy::NoiseProvenance& noise);
+
+// The privacy context of a run's result: what the bundle's statement and `train`'s output
+// judge it by (guaranteeScope). A private predictor's answers draw their own noise later,
+// so its context says release noise whatever the run's source was.
+PrivacyContext privacyContext(const experiment::PrivacyPlan& plan, const PreparedData& data,
+                              const privacy::NoiseProvenance& noise);
 
 // The "training" object's options, for the record (not read back but for predictors).
 QJsonObject mechanismOptionsJson(const mech::MechanismOptions& options);

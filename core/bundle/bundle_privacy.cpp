@@ -32,26 +32,41 @@ std::string accountant(const mech::MechanismReport& report, const PrivacyContext
 
 }  // namespace
 
+std::string GuaranteeScope::covers() const {
+  if (!mechanismHolds) return "nothing: the result is NOT private (see not_private)";
+  if (structureFromData.empty()) return "the whole result: every value in it was drawn by the mechanism or declared";
+  std::string what;
+  for (const std::string& item : structureFromData) what += (what.empty() ? "" : ", ") + item;
+  return "the parameters given the data's structure, but NOT the structure itself (" + what +
+         "), which was read off the private rows rather than declared: the result as a whole is NOT private";
+}
+
+GuaranteeScope guaranteeScope(const mech::MechanismReport& report, const PrivacyContext& context) {
+  GuaranteeScope scope;
+  const bool mechanism = context.mechanismKey != "none";
+  const bool finite = mechanism && std::isfinite(report.epsilon);
+  auto& reasons = scope.notPrivate;
+  if (!mechanism) reasons.push_back("the model was trained without a privacy mechanism: its parameters are NOT private");
+  if (mechanism && !finite) reasons.push_back("the mechanism guarantees nothing (epsilon = infinity)");
+  if (!report.warning.empty()) reasons.push_back("as published: " + report.warning);
+  if (!report.converged())
+    reasons.push_back("the optimizer stopped before its tolerance: the release is an approximate minimizer, which "
+                      "the privacy proof does not cover");
+  if (mechanism && context.noise == privacy::NoiseKind::Experiment)
+    reasons.push_back("experiment noise: drawn from a seeded generator, so whoever knows the seed can remove it; "
+                      "train with --noise release for a model to publish");
+  for (const std::string& step : context.dataDependentSteps) reasons.push_back("preprocessing: " + step);
+  // The non-private parameters of a stateful predictor are expected: its answers are private.
+  scope.mechanismHolds = finite && reasons.empty();
+  if (!context.nonPrivateParameters.empty()) reasons.push_back(context.nonPrivateParameters);
+  scope.structureFromData = context.structureFromData;
+  return scope;
+}
+
 QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyContext& context) {
   const bool mechanism = context.mechanismKey != "none";
   const bool guarantee = mechanism && std::isfinite(report.epsilon);
-  QJsonArray notPrivate;
-  if (!mechanism) notPrivate.append("the model was trained without a privacy mechanism: its parameters are NOT private");
-  if (mechanism && !guarantee) notPrivate.append("the mechanism guarantees nothing (epsilon = infinity)");
-  if (!report.warning.empty()) notPrivate.append(QString::fromStdString("as published: " + report.warning));
-  if (!report.converged())
-    notPrivate.append("the optimizer stopped before its tolerance: the release is an approximate minimizer, which "
-                      "the privacy proof does not cover");
-  if (mechanism && context.noise == privacy::NoiseKind::Experiment)
-    notPrivate.append("experiment noise: drawn from a seeded generator, so whoever knows the seed can remove it; "
-                      "train with --noise release for a model to publish");
-  for (const std::string& step : context.preprocessingNotPrivate)
-    notPrivate.append(QString::fromStdString("preprocessing: " + step));
-  if (!context.nonPrivateParameters.empty()) notPrivate.append(QString::fromStdString(context.nonPrivateParameters));
-
-  // The non-private parameters of a stateful predictor are expected: its answers are private.
-  const bool isPrivate = guarantee && report.warning.empty() && report.converged() &&
-                         context.noise == privacy::NoiseKind::Release && context.preprocessingPrivate;
+  const GuaranteeScope scope = guaranteeScope(report, context);
   QJsonObject derived, formulas;
   for (const mech::DerivedValue& d : report.rows()) {
     if (mech::isDiagnosticValue(d.key)) continue;
@@ -59,7 +74,9 @@ QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyC
     formulas[QString::fromStdString(d.key)] = QString::fromStdString(d.formula);
   }
   QJsonObject out{
-      {"private", isPrivate},
+      {"private", scope.isPrivate()},
+      {"mechanism_guarantee_holds", scope.mechanismHolds},
+      {"covers", QString::fromStdString(scope.covers())},
       {"mechanism", QString::fromStdString(context.mechanismKey)},
       {"calibration", QString::fromStdString(report.calibrationWord())},
       {"noise", QString::fromStdString(report.noiseWord())},
@@ -74,7 +91,7 @@ QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyC
       {"derived", derived},
       {"formulas", formulas},
       {"statement", QString::fromStdString(report.statement)},
-      {"not_private", notPrivate},
+      {"not_private", stringArray(scope.notPrivate)},
       // Read off the private rows rather than declared (classes, dimension, a stratified
       // split): no mechanism accounts for it; listed so that a reader can judge it.
       {"structure_from_data", stringArray(context.structureFromData)},

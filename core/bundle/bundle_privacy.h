@@ -27,12 +27,31 @@ struct PrivacyContext {
   bool oneVsRest = false;          // C binary problems, each with ε/C
   Index classes = 2;
   bool tuned = false;              // λ chosen privately (§3 H)
-  bool preprocessingPrivate = true;
-  std::vector<std::string> preprocessingNotPrivate;
+  // Steps fitted on the private rows (Provenance::notPrivate: PCA, CSV categories read off
+  // the file, …); any one of them voids the guarantee.
+  std::vector<std::string> dataDependentSteps;
   std::vector<std::string> structureFromData;  // Provenance::structureFromData
   // The bundle also carries non-private parameters (θ*, the teachers) behind a budget.
   std::string nonPrivateParameters;
 };
+
+// What a result's guarantee covers (issue 30 bug 6), in one place for the bundle, its model
+// card, `train`'s output and `inspect`: a result is private only when the mechanism's
+// guarantee holds AND nothing about it was read off the private rows. A class set, a
+// dimension or a stratified split read off the data is not covered by any mechanism, so it
+// makes the whole result "not private", with the mechanism's own guarantee kept apart.
+struct GuaranteeScope {
+  // The mechanism's (ε, δ) holds for the parameters given the data's structure: a mechanism
+  // ran with a finite ε, corrected calibration, release noise, converged, no step fitted on
+  // the data.
+  bool mechanismHolds = false;
+  std::vector<std::string> notPrivate;         // why the mechanism's guarantee fails
+  std::vector<std::string> structureFromData;  // read off the private rows, not declared
+  bool isPrivate() const { return mechanismHolds && structureFromData.empty(); }
+  // One sentence for readers: "the whole model", or what it leaves out.
+  std::string covers() const;
+};
+GuaranteeScope guaranteeScope(const mech::MechanismReport& report, const PrivacyContext& context);
 
 QJsonObject privacyStatement(const mech::MechanismReport& report, const PrivacyContext& context);
 

@@ -68,8 +68,10 @@ QString guarantee(const QJsonObject& m) {
                     p["calibration"].toString(), p["noise"].toString(), p["noise_source"].toString(),
                     p["accountant"].toString());
   }
+  // A reader who stops after the first sentence must not come away with "(ε, δ)-DP".
   if (!p["private"].toBool())
-    text += " CAUTION: the guarantee does not hold as stated for this bundle; see the next section.";
+    text = "NOT PRIVATE as a whole: the guarantee covers " + p["covers"].toString() +
+           ". See the next section for why. What the mechanism alone would give: " + text;
   return text + "\n\nThe mechanism's own statement: " + p["statement"].toString();
 }
 

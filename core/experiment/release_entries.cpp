@@ -14,6 +14,9 @@ std::string calibrationNote(const mech::MechanismReport& report, const privacy::
   std::string note = "calibration " + report.calibrationWord();
   appendPart(note, "noise " + report.noiseWord());
   appendPart(note, noise.describe());
+  // The budget is charged all the same (the data were used), but the output is replayable.
+  if (noise.kind == privacy::NoiseKind::Experiment)
+    appendPart(note, "NOT private: experiment noise, replayable by whoever knows the seed");
   if (const auto& holds = report.epsilonThatHolds())
     appendPart(note, "epsilon recorded: the provable " + significantDigits(holds->value, 6) + ", not the claimed " +
                          significantDigits(report.epsilon, 6));
@@ -49,7 +52,7 @@ std::vector<privacy::LedgerEntry> releaseLedgerEntries(const PrivacyPlan& plan,
     appendPart(entry.note, "K = " + std::to_string(multiparty->partySizes.size()) + " parties of " + sizes +
                                " rows");
   }
-  if (const auto lambda = report.value("chosen_lambda"))
+  if (const auto lambda = report.find(mech::Calibrated::ChosenLambda))
     appendPart(entry.note, "chosen lambda = " + significantDigits(*lambda, 6));
   else appendPart(entry.note, "lambda = " + significantDigits(plan.learner().lambda, 6));
   if (!report.warning.empty() && report.calibration == mech::Calibration::Published)

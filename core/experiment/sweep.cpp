@@ -279,7 +279,7 @@ Result<TrialOutcome> SweepRunner::runPlan(const PrivacyPlan& plan, const TrialId
       auto exact = exacts_.get(*needs.exact, [&]() -> Result<Eigen::VectorXd> {
         auto calibrated = mech::calibrate(t->options, {train.rows(), train.features(), train.classes()});
         if (!calibrated) return calibrated.error();
-        TrainControl polish = mech::exactMinimizerControl(own, calibrated.value().calibrated("gradient_tolerance"));
+        TrainControl polish = mech::exactMinimizerControl(own, calibrated.value().calibrated(mech::Calibrated::GradientTolerance));
         auto trained = trainModel(plan.learner(), train.X, train.y, train.classes(), polish);
         if (!trained) return trained.error();
         return std::move(trained.value().theta);

@@ -54,7 +54,7 @@ Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const Problem
   report.set("K", K, "K = √(C(C−1))");
   report.set("L", C / (2.0 * h), "L = C/(2h)");
   report.set("r", C - 1.0, "r = C − 1");
-  report.set("rho", rho, "ρ = 2·L·r/ε = C(C−1)/(hε)");
+  report.set(Calibrated::Rho, rho, "ρ = 2·L·r/ε = C(C−1)/(hε)");
   const std::string guarantee = setLossPerturbationNoise(report, o, K);
   report.statement = guarantee +
                      " under substitution of one training example: DP-LMGC by loss perturbation over the "
@@ -86,7 +86,7 @@ Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train
     const Index block = symmetricBasisDimension(k);
     for (Index c = 0; c < C; ++c)
       noiseMatrices.push_back(symmetricFromCoefficients(draw.value().noise.segment(c * block, block), k));
-    quadratic = report.calibrated("rho");
+    quadratic = report.calibrated(Calibrated::Rho);
   }
   ObjectiveTerms terms{LossScale::Sum, quadratic,
                        lmgc->traceRegularizer(o.learner.lambda) + lmgc->packParameters(noiseMatrices)};

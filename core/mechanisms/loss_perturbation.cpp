@@ -49,7 +49,7 @@ Result<MechanismReport> calibrateLoss(const MechanismOptions& o, const ProblemSh
   report.set("K", k.gradientBound, "gradient bound of the loss for ||x|| <= 1");
   report.set("L", k.hessianBound, "Hessian bound of the loss in the scores");
   report.set("r", static_cast<double>(k.hessianRank), "rank bound of that Hessian");
-  report.set("rho", rho, "ρ = 2·L·r/ε");
+  report.set(Calibrated::Rho, rho, "ρ = 2·L·r/ε");
   const std::string guarantee = setLossPerturbationNoise(report, o, k.gradientBound);
   report.statement = guarantee +
                      " under substitution of one training example: loss perturbation (Kifer, Smith & Thakurta "
@@ -69,7 +69,7 @@ Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, 
   if (!draw) return draw.error();
   report.noiseNorms.push_back(draw.value().norm);
   const double n = static_cast<double>(train.rows());
-  const double rho = report.calibrated("rho");
+  const double rho = report.calibrated(Calibrated::Rho);
   ObjectiveTerms terms{LossScale::Sum, n * o.learner.lambda + rho, draw.value().noise};
   std::optional<Eigen::VectorXd> start;
   if (experimentStart) start = shiftedSolution(*experimentStart, n * o.learner.lambda, terms);

@@ -174,36 +174,13 @@ void noteConvergence(MechanismReport& report, const OptimizeSummary& summary) {
     report.warning += (report.warning.empty() ? "" : "; ") + note;
 }
 
-void enlargeNoiseForRelease(MechanismReport& report, const privacy::NoiseSource& source) {
-  if (source.kind() != privacy::NoiseKind::Release) return;
-  const double F = privacy::kReleaseNoiseFactor;
-  const auto formulaOf = [&](const std::string& key) {
-    for (const auto& d : report.rows())
-      if (d.key == key) return d.formula;
-    return std::string();
-  };
-  const std::string scaleFormula = formulaOf(noiseScaleKey(report.noise));
-  // β is an inverse scale (density ∝ e^{−β‖b‖}), σ a scale: both changes widen the noise by F.
-  if (report.noise == NoiseLaw::Gaussian)
-    report.setNoiseScale(report.noiseScale() * F, scaleFormula + ", × F (release mode)");
-  else if (report.noise == NoiseLaw::L2Laplace)
-    report.setNoiseScale(report.noiseScale() / F, scaleFormula + ", ÷ F (release mode)");
-  else
-    return;
-  report.expectedNoiseNorm *= F;
-  report.set("expected_noise_norm", report.expectedNoiseNorm, formulaOf("expected_noise_norm"));
-  report.set("release_noise_factor", F,
-             "F = 1 + 2^-10: release mode enlarges the noise scale to cover the float error of θ + b "
-             "(release_granularity.h)");
-}
-
 Status finishRelease(MechanismReport& report, privacy::NoiseSource& source,
                      Eigen::Ref<Eigen::VectorXd> released, double noiseScale) {
   auto granularity = privacy::applyReleaseGranularity(source, released, noiseScale);
   if (!granularity) return granularity.error();
   report.releaseGranularity = std::max(report.releaseGranularity, granularity.value());
   report.noiseSource = source.provenance().describe();
-  const auto Delta = report.value("Delta");
+  const auto Delta = report.find(Calibrated::Delta);
   if (granularity.value() > 0 && report.value("release_noise_factor") && Delta &&
       !privacy::floatErrorCovered(*Delta, report.noiseDimension, released.cwiseAbs().maxCoeff())) {
     const std::string note = "the released magnitude is so large against the sensitivity that the float error of "
@@ -216,7 +193,37 @@ Status finishRelease(MechanismReport& report, privacy::NoiseSource& source,
 
 }  // namespace detail
 
-Result<MechanismReport> calibrate(const MechanismOptions& options, const ProblemShape& shape) {
+void enlargeNoiseForRelease(MechanismReport& report, const privacy::NoiseSource& source) {
+  enlargeNoiseForRelease(report, source.kind());
+}
+
+void enlargeNoiseForRelease(MechanismReport& report, privacy::NoiseKind noise) {
+  if (noise != privacy::NoiseKind::Release) return;
+  const double F = privacy::kReleaseNoiseFactor;
+  const auto formulaOf = [&](const std::string& key) {
+    for (const auto& d : report.rows())
+      if (d.key == key) return d.formula;
+    return std::string();
+  };
+  const std::string scaleFormula = formulaOf(noiseScaleKey(report.noise));
+  // β is an inverse scale (density ∝ e^{−β‖b‖}), σ a scale: both changes widen the noise by F.
+  if (report.noise == NoiseLaw::Gaussian)
+    report.setNoiseScale(report.noiseScale() * F, scaleFormula + ", × F (release mode)");
+  else if (report.noise == NoiseLaw::L2Laplace)
+    report.setNoiseScale(report.noiseScale() / F, scaleFormula + ", ÷ F (release mode)");
+  else if (report.noise == NoiseLaw::LaplacePerCoordinate)
+    report.setNoiseScale(report.noiseScale() * F, scaleFormula + ", × F (release mode)");
+  else
+    return;
+  report.expectedNoiseNorm *= F;
+  report.set("expected_noise_norm", report.expectedNoiseNorm, formulaOf("expected_noise_norm"));
+  report.set("release_noise_factor", F,
+             "F = 1 + 2^-10: release mode enlarges the noise scale to cover the float error of θ + b "
+             "(release_granularity.h)");
+}
+
+Result<MechanismReport> calibrate(const MechanismOptions& options, const ProblemShape& shape,
+                                  privacy::NoiseKind noise) {
   if (auto status = options.validate(); !status) return status.error();
   if (shape.rows < 1 || shape.features < 1 || shape.classes < 2)
     return invalid("the problem needs n >= 1, d >= 1 and C >= 2", "n");
@@ -226,7 +233,7 @@ Result<MechanismReport> calibrate(const MechanismOptions& options, const Problem
       report.statement = "not private: trained without a privacy mechanism";
       return report;
     }
-    case MechanismKind::Output: return detail::calibrateOutput(options, shape);
+    case MechanismKind::Output: return detail::calibrateOutput(options, shape, noise);
     case MechanismKind::Objective: return detail::calibrateObjective(options, shape);
     case MechanismKind::Loss: return detail::calibrateLoss(options, shape);
     case MechanismKind::DpLmgc: return detail::calibrateDpLmgc(options, shape);

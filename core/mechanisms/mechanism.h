@@ -96,6 +96,14 @@ struct DerivedValue {
   std::string formula;  // e.g. "β = ε/Δ"
 };
 
+// The calibration values that code reads back from a report (the noise drawing, the exact-
+// minimizer check, the audit, the sweep, the ledger), typed so that a misspelt key is a
+// compile error: Δ (a sensitivity; objective perturbation's added ridge), ρ, the gradient
+// tolerance τ and the privately chosen λ. Shown among rows() under calibrationKey()'s names
+// ("Delta", "rho", "gradient_tolerance", "chosen_lambda"), which set(string) refuses.
+enum class Calibrated { Delta, Rho, GradientTolerance, ChosenLambda };
+std::string calibrationKey(Calibrated which);
+
 // What a mechanism calibrated and used, typed: the noise drawing, the ledger and the audit
 // read these fields; the display rows and the JSON are generated from them (rows()).
 struct MechanismReport {
@@ -150,18 +158,31 @@ struct MechanismReport {
   std::optional<double> value(const std::string& key) const;
   // A value the mechanism's own calibration set (its Δ, ρ, tolerance): aborts when missing,
   // a programming error, instead of dereferencing an empty optional.
-  double calibrated(const std::string& key) const;
-  // Any derived value but the noise scale and the ε that holds (which have their setters).
+  double calibrated(Calibrated which) const;
+  double calibrated(const std::string& key) const;  // any other derived value, the same way
+  std::optional<double> find(Calibrated which) const { return value(calibrationKey(which)); }
+  void set(Calibrated which, double value, const std::string& formula);
+  // Any other derived value (the noise scale, the ε that holds and the Calibrated values
+  // have their own setters).
   void set(const std::string& key, double value, const std::string& formula);
   void erase(const std::string& key);  // a derived value set with set()
   std::string calibrationWord() const;  // "corrected", "published" or "none"
   std::string noiseWord() const { return noiseLawName(noise); }
 
  private:
+  void setRow(const std::string& key, double value, const std::string& formula);
+
   DerivedValue noiseScale_;
   std::vector<DerivedValue> derived_;
   std::optional<DerivedValue> epsilonThatHolds_;
 };
+
+// Release mode only: enlarges the report's σ, β or b (and E‖b‖) by kReleaseNoiseFactor
+// before any draw, for every additive release — noise added to the released vector
+// (output perturbation, multiparty aggregation, prediction-sensitivity scores) —, and records
+// release_noise_factor (release_granularity.h). The report then shows the scale actually used.
+void enlargeNoiseForRelease(MechanismReport& report, privacy::NoiseKind noise);
+void enlargeNoiseForRelease(MechanismReport& report, const privacy::NoiseSource& source);
 
 // One draw of the report's noise: `noiseDimension` coordinates of its law at its scale.
 // Refuses (InvalidPrivacy) a law without a noise vector (none, the exponential mechanism).
@@ -185,7 +206,10 @@ bool isDiagnosticValue(const std::string& key);
 void withholdDrawnNoise(MechanismReport& report);
 
 // The noise parameters a run would use, without data (CLI `calibrate`, the GUI's live text).
-Result<MechanismReport> calibrate(const MechanismOptions& options, const ProblemShape& shape);
+// `noise`: the source a run would draw from; release mode enlarges an additive release's
+// noise (output perturbation), so that calibrate shows what a run of that kind uses.
+Result<MechanismReport> calibrate(const MechanismOptions& options, const ProblemShape& shape,
+                                  privacy::NoiseKind noise = privacy::NoiseKind::Experiment);
 
 struct PrivateModel {
   TrainedModel trained;    // the released parameters (post-processed, e.g. PSD-projected)

@@ -41,11 +41,6 @@ void noteClippedRows(MechanismReport& report, Index count);
 // The report fields every mechanism fills the same way.
 MechanismReport baseReport(const MechanismOptions& options, NoiseLaw noise);
 
-// Release mode only: enlarges the report's sigma or beta (and E‖b‖) by kReleaseNoiseFactor
-// before any draw, for noise that is added to the released vector (release_granularity.h),
-// and records release_noise_factor. The report then shows the scale actually used.
-void enlargeNoiseForRelease(MechanismReport& report, const privacy::NoiseSource& source);
-
 // Records a draw in the report and, in release mode, rounds the released parameters to the
 // documented granularity (release_granularity.h).
 Status finishRelease(MechanismReport& report, privacy::NoiseSource& source, Eigen::Ref<Eigen::VectorXd> released,
@@ -80,7 +75,9 @@ Eigen::VectorXd shiftedSolution(const Eigen::VectorXd& solution, double baseline
 void noteConvergence(MechanismReport& report, const OptimizeSummary& summary);
 
 // calibrate/train per mechanism; each train* calls its calibrate* and uses its numbers.
-Result<MechanismReport> calibrateOutput(const MechanismOptions& options, const ProblemShape& shape);
+// Release mode enlarges the noise by F (the noise is added to the released vector).
+Result<MechanismReport> calibrateOutput(const MechanismOptions& options, const ProblemShape& shape,
+                                        privacy::NoiseKind noise);
 Result<PrivateModel> trainOutput(const MechanismOptions& options, const Dataset& train,
                                  privacy::NoiseSource& noise, const TrainControl& control);
 Result<MechanismReport> calibrateObjective(const MechanismOptions& options, const ProblemShape& shape);

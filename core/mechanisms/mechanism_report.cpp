@@ -13,6 +13,12 @@ namespace {
   std::abort();
 }
 
+bool isTyped(const std::string& key) {
+  for (Calibrated which : {Calibrated::Delta, Calibrated::Rho, Calibrated::GradientTolerance, Calibrated::ChosenLambda})
+    if (key == calibrationKey(which)) return true;
+  return false;
+}
+
 }  // namespace
 
 NoiseLaw noiseLawOf(NoiseFamily family) {
@@ -75,9 +81,29 @@ std::optional<double> MechanismReport::value(const std::string& key) const {
   return std::nullopt;
 }
 
+std::string calibrationKey(Calibrated which) {
+  switch (which) {
+    case Calibrated::Delta: return "Delta";
+    case Calibrated::Rho: return "rho";
+    case Calibrated::GradientTolerance: return "gradient_tolerance";
+    case Calibrated::ChosenLambda: return "chosen_lambda";
+  }
+  return "";
+}
+
+double MechanismReport::calibrated(Calibrated which) const {
+  if (const auto found = find(which)) return *found;
+  misuse("the calibration of '" + mechanism + "' set no '" + calibrationKey(which) + "'");
+}
+
 double MechanismReport::calibrated(const std::string& key) const {
+  if (isTyped(key)) misuse("'" + key + "' is typed: read it with calibrated(Calibrated)");
   if (const auto found = value(key)) return *found;
   misuse("the calibration of '" + mechanism + "' set no '" + key + "'");
+}
+
+void MechanismReport::set(Calibrated which, double value, const std::string& formula) {
+  setRow(calibrationKey(which), value, formula);
 }
 
 void MechanismReport::set(const std::string& key, double value, const std::string& formula) {
@@ -85,6 +111,11 @@ void MechanismReport::set(const std::string& key, double value, const std::strin
   if (key == "beta" || key == "sigma" || key == "laplace_scale" || key == "epsilon_actual" ||
       key == "epsilon_provable")
     misuse("'" + key + "' is typed: use setNoiseScale or setEpsilonThatHolds");
+  if (isTyped(key)) misuse("'" + key + "' is typed: use set(Calibrated, …)");
+  setRow(key, value, formula);
+}
+
+void MechanismReport::setRow(const std::string& key, double value, const std::string& formula) {
   for (auto& d : derived_)
     if (d.key == key) {
       d.value = value;

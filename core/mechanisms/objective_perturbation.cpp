@@ -51,7 +51,7 @@ Result<MechanismReport> calibrateObjective(const MechanismOptions& o, const Prob
     report.set("epsilon_per_release", epsilonEach, "ε/C (basic composition)");
   }
   report.set("epsilon_prime", k.epsilonPrime, "ε' = ε − log(1 + 2c/(nΛ) + c²/(n²Λ²)), or ε/2 when that is ≤ 0");
-  report.set("Delta", k.Delta, "Δ = 0 if ε' > 0, else c/(n(e^{ε/4} − 1)) − Λ");
+  report.set(Calibrated::Delta, k.Delta, "Δ = 0 if ε' > 0, else c/(n(e^{ε/4} − 1)) − Λ");
   report.setNoiseScale(beta, "β = ε'/2");
   report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, s.features);
   report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖b‖ = d/β");
@@ -75,7 +75,7 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
   const double n = static_cast<double>(train.rows());
   const Index d = train.features();
   const double beta = report.noiseScale();
-  const double Delta = report.calibrated("Delta");
+  const double Delta = report.calibrated(Calibrated::Delta);
 
   const TrainControl shared = sharingRows(control, train.X);  // the C releases' fits read the same rows
   // One binary release: argmin (1/n)Σℓ + ((Λ + Δ)/2)‖f‖² + (1/n)bᵀf; a sweep trial starts

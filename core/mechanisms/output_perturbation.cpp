@@ -54,7 +54,7 @@ double perCoordinateScale(const MechanismReport& report) {
 
 }  // namespace
 
-Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const ProblemShape& s) {
+Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const ProblemShape& s, privacy::NoiseKind noise) {
   const OutputPlan p = plan(o, s);
   MechanismReport report = baseReport(o, noiseLawOf(o.family));
   const double n = static_cast<double>(s.rows);
@@ -65,9 +65,9 @@ Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const Problem
   const double Delta = p.exactness.sensitivity(exactDelta);
   report.noiseDimension = p.dimension;
   report.set("K", p.K, "gradient bound of the loss for ||x|| <= 1");
-  report.set("gradient_tolerance", tau,
+  report.set(Calibrated::GradientTolerance, tau,
              "τ: the released minimizer's (projected) gradient norm is at most τ (fixed in advance)");
-  report.set("Delta", Delta,
+  report.set(Calibrated::Delta, Delta,
              std::string(o.learner.kind == ModelKind::Lmgc ? "Δ = 2K/(n·λ₂)" : "Δ = 2K/(n·λ)") +
                  " + 2·(distance to the exact minimizer allowed by τ)");
   if (p.releases > 1) {
@@ -93,17 +93,17 @@ Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const Problem
   report.statement = guarantee + " under substitution of one training example: output perturbation of the exact "
                      "regularized minimizer (sensitivity " + privacy::formatNumber(Delta) + ")" +
                      (p.releases > 1 ? ", one release per class at ε/C" : "");
+  enlargeNoiseForRelease(report, noise);  // release mode: the scale used, reported (release_granularity.h)
   return report;
 }
 
 Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train,
                                  privacy::NoiseSource& noise, const TrainControl& control) {
   const ProblemShape shape{train.rows(), train.features(), train.classes()};
-  auto calibrated = calibrateOutput(o, shape);
+  auto calibrated = calibrateOutput(o, shape, noise.kind());
   if (!calibrated) return calibrated.error();
   MechanismReport report = std::move(calibrated).value();
-  enlargeNoiseForRelease(report, noise);  // release mode: the scale used, reported (release_granularity.h)
-  const double allowed = report.calibrated("gradient_tolerance");
+  const double allowed = report.calibrated(Calibrated::GradientTolerance);
   const TrainControl exact = sharingRows(exactMinimizerControl(control, allowed), train.X);
   auto made = makeModel(o.learner, train.features(), train.classes());
   if (!made) return made.error();

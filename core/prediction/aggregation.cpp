@@ -38,6 +38,7 @@ Result<AggregateRelease> TrustedCurator::release(const std::vector<LocalModel>& 
   const Index d = locals.front().w.size();
   auto calibration = calibrateMultiparty(options, smallest, d);
   if (!calibration) return calibration.error();
+  mech::enlargeNoiseForRelease(calibration.value(), noise);  // η is added to the released average
   auto eta = mech::drawReportedNoise(calibration.value(), noise);
   if (!eta) return eta.error();
   AggregateRelease out;

@@ -110,13 +110,13 @@ Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, In
   report.set("theorem_4_2_bound", (K - 1.0) / (n1 * o.lambda),
              "‖ŵ − w*‖ ≤ (K−1)/(n_(1)λ): paper 004 Theorem 4.2, as published");
   const double tolerance = localGradientTolerance(o, smallestParty);
-  report.set("gradient_tolerance", tolerance, "τ: every local model's gradient norm is at most τ (fixed in advance)");
+  report.set(mech::Calibrated::GradientTolerance, tolerance, "τ: every local model's gradient norm is at most τ (fixed in advance)");
   if (o.calibration == mech::Calibration::Corrected) {
     const mech::ExactMinimizerBound exactness{2.0 * o.lambda};
     const double Delta = exactness.sensitivity(1.0 / (n1 * o.lambda)) / K;
     const double beta = o.epsilon / Delta;
     report.noise = mech::NoiseLaw::L2Laplace;
-    report.set("Delta", Delta,
+    report.set(mech::Calibrated::Delta, Delta,
                "Δ = (1/(K·n_(1)·λ))·(1 + 1e-4): ℓ2-sensitivity of the average (each exact ŵ_j moves ≤ 1/(n_j λ); "
                "the local models are within τ of them)");
     report.setNoiseScale(beta, "β = ε/Δ");
@@ -135,7 +135,7 @@ Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, In
   const double l2Sensitivity = exactness.sensitivity(1.0 / (n1 * o.lambda)) / K;
   const double provable = std::sqrt(d) * l2Sensitivity / scale;
   report.noise = mech::NoiseLaw::LaplacePerCoordinate;
-  report.set("Delta", 2.0 / (n1 * o.lambda), "2/(n_(1)λ): the ℓ1 sensitivity paper 004 assumes (as published)");
+  report.set(mech::Calibrated::Delta, 2.0 / (n1 * o.lambda), "2/(n_(1)λ): the ℓ1 sensitivity paper 004 assumes (as published)");
   report.setNoiseScale(scale, "b = 2/(n_(1)ελ) per coordinate (as published)");
   report.setEpsilonThatHolds("epsilon_provable", provable,
              "ε·√d·(1 + 1e-4)/(2K): ‖Δŵ‖₁ ≤ √d·‖Δŵ‖₂ ≤ √d·(1 + 1e-4)/(K·n_(1)·λ) (the local models are within "

@@ -6,6 +6,7 @@
 #include "core/mechanisms/exact_minimizer.h"
 #include "core/privacy/composition.h"
 #include "core/privacy/noise.h"
+#include "core/privacy/release_granularity.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::predict {
@@ -50,8 +51,8 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
   const double Delta = std::sqrt(problems) * exactness.sensitivity(exactDelta / std::sqrt(problems));
   report.noiseDimension = score.dimension;
   report.set("K", score.K, score.kFormula);
-  report.set("gradient_tolerance", tolerance, "τ: the model's gradient norm is at most τ (fixed in advance)");
-  report.set("Delta", Delta,
+  report.set(mech::Calibrated::GradientTolerance, tolerance, "τ: the model's gradient norm is at most τ (fixed in advance)");
+  report.set(mech::Calibrated::Delta, Delta,
              "Δ = (2K/(nλ))·(1 + 1e-4): how far the released scores θᵀx can move, ‖x‖ ≤ 1, for minimizers "
              "within τ of the exact ones");
   report.set("budget", B, "B: answers covered by the guarantee; answer B+1 is refused");
@@ -107,6 +108,11 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
                       " answers: prediction sensitivity (paper 003 Alg. " + std::string(gaussian ? "7" : "6") +
                       "), the scores of the exact regularized minimizer plus " + perAnswer +
                       "; answer " + std::to_string(o.budget + 1) + " is refused";
+  // Answers are drawn later, each from the source of its own request; those in release mode
+  // use the scale enlarged by F (PrivatePredictor::draw, release_granularity.h).
+  report.set("release_noise_factor", privacy::kReleaseNoiseFactor,
+             "F = 1 + 2^-10: answers drawn in release mode use the noise scale enlarged by F, to cover the float "
+             "error of θᵀx + b (release_granularity.h)");
   return report;
 }
 

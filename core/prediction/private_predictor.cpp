@@ -42,7 +42,7 @@ Result<PrivatePredictor> PrivatePredictor::train(const PredictionOptions& option
   // Calibrate first: everything that can be refused is refused before any training.
   auto calibrated = calibratePrediction(options, {train.rows(), train.features(), train.classes()});
   if (!calibrated) return calibrated.error();
-  const double tolerance = calibrated.value().calibrated("gradient_tolerance");
+  const double tolerance = calibrated.value().calibrated(mech::Calibrated::GradientTolerance);
   auto trained = trainModel(options.learner, rows.X, rows.y, rows.classes(),
                             mech::exactMinimizerControl(control, tolerance));
   if (!trained) return trained.error();
@@ -127,7 +127,14 @@ privacy::LedgerEntry PrivatePredictor::openingEntry() const {
 
 Result<PredictionAnswer> PrivatePredictor::draw(const Eigen::Ref<const Eigen::VectorXd>& x, long long number,
                                                 privacy::NoiseSource& noise) const {
-  const mech::MechanismReport& r = core_->report;
+  // Release mode: the scale enlarged by F, as for every additive release (the scores are
+  // θᵀx + b; release_granularity.h). Experiment answers keep the calibrated scale.
+  std::optional<mech::MechanismReport> enlarged;
+  if (noise.kind() == privacy::NoiseKind::Release) {
+    enlarged = core_->report;
+    mech::enlargeNoiseForRelease(*enlarged, noise);
+  }
+  const mech::MechanismReport& r = enlarged ? *enlarged : core_->report;
   const Index m = r.noiseDimension;
   auto b = mech::drawReportedNoise(r, noise);
   if (!b) return b.error();
@@ -142,6 +149,7 @@ Result<PredictionAnswer> PrivatePredictor::draw(const Eigen::Ref<const Eigen::Ve
     return rounded.error();
   answer.label = labelOfScores(answer.scores);
   answer.number = number;
+  answer.noiseScale = r.noiseScale();
   if (noise.kind() == privacy::NoiseKind::Experiment) answer.noiseNorm = b.value().norm;
   return answer;
 }

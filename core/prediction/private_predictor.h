@@ -36,6 +36,9 @@ struct PredictionAnswer {
   Eigen::VectorXd scores;  // released: the noisy scores (m coordinates; release mode: rounded)
   Index label = 0;         // released: argmax of the noisy scores (binary: 1 iff score > 0)
   long long number = 0;    // 1-based position of this answer in the budget
+  // The scale the noise was drawn at (β or σ): the calibrated one, enlarged by F in release
+  // mode (release_granularity.h). Public, like the calibration.
+  double noiseScale = 0;
   // ‖b‖: a diagnostic for experiments, NOT part of the release. None with release noise:
   // beside the released scores it would locate the noise-free ones (issue 12 item 3).
   std::optional<double> noiseNorm;

@@ -222,7 +222,7 @@ class TestAuditAdversary : public QObject {
       const audit::AuditProblem problem = audit::builtinAuditProblem(o).value();
       const mech::MechanismReport report = trainingCalibration(o);
       const double h = o.training.learner.huber;
-      const double A = static_cast<double>(problem.D.rows()) * o.training.learner.lambda + report.calibrated("rho");
+      const double A = static_cast<double>(problem.D.rows()) * o.training.learner.lambda + report.calibrated(dpstudio::mech::Calibrated::Rho);
       const double beta = report.noiseScale();
       auto model = makeModel(o.training.learner, 1, 2).value();
       const auto s = audit::perturbedMinimizerStatistic(model, problem, A, report.noise, beta).value();

@@ -308,6 +308,41 @@ class TestBundleRoundTrip : public QObject {
     QVERIFY(privacy["not_private"].toArray().first().toString().contains("seed"));
   }
 
+  // Issue 30 bug 6: whatever was read off the private rows — a CSV's categories (a step the
+  // loader fitted), the class set, a stratified split — makes the bundle NOT private as a
+  // whole, at the manifest's top level and in the model card's first words; the mechanism's
+  // own guarantee is kept apart. Before the fix the categories were left out and the bundle
+  // said private: true with a (2, 0)-DP card.
+  void dataDerivedStructureMakesTheBundleNotPrivate() {
+    test::TrainedRun clean =
+        test::trainRun(test::mechanismPlan(MechanismKind::Output, ModelKind::LogisticRegression), kBinary,
+                       test::unitRows(), privacy::NoiseKind::Release);
+    const bundle::BundleContents declared = test::exported(clean);
+    QVERIFY(declared.manifest["private"].toBool());
+    QVERIFY(declared.manifest["privacy"].toObject()["private"].toBool());
+    QVERIFY(declared.manifest["guarantee_covers"].toString().startsWith("the whole result"));
+    QVERIFY(!declared.modelCard.contains("NOT PRIVATE"));
+
+    test::TrainedRun categories = clean;
+    categories.data.train.provenance.notPrivate.push_back(
+        "the categories of column 'colour' (3 values) were read off the data");
+    const bundle::BundleContents fitted = test::exported(categories);
+    QVERIFY(!fitted.manifest["private"].toBool());
+    const QJsonObject privacy = fitted.manifest["privacy"].toObject();
+    QVERIFY(!privacy["private"].toBool());
+    QVERIFY(!privacy["mechanism_guarantee_holds"].toBool());
+    QVERIFY(privacy["not_private"].toArray().last().toString().contains("categories of column 'colour'"));
+    QVERIFY(fitted.modelCard.contains("## Privacy guarantee\n\nNOT PRIVATE as a whole"));
+
+    test::TrainedRun structure = clean;
+    structure.data.train.provenance.structureFromData = {"classes", "stratified split"};
+    const bundle::BundleContents read = test::exported(structure);
+    QVERIFY(!read.manifest["private"].toBool());
+    QVERIFY(read.manifest["privacy"].toObject()["mechanism_guarantee_holds"].toBool());
+    QVERIFY(read.manifest["guarantee_covers"].toString().contains("NOT the structure itself (classes, stratified split)"));
+    QVERIFY(read.modelCard.contains("NOT PRIVATE as a whole"));
+  }
+
   // NumPy's layout: W is d × C, Φ_c are stacked blocks, the binary model is a vector.
   void parameterLayoutIsNumPys() {
     const test::TrainedRun softmax = test::trainRun(PrivacyPlan::nonPrivate({ModelKind::Softmax, 1e-3, 0.5}), kIris);

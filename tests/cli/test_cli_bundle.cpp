@@ -130,8 +130,55 @@ class TestCliBundle : public QObject {
     QVERIFY(!inspected.out.contains("\"noise_norm\"") && !inspected.out.contains("train_accuracy"));
     // Experiment mode keeps the diagnostic, marked as such.
     const auto experiment = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism", "loss",
-                                    "--unit-rows", "--json"});
+                                    "--unit-rows", "--noise", "experiment", "--json"});
     QVERIFY(experiment.json()["report"].toObject().contains("noise_norm"));
+  }
+
+  // Issue 30 bugs 1 and 3: a private predictor's answers are a release, so `predict` draws
+  // them from the OS CSPRNG unless asked for an experiment. Before the fix it used the seeded
+  // generator with seed 1: two copies of one bundle gave bit-identical noisy labels on 569
+  // rows, so anyone could regenerate the noise. With ε/B = 1/2000 per answer the noise
+  // dominates the scores, so two release runs agreeing on all 569 labels is (far) below 2^-100.
+  void predictDrawsReleaseNoiseByDefault() {
+    const QString bundle = dir_.filePath("answers.dpmodel");
+    const auto trained = runCli({"train", "--train", "builtin:breast_cancer", "--model", "logreg", "--mechanism",
+                                 "prediction", "--budget", "2000", "--epsilon", "1", "--unit-rows", "--out", bundle,
+                                 "--json"});
+    QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
+    const auto copyOf = [&](const QString& name) {
+      const QString path = dir_.filePath(name);
+      QFile::remove(path);
+      QFile::copy(bundle, path);
+      return path;
+    };
+    const auto predict = [&](const QString& path, const QStringList& extra) {
+      return runCli(QStringList{"predict", "--model", path, "--data", "builtin:breast_cancer", "--json"} + extra);
+    };
+    const auto first = predict(copyOf("copy1.dpmodel"), {});
+    const auto second = predict(copyOf("copy2.dpmodel"), {});
+    QVERIFY2(first.exitCode == 0, qPrintable(describe(first)));
+    QCOMPARE(first.json()["rows"].toInt(), 569);
+    QCOMPARE(first.json()["noise_source"].toString(), QString("release"));
+    QVERIFY(first.json()["answers_private"].toBool());
+    QVERIFY(first.json()["predictions"].toArray() != second.json()["predictions"].toArray());
+
+    // An experiment is asked for by name; it replays, and says it is not private.
+    const auto replay = predict(copyOf("copy3.dpmodel"), {"--noise", "experiment", "--seed", "3"});
+    const auto again = predict(copyOf("copy4.dpmodel"), {"--noise", "experiment", "--seed", "3"});
+    QVERIFY2(replay.exitCode == 0, qPrintable(describe(replay)));
+    QCOMPARE(replay.json()["predictions"].toArray(), again.json()["predictions"].toArray());
+    QVERIFY(!replay.json()["answers_private"].toBool());
+    QVERIFY(replay.json()["not_private"].toString().contains("seed 3"));
+    const auto text = runCli({"predict", "--model", copyOf("copy5.dpmodel"), "--data", "builtin:breast_cancer",
+                              "--noise", "experiment", "--out", dir_.filePath("experiment.csv")});
+    QVERIFY(text.out.contains("NOT PRIVATE     experiment noise (seed 1)"));
+    // A seed alone is not an experiment by accident: it is refused, nothing spent.
+    const QString untouched = copyOf("copy6.dpmodel");
+    const QByteArray before = bytesOf(untouched);
+    const auto seedOnly = predict(untouched, {"--seed", "3"});
+    QCOMPARE(seedOnly.exitCode, 2);
+    QVERIFY(seedOnly.json()["error"].toObject()["message"].toString().contains("--noise experiment"));
+    QCOMPARE(bytesOf(untouched), before);
   }
 
   // A private predictor: each row spends an answer, recorded in the bundle; more rows than

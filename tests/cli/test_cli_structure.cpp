@@ -94,6 +94,47 @@ class TestCliStructure : public QObject {
     QVERIFY2(text.out.contains("FROM THE DATA   classes, stratified split"), qPrintable(text.out));
   }
 
+  // Issue 30 bug 6: train's "private" is the bundle's judgement: true only when the mechanism's
+  // guarantee holds and nothing was read off the data. Before the fix a CSV whose categories
+  // were read off the file printed "NOT private" yet said "private": true in JSON and bundle.
+  void trainIsPrivateOnlyWhenNothingWasReadOffTheData() {
+    QTemporaryDir dir;
+    const QString declared = writeCsv(dir, "data.csv", 60, {"0", "1"});
+    const QStringList release{"--classes", "0,1", "--test-fraction", "0", "--noise", "release"};
+    auto run = runCli(QStringList{"train", "--train", declared} + kTrain + release);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY(run.json()["private"].toBool());
+    QCOMPARE(run.json()["noise_source"].toString(), QString("release"));
+
+    // The same rows with a text column: its categories are read off the file.
+    const QString path = dir.filePath("colours.csv");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("a,colour,label\n");
+    const char* colours[] = {"red", "green", "blue"};
+    for (int i = 0; i < 60; ++i)
+      file.write(QString("%1,%2,%3\n").arg(0.1 + 0.01 * (i % 7)).arg(colours[i % 3]).arg(i % 2).toUtf8());
+    file.close();
+    const QString bundle = dir.filePath("colours.dpmodel");
+    run = runCli(QStringList{"train", "--train", path, "--out", bundle, "--model", "logreg", "--mechanism", "output",
+                             "--norm-bound", "2", "--json"} + release);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY(!run.json()["private"].toBool());
+    QVERIFY(!run.json()["mechanism_guarantee_holds"].toBool());
+    const auto inspected = runCli({"inspect", bundle, "--json"});
+    QVERIFY2(inspected.exitCode == 0, qPrintable(describe(inspected)));
+    const QJsonObject manifest = inspected.json()["manifest"].toObject();
+    QVERIFY(!manifest["private"].toBool());
+    QVERIFY(manifest["guarantee_covers"].toString().startsWith("nothing"));
+    QVERIFY(manifest["privacy"].toObject()["not_private"].toVariant().toStringList().join(" ").contains("colour"));
+
+    // Experiment noise: replayable, so not private either, and the text says so.
+    const auto text = runCli(QStringList{"train", "--train", declared, "--model", "logreg", "--mechanism", "output",
+                                         "--norm-bound", "1", "--classes", "0,1", "--test-fraction", "0", "--noise",
+                                         "experiment"});
+    QVERIFY2(text.out.contains("NOT PRIVATE") && text.out.contains("replayable"), qPrintable(text.out));
+  }
+
   // A LIBSVM file's dimension is its largest index unless --features declares it, for
   // train's --train as for info.
   void libsvmDimensionIsMarkedUnlessDeclared() {

@@ -65,6 +65,14 @@ inline ui::MechanismForm* mechanismForm(ui::MainWindow& window) {
   return window.modelPanel()->form()->mechanismForm();
 }
 
+// Seeded noise, for a test that replays a run or reads its drawn noise: the GUI draws
+// release noise (the OS CSPRNG) unless the Randomness box asks for an experiment.
+inline void useExperimentNoise(ui::MainWindow& window, int seed = 1) {
+  ui::MechanismForm* form = mechanismForm(window);
+  form->noiseSourceBox()->setCurrentIndex(form->noiseSourceBox()->findData(QStringLiteral("experiment")));
+  form->seedBox()->setValue(seed);
+}
+
 // Presses `button` (Train, Redraw noise) and waits until the decision view shows the new
 // model with its regions.
 inline void pressAndWaitForModel(ui::MainWindow& window, QPushButton* button) {

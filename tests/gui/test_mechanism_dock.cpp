@@ -75,6 +75,7 @@ const QString kBlobs = QStringLiteral("builtin:blobs:classes=3");
 // released Ψ_c are rank-deficient in 4-D and their shadows unbounded: nothing to draw.)
 void openBlobsForDpLmgc(MainWindow& window, double epsilon = 10.0) {
   openDataset(window, kBlobs, 300);
+  useExperimentNoise(window);  // replayed and read below: seeded noise
   auto* settingsForm = window.modelPanel()->form();
   settingsForm->normBoundBox()->setChecked(true);
   settingsForm->normBoundField()->setValue(6.0);
@@ -163,6 +164,7 @@ void TestMechanismDock::eachMechanismShowsItsParameters() {
   MainWindow window;
   window.show();
   auto* settingsForm = window.modelPanel()->form();
+  useExperimentNoise(window);  // the seed row shows with experiment noise only
   MechanismForm* form = settingsForm->mechanismForm();
   settingsForm->setModelKind(static_cast<ModelKind>(model));
   form->setMechanism(static_cast<MechanismKind>(mechanism));

@@ -130,6 +130,7 @@ void TestNoiseView::outputPerturbationDrawsAgainstTheLaw() {
   MainWindow window;
   window.show();
   openDataset(window, kIris, 150);
+  useExperimentNoise(window);  // release noise withholds the drawn norms
   window.modelPanel()->form()->setModelKind(ModelKind::Softmax);  // one joint draw per release
   mechanismForm(window)->setMechanism(MechanismKind::Output);
   mechanismForm(window)->epsilonField()->setValue(1.0);
@@ -195,6 +196,7 @@ void TestNoiseView::oneVsRestAddsOneNormPerClass() {
   MainWindow window;
   window.show();
   openDataset(window, kIris, 150);
+  useExperimentNoise(window);  // release noise withholds the drawn norms
   window.modelPanel()->form()->setModelKind(ModelKind::LogisticRegression);
   mechanismForm(window)->setMechanism(MechanismKind::Output);
   pressAndWaitForModel(window, window.modelPanel()->trainButton());
@@ -210,6 +212,7 @@ void TestNoiseView::predictorAnswersAreCollected() {
   MainWindow window;
   window.show();
   openDataset(window, kIris, 150);
+  useExperimentNoise(window);  // release noise withholds the drawn norms
   QVERIFY(mechanismForm(window)->setChoice(QStringLiteral("prediction")));
   mechanismForm(window)->epsilonField()->setValue(5.0);
   mechanismForm(window)->predictionFields()->budgetField()->setValue(5);

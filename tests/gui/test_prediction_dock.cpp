@@ -125,6 +125,7 @@ void TestPredictionDock::eachChoiceShowsItsParameters() {
   MainWindow window;
   window.show();
   auto* settingsForm = window.modelPanel()->form();
+  useExperimentNoise(window);  // the seed row shows with experiment noise only
   MechanismForm* form = settingsForm->mechanismForm();
   settingsForm->setModelKind(static_cast<ModelKind>(model));
   QVERIFY(form->setChoice(choice));

@@ -120,6 +120,7 @@ void TestPredictionTraining::predictionSensitivitySpendsTheBudget() {
   MainWindow window;
   window.show();
   openDataset(window, kIris, 150);
+  useExperimentNoise(window);  // replayed below: seeded noise
   MechanismForm* form = mechanismForm(window);
   QVERIFY(form->setChoice(QStringLiteral("prediction")));
   form->epsilonField()->setValue(5.0);
@@ -203,6 +204,7 @@ void TestPredictionTraining::redrawStartsANewRepetition() {
   MainWindow window;
   window.show();
   openDataset(window, kIris, 150);
+  useExperimentNoise(window);  // replayed below: seeded noise
   QVERIFY(mechanismForm(window)->setChoice(QStringLiteral("prediction")));
   fields(window)->budgetField()->setValue(3);
   pressAndWaitForModel(window, window.modelPanel()->trainButton());

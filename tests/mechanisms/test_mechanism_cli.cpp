@@ -30,7 +30,7 @@ class TestMechanismCli : public QObject {
   void trainObjectiveJsonHasTheSpecKeys() {
     const auto run = runCli(QStringList{"train"} + kBinaryData +
                             QStringList{"--model", "logreg", "--mechanism", "objective", "--epsilon", "1", "--lambda",
-                                        "0.01", "--seed", "3", "--json"});
+                                        "0.01", "--noise", "experiment", "--seed", "3", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     const QJsonObject out = run.json();
     for (const char* key : {"model", "mechanism", "calibration", "epsilon", "delta", "train_accuracy", "test_accuracy",
@@ -152,7 +152,8 @@ class TestMechanismCli : public QObject {
   void tuneLambdas() {
     const QStringList args = QStringList{"train"} + kBinaryData +
                              QStringList{"--model", "logreg", "--mechanism", "objective", "--epsilon", "1",
-                                         "--tune-lambdas", "0.001, 0.01,0.1", "--seed", "5", "--json"};
+                                         "--tune-lambdas", "0.001, 0.01,0.1", "--noise", "experiment", "--seed", "5",
+                                         "--json"};
     const auto run = runCli(args);
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     const QJsonObject out = run.json();

@@ -415,7 +415,7 @@ class TestLmgcBuiltin : public QObject {
     std::vector<Eigen::MatrixXd> B;
     for (Index c = 0; c < data.train.classes(); ++c)
       B.push_back(symmetricFromCoefficients(draw.value().noise.segment(c * block, block), k));
-    const ObjectiveTerms terms{LossScale::Sum, r.calibrated("rho"),
+    const ObjectiveTerms terms{LossScale::Sum, r.calibrated(dpstudio::mech::Calibrated::Rho),
                                model.traceRegularizer(o.learner.lambda) + model.packParameters(B)};
     const LmgcDualityGap gap = lmgcDualityGap(model, data.train.X, data.train.y, terms, trained.value().trained.theta);
     QVERIFY2(gap.gap() <= 1e-6 * std::max(1.0, std::abs(gap.primal)),

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include "core/models/linear.h"
+#include "core/privacy/release_granularity.h"
 #include "core/util/parallel.h"
 #include "tests/common/test_support.h"
 #include "tests/prediction/prediction_fixtures.h"
@@ -103,6 +104,19 @@ class TestMultiparty : public QObject {
 
   // The local models are minimizers of (1/n_j)Σℓ + λ‖w‖² within the gradient tolerance the
   // calibration assumed (fixed in advance from n₍₁₎, not from the data).
+  // Issue 30 bug 8: the trusted curator's release is the average plus η, an additive release
+  // like output perturbation's: in release mode η's scale is enlarged by F = 1 + 2^-10 and the
+  // report shows the scale used; experiment mode keeps the calibrated scale.
+  void releaseModeEnlargesTheNoiseOfTheAverage() {
+    const auto experiment = runWithSeed(options(1.0), data_.train, 1);
+    QVERIFY(!experiment.report.value("release_noise_factor"));
+    auto release = test::orDie(privacy::makeNoiseSource(privacy::NoiseKind::Release, 0));
+    const auto released = test::orDie(multiparty::trainMultiparty(options(1.0), data_.train, *release));
+    QCOMPARE(*released.report.value("release_noise_factor"), privacy::kReleaseNoiseFactor);
+    QCOMPARE(released.report.noiseScale(), experiment.report.noiseScale() / privacy::kReleaseNoiseFactor);
+    QVERIFY(released.report.releaseGranularity > 0);
+  }
+
   void localModelsAreExactMinimizers() {
     const auto o = options(1.0);
     const auto parties = test::orDie(multiparty::partyRows(data_.train.rows(), o));

@@ -10,6 +10,7 @@
 
 #include "core/prediction/predictor_json.h"
 #include "core/privacy/ledger.h"
+#include "core/privacy/release_granularity.h"
 #include "tests/common/test_support.h"
 #include "tests/prediction/prediction_fixtures.h"
 
@@ -64,6 +65,28 @@ class TestPredictionBudget : public QObject {
     auto release = test::orDie(privacy::makeNoiseSource(privacy::NoiseKind::Release, 0));
     const auto released = test::orDie(predictor.answer(data_.test.X.row(1).transpose(), *release));
     QVERIFY(!released.noiseNorm.has_value());
+  }
+
+  // Issue 30 bug 8: the scores θᵀx + b are an additive release, so release-mode answers draw
+  // at the scale enlarged by F = 1 + 2^-10, as output perturbation does (β ÷ F, σ × F);
+  // experiment answers keep the calibrated scale, which the report also names.
+  void releaseAnswersDrawEnlargedNoise() {
+    for (const bool gaussian : {false, true}) {
+      auto options = test::sensitivityOptions(ModelKind::Softmax, 1.0, 4);
+      if (gaussian) {
+        options.family = mech::NoiseFamily::Gaussian;
+        options.delta = 1e-6;
+      }
+      auto predictor = test::orDie(predict::PrivatePredictor::train(options, data_.train));
+      const double calibrated = predictor.report().noiseScale();
+      QCOMPARE(*predictor.report().value("release_noise_factor"), privacy::kReleaseNoiseFactor);
+      privacy::ExperimentNoise experiment(7);
+      QCOMPARE(test::orDie(predictor.answer(data_.test.X.row(0).transpose(), experiment)).noiseScale, calibrated);
+      auto release = test::orDie(privacy::makeNoiseSource(privacy::NoiseKind::Release, 0));
+      const double used = test::orDie(predictor.answer(data_.test.X.row(1).transpose(), *release)).noiseScale;
+      QCOMPARE(used, gaussian ? calibrated * privacy::kReleaseNoiseFactor : calibrated / privacy::kReleaseNoiseFactor);
+      QCOMPARE(predictor.report().noiseScale(), calibrated);  // the stored calibration is untouched
+    }
   }
 
   // A refused answer draws no noise: the stream continues where the last answer left it.

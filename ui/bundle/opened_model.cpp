@@ -36,6 +36,8 @@ BundlePrivacy privacyOf(const QJsonObject& privacy) {
   // Each reason reads "what: why"; the title has room for the what.
   for (const QJsonValue& reason : privacy["not_private"].toArray())
     out.notPrivate << reason.toString().section(QLatin1Char(':'), 0, 0).trimmed();
+  // Structure read off the private rows: no reason in not_private, yet not private as a whole.
+  if (!privacy["structure_from_data"].toArray().isEmpty()) out.notPrivate << QObject::tr("structure read off the data");
   return out;
 }
 

@@ -325,8 +325,12 @@ PrivacyStatus modelPrivacyStatus(const TrainingResult& result) {
   QString budget = budgetText(report);
   // The privacy unit of a predictor is its budget of answers.
   if (prediction) budget += QObject::tr(" for B = %1 answers").arg(result.prediction->budget());
-  return privacyStatus(privacyDisplayName(result.settings.privacy), budget,
-                       report.calibration == mech::Calibration::Published);
+  // Experiment noise can be replayed by whoever knows the seed (issue 30): the mark says so.
+  const PrivacySettings& privacy = result.settings.privacy;
+  const QString experiment =
+      privacy.noise == privacy::NoiseKind::Experiment ? QObject::tr("experiment noise (seeded)") : QString();
+  return privacyStatus(privacyDisplayName(privacy), budget, report.calibration == mech::Calibration::Published,
+                       experiment);
 }
 
 // The title's further lines, one note each: what the picture cannot show when the model sees

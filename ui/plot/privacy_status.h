@@ -15,7 +15,10 @@ struct PrivacyStatus {
 };
 
 // mechanism: its name for people, or empty for none; budget: "ε = 1, δ = 0" (and whatever
-// the privacy unit adds); published: calibrated as published, NOT private as stated.
-PrivacyStatus privacyStatus(const QString& mechanism, const QString& budget, bool published);
+// the privacy unit adds); published: calibrated as published, NOT private as stated;
+// notPrivate: why a mechanism's output is nevertheless not private (experiment noise), or
+// empty.
+PrivacyStatus privacyStatus(const QString& mechanism, const QString& budget, bool published,
+                            const QString& notPrivate = {});
 
 }  // namespace dpstudio::ui

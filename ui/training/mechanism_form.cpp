@@ -155,14 +155,16 @@ void MechanismForm::addTuningRows() {
 
 void MechanismForm::addNoiseSourceRows() {
   noiseSource_ = new QComboBox;
-  noiseSource_->addItem(tr("Experiment (seeded)"), QStringLiteral("experiment"));
-  noiseSource_->setItemData(0, tr("A portable seeded generator: the same seed gives the same noise on any "
-                                  "machine. Anyone who knows the seed can subtract the noise: for experiments, "
-                                  "not for models you publish."),
-                            Qt::ToolTipRole);
+  // Release first and by default: a trained model is a release (it is in the ledger), so it
+  // draws from the CSPRNG unless the user asks for a replayable experiment (issue 30).
   noiseSource_->addItem(tr("Release (OS CSPRNG)"), QStringLiteral("release"));
-  noiseSource_->setItemData(1, tr("The operating system's CSPRNG (getrandom): unseedable. Released parameters "
-                                  "are rounded to a grid (Mironov 2012)."),
+  noiseSource_->setItemData(0, tr("The operating system's CSPRNG (getrandom): unseedable. Released parameters "
+                                  "are rounded to a grid (Mironov 2012). The drawn noise norms are withheld."),
+                            Qt::ToolTipRole);
+  noiseSource_->addItem(tr("Experiment (seeded, NOT private)"), QStringLiteral("experiment"));
+  noiseSource_->setItemData(1, tr("A portable seeded generator: the same seed gives the same noise on any "
+                                  "machine. Anyone who knows the seed can subtract the noise: for experiments, "
+                                  "not for models you publish; results say NOT private."),
                             Qt::ToolTipRole);
   noiseSource_->setToolTip(tr("Where the noise comes from."));
   form_->addRow(tr("R&andomness:"), noiseSource_);

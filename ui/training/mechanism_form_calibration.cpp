@@ -69,7 +69,7 @@ void MechanismForm::computeCalibration() {
     calibrationTitle_->setText(tr("Calibration for n = %1, d = %2, C = %3")
                                    .arg(shape.rows).arg(shape.features).arg(shape.classes));
   }
-  showCalibration(mech::calibrate(options, shape));
+  showCalibration(mech::calibrate(options, shape, s.noise));  // the scale the run will draw at
   // Output perturbation at a λ whose noise no model survives, or a DP-SGD step beyond what
   // is safe on data in the unit ball: say so before Train.
   std::optional<std::string> caution;

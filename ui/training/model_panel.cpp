@@ -417,7 +417,7 @@ void ModelPanel::showRelease(const TrainingResult& r) {
                           .arg(privacyDisplayName(r.settings.privacy),
                                QString::fromStdString(report.calibrationWord()), noiseDisplayName(report.noise),
                                QString::fromStdString(release.noise.describe()));
-  if (const auto chosen = report.value("chosen_lambda"))
+  if (const auto chosen = report.find(mech::Calibrated::ChosenLambda))
     mechanism += tr("\n\u03bb chosen privately: %1 (the \u03bb above is the non-private model's)")
                      .arg(*chosen, 0, 'g', 4);
   mechanismLabel_->setText(mechanism);

@@ -55,7 +55,7 @@ struct PrivacySettings {
   // §3 I: the perturbed average of K parties' models. Its model, λ (paper 004's, of
   // λ‖w‖²) and h are TrainingSettings::learner's.
   std::optional<multiparty::MultipartyOptions> multiparty;
-  privacy::NoiseKind noise = privacy::NoiseKind::Experiment;
+  privacy::NoiseKind noise = privacy::NoiseKind::Release;  // a trained model is a release
   std::uint64_t seed = 1;           // experiment mode only
 
   bool isPrivate() const {

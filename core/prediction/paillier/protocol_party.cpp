@@ -191,6 +191,8 @@ Status ProtocolParty::contributeNoise(ProtocolNetwork& network) {
   // calibration of the release (calibrateMultiparty with n_(1) = n_j).
   auto calibration = calibrateMultiparty(settings_.options, rows_, settings_.features);
   if (!calibration) return calibration.error();
+  // η_j is added to the released average, as in the one-process release (release_granularity.h).
+  mech::enlargeNoiseForRelease(calibration.value(), *noise_);
   auto draw = mech::drawReportedNoise(calibration.value(), *noise_);
   if (!draw) return draw.error();
   calibration_ = std::move(calibration).value();
