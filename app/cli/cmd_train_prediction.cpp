@@ -22,6 +22,7 @@
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
 #include "app/cli/plan_options.h"
+#include "core/bundle/bundle_export.h"
 #include "core/experiment/answering.h"
 #include "core/experiment/release_entries.h"
 #include "core/mechanisms/report_json.h"
@@ -40,8 +41,21 @@ double secondsSince(Clock::time_point start) {
 
 
 
-QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& data, double seconds) {
+// The guarantee of what this run printed: the answers given now drew from `noise` (a
+// predictor's later answers draw their own, which the bundle's context says).
+bundle::GuaranteeScope printedScope(const mech::MechanismReport& report, const experiment::PrivacyPlan& plan,
+                                    const PreparedData& data, const privacy::NoiseSource& noise) {
+  bundle::PrivacyContext context = bundle::privacyContext(plan, data, noise.provenance());
+  context.noise = noise.kind();
+  return bundle::guaranteeScope(report, context);
+}
+
+QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& data, double seconds,
+                       const bundle::GuaranteeScope& scope) {
   return QJsonObject{
+      {"private", scope.isPrivate()},
+      {"mechanism_guarantee_holds", scope.mechanismHolds},
+      {"guarantee_covers", QString::fromStdString(scope.covers())},
       {"model", QString::fromStdString(report.model)},
       {"mechanism", QString::fromStdString(report.mechanism)},
       {"calibration", QString::fromStdString(report.calibrationWord())},
@@ -65,7 +79,8 @@ using Answered = experiment::AnsweredSample;
 
 int printPrediction(const Command& command, const mech::MechanismReport& report, const PreparedData& data,
                     const predict::PredictionOptions& o, const Answered& a, double seconds,
-                    const std::optional<QString>& bundlePath, const CliLedger& ledger) {
+                    const std::optional<QString>& bundlePath, const CliLedger& ledger,
+                    const bundle::GuaranteeScope& scope) {
   const double accuracy = a.answered > 0 ? static_cast<double>(a.correct) / static_cast<double>(a.answered) : 0.0;
   const bool all = a.answered == data.test.rows();
   const std::string note = "test accuracy over " +
@@ -79,7 +94,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, data.train.rows())) warnings.push_back(*doubtful);
   command.warn(warnings);
   if (command.json()) {
-    QJsonObject out = commonJson(report, data, seconds);
+    QJsonObject out = commonJson(report, data, seconds, scope);
     out["ledger"] = ledger.json();
     out["lambda"] = o.learner.lambda;
     out["train_accuracy"] = QJsonValue::Null;
@@ -114,6 +129,8 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   printText(QString("budget          %1 of %2 answers left").arg(a.remaining).arg(o.budget));
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(report.statement));
+  if (!scope.isPrivate())
+    printText("privacy         NOT PRIVATE: the guarantee covers " + QString::fromStdString(scope.covers()));
   reportBundle(bundlePath, nullptr);
   ledger.print();
   return kOk;
@@ -137,7 +154,7 @@ int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, c
   auto bundlePath = writeRunBundle(command, plan, run.value(), data, noise.provenance());
   if (!bundlePath) return command.fail(bundlePath.error());
   return printPrediction(command, report, data, options, answered.value(), secondsSince(start), bundlePath.value(),
-                         ledger);
+                         ledger, printedScope(report, plan, data, noise));
 }
 
 // What a multiparty release costs: as published, the ε that can be proven, not the claim.
@@ -201,7 +218,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
     warnings.push_back(*doubtful);
   command.warn(warnings);
   if (command.json()) {
-    QJsonObject out = commonJson(release.report, data, seconds);
+    QJsonObject out = commonJson(release.report, data, seconds, printedScope(release.report, plan, data, noise));
     out["warnings"] = toJsonArray(warnings);
     out["lambda"] = options.lambda;
     out["train_accuracy"] = trainAccuracy;
@@ -262,6 +279,8 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
   }
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(release.report.statement));
+  if (const auto scope = printedScope(release.report, plan, data, noise); !scope.isPrivate())
+    printText("privacy         NOT PRIVATE: the guarantee covers " + QString::fromStdString(scope.covers()));
   if (d.allDataPrivate) {
     const double first = epsilonSpent(release.report), second = epsilonSpent(d.allDataPrivate->report);
     printText(QString("second release  the all-data DP baseline (--multiparty-baseline) is a separate (%1, 0)-DP "
