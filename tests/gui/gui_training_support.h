@@ -3,6 +3,7 @@
 // the dock as a user would, with isolated settings. QTest macros in these helpers return
 // from the helper only; the test is marked failed and its later checks report the cause.
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QTest>
 #include <QWidget>

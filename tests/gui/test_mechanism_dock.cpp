@@ -55,6 +55,7 @@ using dpstudio::mech::MechanismKind;
 using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
 using dpstudio::test::openDataset;
+using dpstudio::test::useExperimentNoise;
 using dpstudio::test::saveScreenshot;
 using dpstudio::test::mechanismForm;
 using dpstudio::test::pressAndWaitForModel;

@@ -46,6 +46,7 @@ using dpstudio::mech::MechanismKind;
 using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
 using dpstudio::test::openDataset;
+using dpstudio::test::useExperimentNoise;
 using dpstudio::test::mechanismForm;
 using dpstudio::test::pressAndWaitForModel;
 using dpstudio::ui::MainWindow;

@@ -56,6 +56,7 @@ using dpstudio::ModelKind;
 using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
 using dpstudio::test::openDataset;
+using dpstudio::test::useExperimentNoise;
 using dpstudio::test::mechanismForm;
 using dpstudio::test::pressAndWaitForModel;
 using dpstudio::ui::MainWindow;
