@@ -2,7 +2,10 @@
 // of his own (core/prediction/paillier/tls/). He dials every party (`dpstudio-cli party`),
 // checks that they announced the same public parameters, runs exactly his own steps of the
 // protocol over TLS, and collects the K + 1 published shares: he publishes the release,
-// their sum / K (ŵ + η of the smallest party), as the one-process mode does.
+// their sum / K (ŵ + η of the smallest party), as the one-process mode does, rounded to the
+// release grid in release mode (network_participant.h says which grid). Every output says
+// where the noise came from: release only if every party announced release noise; if any
+// party used experiment noise, the release is NOT private and says so.
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,13 +25,26 @@ QJsonObject releaseJson(const multiparty::paillier::ProcessOutcome& outcome) {
   for (const auto& [key, value] : outcome.parameters) parameters[QString::fromStdString(key)] = QString::fromStdString(value);
   QJsonArray released;
   for (Index i = 0; i < outcome.released.size(); ++i) released.append(outcome.released[i]);
+  QJsonArray seeded;
+  for (std::uint32_t j : outcome.seededParties) seeded.append(QString("P%1").arg(j));
+  const bool isPrivate = outcome.noise == privacy::NoiseKind::Release;
   return QJsonObject{
       {"protocol", "paillier"},
       {"published_by", "Charlie (the curator): the sum of the K + 1 published shares / K"},
       {"parameters", parameters},
       {"released", released},
-      {"note", "the differentially private release w_avg + eta (eta calibrated for the smallest party, whom nobody "
-               "learned); the parties' sizes, models and noise were never sent in the clear"},
+      {"noise_source", QString::fromStdString(outcome.noiseSource)},
+      {"private", isPrivate},
+      {"seeded_parties", seeded},
+      {"release_granularity", outcome.releaseGranularity},
+      {"note", isPrivate ? "the differentially private release w_avg + eta (eta calibrated for the smallest party, whom "
+                           "nobody learned), rounded to release_granularity; the parties' sizes, models and noise were "
+                           "never sent in the clear"
+                         : QString("NOT private: w_avg + eta with experiment noise (%1 of the %2 parties seeded "
+                                   "theirs): anyone who knows a seed can subtract the noise; a classroom replay, not a "
+                                   "release")
+                               .arg(seeded.size())
+                               .arg(parameters["parties"].toString())},
   };
 }
 
@@ -84,6 +100,11 @@ int runCurator(const QStringList& args) {
   for (const auto& [key, value] : outcome.parameters) parameters << QString::fromStdString(key + "=" + value);
   printText("parameters      " + parameters.join(", "));
   printText("released        " + weights.join(" "));
+  const bool isPrivate = outcome.noise == privacy::NoiseKind::Release;
+  printText("noise           " + QString::fromStdString(outcome.noiseSource));
+  printText(isPrivate ? QString("release grid    %1 (every released number is a multiple of it)")
+                            .arg(outcome.releaseGranularity, 0, 'g', 17)
+                      : QString("release grid    none: experiment noise, the release is NOT private"));
   printText(QString("messages        %1 sent by Charlie, %2 bytes%3")
                 .arg(outcome.transcript->entries().size())
                 .arg(outcome.transcript->totalBytes())

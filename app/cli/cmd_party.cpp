@@ -4,9 +4,16 @@
 // exactly its own steps of the protocol over TLS, and ends having published its share of
 // the release; Charlie publishes the released model.
 //
-// The party's noise: in experiment mode (--seed S) party J draws η_J from the stream party J
-// draws in `train --mechanism multiparty --protocol paillier --seed S` (one process), so the
-// two modes release the same model for the same seeds; in release mode from the OS CSPRNG.
+// The party's noise: by default (release mode) from the OS CSPRNG; with --noise experiment
+// --seed S party J draws η_J from the stream party J draws in `train --mechanism multiparty
+// --protocol paillier --noise experiment --seed S` (one process), so the two modes release
+// the same model for the same seeds, which anyone who knows S can replay: NOT private. The
+// party announces which in its hello; its transcript and output say it.
+//
+// It listens on 127.0.0.1 unless --listen-address says otherwise (another laptop's curator
+// needs the party's LAN address or 0.0.0.0).
+
+#include <QHostAddress>
 
 #include <algorithm>
 #include <cstdio>
@@ -33,8 +40,11 @@ void addPartyOptions(QCommandLineParser& parser) {
   QCommandLineOption baseline("multiparty-baseline", "Not available here: it needs the data pooled.");
   baseline.setFlags(QCommandLineOption::HiddenFromHelp);
   parser.addOptions({
-      {"listen", "TCP port to listen on, on every interface; 0 lets the OS choose. The first line on stdout is the "
+      {"listen", "TCP port to listen on (at --listen-address); 0 lets the OS choose. The first line on stdout is the "
                  "port bound, alone, so that a script can read it.", "PORT"},
+      {"listen-address", "IP address to listen on: 127.0.0.1 (the default: this machine only), this laptop's LAN "
+                         "address, or 0.0.0.0 (every IPv4 interface) for a curator on another machine.", "ADDR",
+       "127.0.0.1"},
       {"party", "This party's number J, 1..K.", "J"},
       of,
       delta,
@@ -120,6 +130,15 @@ int runParty(const QStringList& args) {
   const auto self = static_cast<std::uint32_t>(J.value());
   auto noise = partyNoise(noiseSpec.value(), self);
   if (!noise) return command.fail(noise.error());
+  const bool seeded = noiseSpec.value().kind == privacy::NoiseKind::Experiment;
+  const std::string noiseDescription =
+      seeded ? "experiment (seed " + std::to_string(noiseSpec.value().seed) + ", P" + std::to_string(self) + "'s stream)"
+             : noise.value()->provenance().describe();
+  const QString listenAddress = parser.value("listen-address").trimmed();
+  if (QHostAddress(listenAddress).isNull())
+    return command.fail(usage("--listen-address '" + listenAddress.toStdString() +
+                                  "' is not an IP address (e.g. 127.0.0.1, 0.0.0.0)",
+                              "listen-address"));
 
   auto request = command.dataRequest();
   if (!request) return command.fail(request.error());
@@ -135,6 +154,8 @@ int runParty(const QStringList& args) {
   process.settings.features = local.value().w.size();
   process.local = std::move(local).value();
   process.noise = std::move(noise).value();
+  process.noiseDescription = noiseDescription;
+  process.listenAddress = listenAddress.toStdString();
   process.port = static_cast<std::uint16_t>(port.value());
   process.listening = [](std::uint16_t bound) {
     printText(QString::number(bound));
@@ -156,6 +177,8 @@ int runParty(const QStringList& args) {
         {"party", static_cast<qint64>(self)},
         {"parties", static_cast<qint64>(K.value())},
         {"outcome", "published its share; Charlie publishes the release"},
+        {"noise_source", QString::fromStdString(noiseDescription) +
+                             (seeded ? QString(": ") + multiparty::paillier::kExperimentNotPrivate : QString())},
         {"messages_sent", static_cast<qint64>(outcome.transcript->entries().size())},
         {"bytes_sent", static_cast<qint64>(outcome.transcript->totalBytes())},
         {"transcript", transcript.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(transcript)},
@@ -168,6 +191,9 @@ int runParty(const QStringList& args) {
                 .arg(outcome.transcript->entries().size())
                 .arg(outcome.transcript->totalBytes())
                 .arg(transcript.isEmpty() ? QString() : "; transcript " + transcript));
+  printText(QString("noise           %1%2")
+                .arg(QString::fromStdString(noiseDescription))
+                .arg(seeded ? QString("  (") + multiparty::paillier::kExperimentNotPrivate + ")" : QString()));
   return kOk;
 }
 

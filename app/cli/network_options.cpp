@@ -8,8 +8,12 @@ void addNetworkOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {"cert", "This participant's TLS certificate (PEM). Required: there is no plaintext mode.", "FILE"},
       {"key", "The certificate's private key (PEM, unencrypted).", "FILE"},
-      {"ca", "The certificate(s) to trust (PEM): the class's CA, or the shared self-signed certificate. Every peer's "
-             "certificate must be signed by it, in both directions (host names are not checked).", "FILE"},
+      {"ca", "The certificate(s) to trust (PEM): the class's CA. Every peer's certificate must be signed by it and "
+             "name the peer's role as its subject CN (dpstudio-curator, dpstudio-party-J), checked on every "
+             "connection in both directions; host names are not checked (see --peer-fingerprint).", "FILE"},
+      {"peer-fingerprint", "Pin a peer's certificate: ROLE=SHA256, e.g. dpstudio-curator=AB:CD:.. (what `openssl x509 "
+                           "-noout -fingerprint -sha256 -in FILE` prints); that role is then accepted only with exactly "
+                           "that certificate. Repeat for several roles.", "ROLE=SHA256"},
       {"timeout", "Seconds any wait may last (a connection, a peer's message, the last flush); then this "
                   "participant aborts and tells the others (default 120).", "S"},
       {"transcript", "Write this process's own messages (receiver, stage, bytes, what they reveal) as JSON to FILE, "
@@ -26,6 +30,19 @@ Result<multiparty::paillier::NetworkRunOptions> networkOptions(const Command& co
   options.tls.certificate = parser.value("cert").toStdString();
   options.tls.privateKey = parser.value("key").toStdString();
   options.tls.trusted = parser.value("ca").toStdString();
+  for (const QString& pin : parser.values("peer-fingerprint")) {
+    const qsizetype equals = pin.indexOf('=');
+    const std::string role = pin.left(equals).trimmed().toStdString();
+    const auto fingerprint =
+        equals > 0 ? multiparty::paillier::normalizeFingerprint(pin.mid(equals + 1).trimmed().toStdString()) : std::nullopt;
+    if (equals <= 0 || !multiparty::paillier::isParticipantRole(role) || !fingerprint)
+      return Error{ErrorKind::Usage,
+                   "--peer-fingerprint '" + pin.toStdString() + "' is not ROLE=SHA256 (ROLE dpstudio-curator or "
+                   "dpstudio-party-J, SHA256 64 hex digits, colons allowed)",
+                   {}, 0, "peer-fingerprint"};
+    if (!options.tls.pinned.emplace(role, *fingerprint).second)
+      return Error{ErrorKind::Usage, "--peer-fingerprint pins " + role + " twice", {}, 0, "peer-fingerprint"};
+  }
   auto timeout = command.number("timeout", options.timeoutSeconds);
   if (!timeout) return timeout.error();
   if (!(timeout.value() > 0 && timeout.value() <= 86400))

@@ -49,12 +49,16 @@ void roundToGranularity(Eigen::Ref<Eigen::VectorXd> values, double granularity) 
 
 Result<double> applyReleaseGranularity(const NoiseSource& source, Eigen::Ref<Eigen::VectorXd> values,
                                        double scale) {
+  return applyReleaseGranularity(source.kind(), values, scale);
+}
+
+Result<double> applyReleaseGranularity(NoiseKind kind, Eigen::Ref<Eigen::VectorXd> values, double scale) {
   double largest = 0.0;
   for (Eigen::Index i = 0; i < values.size(); ++i)
     if (std::isfinite(values[i])) largest = std::max(largest, std::abs(values[i]));
   auto grid = releaseGrid(scale, largest);
   if (!grid) return grid.error();
-  if (source.kind() != NoiseKind::Release) return 0.0;
+  if (kind != NoiseKind::Release) return 0.0;
   roundToGranularity(values, grid.value());
   return grid.value();
 }

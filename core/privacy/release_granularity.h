@@ -68,5 +68,8 @@ void roundToGranularity(Eigen::Ref<Eigen::VectorXd> values, double granularity);
 // grid; in experiment mode leaves them unchanged and returns 0 (reports show "none").
 Result<double> applyReleaseGranularity(const NoiseSource& source, Eigen::Ref<Eigen::VectorXd> values,
                                        double scale);
+// The same for a release whose noise was drawn elsewhere (the multiparty curator process
+// learns the kind from the parties' hellos and holds no source of his own).
+Result<double> applyReleaseGranularity(NoiseKind kind, Eigen::Ref<Eigen::VectorXd> values, double scale);
 
 }  // namespace dpstudio::privacy

@@ -99,6 +99,11 @@ std::string ProtocolTranscript::toJson() const {
   root["total_bytes"] = static_cast<qint64>(totalBytes());
   root["total_seconds"] = totalSeconds;
   root["outcome"] = QString::fromStdString(outcome_);
+  if (noiseSource_) {
+    root["noise_source"] = QString::fromStdString(*noiseSource_);
+    if (isPrivate_) root["private"] = *isPrivate_;
+  }
+  if (releaseGranularity_) root["release_granularity"] = *releaseGranularity_;
   return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }
 

@@ -9,8 +9,12 @@
 //        "messages": [{"sequence", "stage", "kind", "sender", "receiver", "bytes", "reveals"}],
 //        "stages": [{"stage", "messages", "bytes", "seconds"}], "total_bytes", "total_seconds",
 //        "outcome": "released" | "aborted: <reason>"}
+// and, when the participant process recorded them (dpstudio-cli party / curator):
+//        "noise_source": "release (…)" | "experiment (…): NOT private …", "private": bool (Charlie),
+//        "release_granularity": the grid the release was rounded to (Charlie; 0 = none)
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +45,14 @@ class ProtocolTranscript {
   void setOutcome(std::string outcome) { outcome_ = std::move(outcome); }
   // Charlie's process learns the key size from the parties' hellos, after it started recording.
   void setKeyBits(unsigned keyBits) { keyBits_ = keyBits; }
+  // Where the noise came from (a party: its own η_j; Charlie: the parties' noise, as they
+  // announced it) and, when this participant can tell, whether the release is private (a
+  // party cannot: it does not know the others' noise).
+  void setNoise(std::string source, std::optional<bool> isPrivate) {
+    noiseSource_ = std::move(source);
+    isPrivate_ = isPrivate;
+  }
+  void setReleaseGranularity(double grid) { releaseGranularity_ = grid; }
 
   std::string participantName(std::uint32_t id) const;  // "Charlie", "P3", "public"
   const std::vector<TranscriptEntry>& entries() const { return entries_; }
@@ -56,6 +68,9 @@ class ProtocolTranscript {
   std::vector<TranscriptEntry> entries_;
   std::vector<std::pair<std::string, double>> stageTimes_;
   std::string outcome_ = "running";
+  std::optional<std::string> noiseSource_;
+  std::optional<bool> isPrivate_;
+  std::optional<double> releaseGranularity_;
 };
 
 }  // namespace dpstudio::multiparty::paillier

@@ -85,6 +85,7 @@ Bytes encodePartyHello(const PartyHello& hello) {
   w.u32(hello.party);
   w.u64(hello.session);
   w.text(hello.parameters);
+  w.text(privacy::NoiseProvenance{hello.noise, 0, {}}.kindName());
   return w.take();
 }
 
@@ -133,10 +134,16 @@ Result<PartyHello> decodePartyHello(const Bytes& body) {
   if (!session) return session.error();
   auto parameters = r.text("parameters", kMaxText);
   if (!parameters) return parameters.error();
+  auto noise = r.text("noise", kMaxText);
+  if (!noise) return noise.error();
   if (auto done = r.finish(); !done) return done.error();
+  const auto kind = privacy::parseNoiseKind(noise.value());
+  if (!kind) return malformedFrame("malformed party hello: its noise is '" + noise.value().substr(0, 40) +
+                                   "', not release or experiment");
   hello.party = party.value();
   hello.session = session.value();
   hello.parameters = std::move(parameters).value();
+  hello.noise = *kind;
   return hello;
 }
 

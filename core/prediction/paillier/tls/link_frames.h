@@ -5,7 +5,9 @@
 // set the session up and end it. No Qt here: the bytes only.
 //
 //   CuratorHello  Charlie → P_j: session u64 | K u32 | j u32 | K addresses (text, "host:port")
-//   PartyHello    P_j → Charlie: j u32 | session u64 | parameters (text, sessionParametersText)
+//   PartyHello    P_j → Charlie: j u32 | session u64 | parameters (text, sessionParametersText) |
+//                 noise (text, "release" or "experiment": where P_j's η_j comes from, so that
+//                 Charlie can say whether the release is private)
 //   PeerHello     P_j → P_i (i < j, P_j dials): session u64 | j u32
 //   Envelope      a protocol message
 //   Abort         sender u32 | reason (text): the sender stopped; the receiver stops too
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "core/crypto/byte_codec.h"
+#include "core/privacy/noise_source.h"
 
 namespace dpstudio::multiparty::paillier {
 
@@ -58,6 +61,7 @@ struct PartyHello {
   std::uint32_t party = 0;
   std::uint64_t session = 0;
   std::string parameters;
+  privacy::NoiseKind noise = privacy::NoiseKind::Release;
 };
 struct PeerHello {
   std::uint64_t session = 0;

@@ -10,6 +10,21 @@
 // it, and Charlie publishes the release, sum / K (the threads mode's reconstruction).
 // The parties agree on the public parameters by announcing them in their hello
 // (sessionParametersText); Charlie refuses to start unless every party announced the same.
+//
+// Noise: each party announces in its hello whether its η_j is release noise (OS CSPRNG) or
+// experiment noise (seeded: anyone who knows the seed can subtract it). Nobody learns whose
+// noise is selected, so the release is private only if every party drew release noise;
+// Charlie's outcome, outputs and transcript say which (and name the seeded parties).
+//
+// The release grid (release_granularity.h): in release mode Charlie rounds the decoded
+// release with privacy::applyReleaseGranularity, as the one-process path (aggregation.cpp)
+// does. Its noise-scale term needs the selected party's scale, which depends on n_(1), and
+// nobody may learn n_(1): Charlie uses the largest scale the public parameters allow, that
+// of a smallest party of one row (the scale falls as 1/n_(1)). The grid is therefore
+// 2^⌊log2 n_(1)⌋ or so times the one-process grid's noise term, still about
+// n_(1)·2^-30 of the actual per-coordinate noise scale; its ulp term, 2^12 ulps of the
+// largest released magnitude, is the one-process path's. Choosing it from public
+// parameters and the noisy release is post-processing.
 
 #include <Eigen/Core>
 
@@ -37,6 +52,10 @@ struct NetworkRunOptions {
 // calibration=corrected": what every participant must agree on (numbers to 17 digits).
 std::string sessionParametersText(const SessionSettings& settings);
 
+// What the transcripts and Charlie's outputs add to an experiment's noise source.
+inline constexpr const char* kExperimentNotPrivate =
+    "NOT private: seeded, replayable noise (anyone who knows the seed can subtract it)";
+
 struct ProcessOutcome {
   std::optional<Error> error;
   // This process's own messages, also on abort. Its stage times are this participant's
@@ -45,6 +64,13 @@ struct ProcessOutcome {
   // Charlie only, on success: the agreed parameters and the released model ŵ + η_s.
   std::map<std::string, std::string> parameters;
   Eigen::VectorXd released;
+  // Charlie only, on success: release only if every party announced release noise; the
+  // parties that announced experiment noise; the text the transcript records; the grid the
+  // release was rounded to (0 in experiment mode: not rounded).
+  privacy::NoiseKind noise = privacy::NoiseKind::Experiment;
+  std::vector<std::uint32_t> seededParties;
+  std::string noiseSource;
+  double releaseGranularity = 0;
 };
 
 struct PartyProcess {
@@ -52,6 +78,10 @@ struct PartyProcess {
   SessionSettings settings;      // K = settings.parties, d = settings.features
   LocalModel local;              // ŵ_j and n_j
   std::unique_ptr<privacy::NoiseSource> noise;  // this party's own source of η_j
+  // For the transcript: where η_j comes from, e.g. "experiment (seed 42, P2's stream)";
+  // empty: noise->provenance().describe().
+  std::string noiseDescription;
+  std::string listenAddress = "127.0.0.1";  // an IP address; "0.0.0.0": every IPv4 interface
   std::uint16_t port = 0;        // 0: the OS chooses
   std::function<void(std::uint16_t)> listening;  // called once bound, with the port
   std::function<void()> joined;                  // called once every connection is up

@@ -1,13 +1,22 @@
 #include "core/prediction/paillier/tls/tls_credentials.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslKey>
 #include <QSslSocket>
 
+#include <cctype>
+
+#include "core/prediction/paillier/protocol_messages.h"
+#include "core/prediction/paillier/protocol_network.h"
+
 namespace dpstudio::multiparty::paillier {
 namespace {
+
+constexpr const char* kCuratorRole = "dpstudio-curator";
+constexpr const char* kPartyRolePrefix = "dpstudio-party-";
 
 Error tlsError(const std::string& message, const char* field) {
   return Error{ErrorKind::Usage, message, {}, 0, field};
@@ -23,7 +32,42 @@ Result<QByteArray> readPem(const std::string& path, const char* field) {
 
 }  // namespace
 
-Result<QSslConfiguration> loadTlsConfiguration(const TlsFiles& files) {
+std::string participantRole(std::uint32_t participant) {
+  return participant == kCurator ? kCuratorRole : kPartyRolePrefix + std::to_string(participant);
+}
+
+bool isParticipantRole(const std::string& role) {
+  if (role == kCuratorRole) return true;
+  const std::string prefix = kPartyRolePrefix;
+  if (role.size() <= prefix.size() || role.compare(0, prefix.size(), prefix) != 0) return false;
+  const std::string number = role.substr(prefix.size());
+  if (number.size() > 9 || number[0] == '0') return false;
+  for (char c : number)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+std::string certificateRole(const QSslCertificate& certificate) {
+  const QStringList names = certificate.subjectInfo(QSslCertificate::CommonName);
+  return names.size() == 1 ? names.front().toStdString() : std::string();
+}
+
+std::string certificateFingerprint(const QSslCertificate& certificate) {
+  return certificate.digest(QCryptographicHash::Sha256).toHex().toStdString();
+}
+
+std::optional<std::string> normalizeFingerprint(const std::string& text) {
+  std::string hex;
+  for (char c : text) {
+    if (c == ':') continue;
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    hex += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (hex.size() != 64) return std::nullopt;
+  return hex;
+}
+
+Result<QSslConfiguration> loadTlsConfiguration(const TlsFiles& files, const std::string& ownRole) {
   if (!QSslSocket::supportsSsl())
     return Error{ErrorKind::Internal, "TLS is not available: Qt's OpenSSL backend could not be loaded (libssl3)", {}, 0, "tls"};
   auto certificatePem = readPem(files.certificate, "cert");
@@ -35,6 +79,13 @@ Result<QSslConfiguration> loadTlsConfiguration(const TlsFiles& files) {
 
   const QList<QSslCertificate> certificates = QSslCertificate::fromData(certificatePem.value(), QSsl::Pem);
   if (certificates.isEmpty()) return tlsError(files.certificate + " holds no PEM certificate", "cert");
+  // Checked here too (the peers check it on every connection) so that a mix-up of the
+  // handed-out files fails at once, naming the file, rather than at the first peer.
+  if (const std::string role = certificateRole(certificates.front()); role != ownRole)
+    return tlsError(files.certificate + " is the certificate of '" + (role.empty() ? "(no single CN)" : role) +
+                        "', not of '" + ownRole + "': this participant needs a certificate whose subject is CN=" +
+                        ownRole + ", signed by the class's CA",
+                    "cert");
   QSslKey key(keyPem.value(), QSsl::Rsa, QSsl::Pem);
   if (key.isNull()) key = QSslKey(keyPem.value(), QSsl::Ec, QSsl::Pem);
   if (key.isNull())
@@ -51,6 +102,18 @@ Result<QSslConfiguration> loadTlsConfiguration(const TlsFiles& files) {
   configuration.setPeerVerifyMode(QSslSocket::VerifyPeer);
   configuration.setProtocol(QSsl::TlsV1_2OrLater);
   return configuration;
+}
+
+Status checkPeerRole(const QSslCertificate& certificate, const std::string& role, const TlsFiles& files) {
+  const std::string presented = certificateRole(certificate);
+  if (presented != role)
+    return protocolError("its certificate is for '" + (presented.empty() ? "(no single CN)" : presented) +
+                         "', not '" + role + "' (each role has its own certificate)");
+  if (const auto pin = files.pinned.find(role); pin != files.pinned.end() && certificateFingerprint(certificate) != pin->second)
+    return protocolError("its certificate for '" + role + "' has SHA-256 fingerprint " +
+                         certificateFingerprint(certificate) + ", not the one pinned by --peer-fingerprint (" +
+                         pin->second + ")");
+  return Ok{};
 }
 
 }  // namespace dpstudio::multiparty::paillier

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QHostAddress>
 #include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTcpServer>
@@ -69,6 +70,7 @@ struct TlsNetwork::Impl {
   double timeoutSeconds = 60;
   ProtocolTranscript* transcript = nullptr;
   QSslConfiguration configuration;
+  TlsFiles tls;  // for the pins of checkPeerRole
   std::unique_ptr<DescriptorServer> server;
   std::vector<std::unique_ptr<Link>> links;
   std::vector<std::string> addresses;  // P1..PK
@@ -146,13 +148,33 @@ struct TlsNetwork::Impl {
     }
   }
 
+  // Why the peer on `link` may not act as participant `claimed` (its certificate names
+  // another role, or is not the pinned one), or nullopt when it may.
+  std::optional<std::string> refusedRole(const Link& link, std::uint32_t claimed) const {
+    auto checked = checkPeerRole(link.socket->peerCertificate(), participantRole(claimed), tls);
+    if (checked) return std::nullopt;
+    return selfName() + " refused the connection with " + link.address + " as " + name(claimed) + ": " +
+           checked.error().message;
+  }
+
   void watch(Link& link) {
     QSslSocket* socket = link.socket;
     QObject::connect(socket, &QSslSocket::readyRead, socket, [this, &link] { readFrames(link); });
-    QObject::connect(socket, &QSslSocket::encrypted, socket, [&link] { link.encrypted = true; });
+    QObject::connect(socket, &QSslSocket::encrypted, socket, [this, &link] {
+      // A dialled peer must hold the certificate of the participant we dialled; an accepted
+      // one is checked when its hello says whom it claims to be (joinSession).
+      if (link.remote != kUnknown)
+        if (auto role = refusedRole(link, link.remote); role) {
+          fail(link, *role);
+          link.socket->abort();
+          return;
+        }
+      link.encrypted = true;
+    });
     QObject::connect(socket, &QSslSocket::sslErrors, socket, [this, &link](const QList<QSslError>& errors) {
-      // The peer is authenticated by the class's CA, not by its host name: laptops in a
-      // classroom are reached by IP address, which their certificates rarely name.
+      // The peer is authenticated by the class's CA and the role its certificate names
+      // (refusedRole), not by its host name: laptops in a classroom are reached by IP
+      // address, which their certificates rarely name.
       QStringList refused;
       for (const QSslError& e : errors)
         if (e.error() != QSslError::HostNameMismatch) refused << e.errorString();
@@ -278,10 +300,15 @@ struct TlsNetwork::Impl {
 TlsNetwork::TlsNetwork(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 TlsNetwork::~TlsNetwork() = default;
 
-Result<std::unique_ptr<TlsNetwork>> TlsNetwork::listenAsParty(std::uint32_t self, int parties, std::uint16_t port,
+Result<std::unique_ptr<TlsNetwork>> TlsNetwork::listenAsParty(std::uint32_t self, int parties,
+                                                              const std::string& address, std::uint16_t port,
                                                               const TlsFiles& tls, double timeoutSeconds,
                                                               ProtocolTranscript& transcript) {
-  auto configuration = loadTlsConfiguration(tls);
+  const QHostAddress host(QString::fromStdString(address));
+  if (host.isNull())
+    return Error{ErrorKind::Usage, "'" + address + "' is not an IP address to listen on (e.g. 127.0.0.1, 0.0.0.0)",
+                 {}, 0, "listen-address"};
+  auto configuration = loadTlsConfiguration(tls, participantRole(self));
   if (!configuration) return configuration.error();
   auto impl = std::make_unique<Impl>();
   impl->self = self;
@@ -289,12 +316,13 @@ Result<std::unique_ptr<TlsNetwork>> TlsNetwork::listenAsParty(std::uint32_t self
   impl->timeoutSeconds = timeoutSeconds;
   impl->transcript = &transcript;
   impl->configuration = configuration.value();
+  impl->tls = tls;
   impl->server = std::make_unique<DescriptorServer>();
   Impl* raw = impl.get();
   impl->server->accept = [raw](qintptr descriptor) { raw->accept(descriptor); };
-  if (!impl->server->listen(QHostAddress::Any, port))
+  if (!impl->server->listen(host, port))
     return Error{ErrorKind::Internal,
-                 transcript.participantName(self) + " cannot listen on port " + std::to_string(port) + ": " +
+                 transcript.participantName(self) + " cannot listen on " + address + " port " + std::to_string(port) + ": " +
                      impl->server->errorString().toStdString(),
                  {}, 0, "listen"};
   return std::unique_ptr<TlsNetwork>(new TlsNetwork(std::move(impl)));
@@ -302,7 +330,7 @@ Result<std::unique_ptr<TlsNetwork>> TlsNetwork::listenAsParty(std::uint32_t self
 
 std::uint16_t TlsNetwork::port() const { return impl_->server ? impl_->server->serverPort() : 0; }
 
-Status TlsNetwork::joinSession(const std::string& parameters) {
+Status TlsNetwork::joinSession(const std::string& parameters, privacy::NoiseKind noise) {
   Impl& m = *impl_;
   const std::string me = m.selfName();
   // Every incoming connection introduces itself with its first frame: Charlie or a later party.
@@ -323,6 +351,7 @@ Status TlsNetwork::joinSession(const std::string& parameters) {
         auto hello = decodeCuratorHello(frame.body);
         if (!hello) return refuse(me + " refused Charlie's hello: " + hello.error().message);
         if (curator) return refuse(me + " refused a second curator hello from " + link->address);
+        if (auto role = m.refusedRole(*link, kCurator)) return refuse(*role);
         if (hello.value().you != m.self || hello.value().parties != static_cast<std::uint32_t>(m.parties))
           return refuse(me + " refused Charlie's hello: it names party " + std::to_string(hello.value().you) + " of " +
                         std::to_string(hello.value().parties) + ", this is party " + std::to_string(m.self) + " of " +
@@ -337,6 +366,7 @@ Status TlsNetwork::joinSession(const std::string& parameters) {
           return refuse(me + " refused a peer hello from " + link->address + " claiming to be P" + std::to_string(j) +
                         " (only P" + std::to_string(m.self + 1) + "..P" + std::to_string(m.parties) + " dial P" +
                         std::to_string(m.self) + ", once each)");
+        if (auto role = m.refusedRole(*link, j)) return refuse(*role);
         link->remote = j;
         peerSessions[j] = hello.value().session;
       } else {
@@ -351,7 +381,7 @@ Status TlsNetwork::joinSession(const std::string& parameters) {
   if (refused) return *refused;
   m.session = curator->session;
   m.addresses = curator->addresses;
-  m.writeFrame(*m.linkTo(kCurator), FrameType::PartyHello, encodePartyHello({m.self, m.session, parameters}));
+  m.writeFrame(*m.linkTo(kCurator), FrameType::PartyHello, encodePartyHello({m.self, m.session, parameters, noise}));
   if (m.addresses.size() != static_cast<std::size_t>(m.parties))
     return protocolError(me + " refused Charlie's hello: it lists " + std::to_string(m.addresses.size()) + " addresses");
   for (std::uint32_t i = 1; i < m.self; ++i) m.dial(m.addresses[i - 1], i);
@@ -384,7 +414,7 @@ Status TlsNetwork::joinSession(const std::string& parameters) {
 Result<std::unique_ptr<TlsNetwork>> TlsNetwork::connectAsCurator(const std::vector<std::string>& addresses,
                                                                  const TlsFiles& tls, double timeoutSeconds,
                                                                  ProtocolTranscript& transcript) {
-  auto configuration = loadTlsConfiguration(tls);
+  auto configuration = loadTlsConfiguration(tls, participantRole(kCurator));
   if (!configuration) return configuration.error();
   for (const std::string& address : addresses)
     if (auto split = splitAddress(address); !split) return split.error();
@@ -394,11 +424,12 @@ Result<std::unique_ptr<TlsNetwork>> TlsNetwork::connectAsCurator(const std::vect
   impl->timeoutSeconds = timeoutSeconds;
   impl->transcript = &transcript;
   impl->configuration = configuration.value();
+  impl->tls = tls;
   impl->addresses = addresses;
   return std::unique_ptr<TlsNetwork>(new TlsNetwork(std::move(impl)));
 }
 
-Result<std::vector<std::string>> TlsNetwork::openSession() {
+Result<std::vector<PartyHello>> TlsNetwork::openSession() {
   Impl& m = *impl_;
   crypto::OsRandom random;
   m.session = crypto::randomBits(random, 64).get_ui();
@@ -418,7 +449,7 @@ Result<std::vector<std::string>> TlsNetwork::openSession() {
     return true;
   };
   if (auto waited = m.waitFor(allAnswered, "every party's hello"); !waited) return waited.error();
-  std::vector<std::string> parameters;
+  std::vector<PartyHello> hellos;
   for (auto& link : m.links) {
     const Frame frame = std::move(link->hellos.front());
     link->hellos.pop_front();
@@ -429,9 +460,9 @@ Result<std::vector<std::string>> TlsNetwork::openSession() {
     if (hello.value().party != link->remote)
       return protocolError(who + "it says it is P" + std::to_string(hello.value().party) + " (check --party there)");
     if (hello.value().session != m.session) return protocolError(who + "it belongs to another session");
-    parameters.push_back(hello.value().parameters);
+    hellos.push_back(std::move(hello).value());
   }
-  return parameters;
+  return hellos;
 }
 
 void TlsNetwork::setFrameLimit(std::size_t bytes) { impl_->frameLimit = bytes; }

@@ -1,7 +1,9 @@
 #pragma once
 // The socket transport of paper 004's protocol: this process hosts one participant (a party,
 // or Charlie with the public board) and reaches each other participant over one TCP
-// connection with TLS, both ends verifying the other's certificate (tls_credentials.h).
+// connection with TLS, both ends verifying the other's certificate and the role it names
+// (tls_credentials.h): on encryption for the peer we dialled, at its hello for one that
+// dialled us.
 // Frames are length-prefixed (link_frames.h); what arrives is checked exactly as on the
 // loopback (checkArrivedEnvelope), and refused frames, aborts and lost peers stop the run.
 //
@@ -23,6 +25,7 @@
 
 #include "core/prediction/paillier/protocol_network.h"
 #include "core/prediction/paillier/protocol_transcript.h"
+#include "core/prediction/paillier/tls/link_frames.h"
 #include "core/prediction/paillier/tls/tls_credentials.h"
 
 namespace dpstudio::multiparty::paillier {
@@ -33,22 +36,24 @@ class TlsNetwork final : public ProtocolNetwork {
   TlsNetwork(const TlsNetwork&) = delete;
   TlsNetwork& operator=(const TlsNetwork&) = delete;
 
-  // Party `self` of `parties`: listens on `port` (0: the OS chooses; port() says which).
-  static Result<std::unique_ptr<TlsNetwork>> listenAsParty(std::uint32_t self, int parties, std::uint16_t port,
-                                                           const TlsFiles& tls, double timeoutSeconds,
-                                                           ProtocolTranscript& transcript);
+  // Party `self` of `parties`: listens on the IP address `address` ("127.0.0.1": this
+  // machine only; "0.0.0.0": every IPv4 interface) at `port` (0: the OS chooses; port() says
+  // which).
+  static Result<std::unique_ptr<TlsNetwork>> listenAsParty(std::uint32_t self, int parties, const std::string& address,
+                                                           std::uint16_t port, const TlsFiles& tls,
+                                                           double timeoutSeconds, ProtocolTranscript& transcript);
   std::uint16_t port() const;
   // Party: waits for Charlie's hello (it must name this party and this K), answers with
-  // `parameters` (sessionParametersText), dials the parties before it and waits for the
-  // ones after it.
-  Status joinSession(const std::string& parameters);
+  // `parameters` (sessionParametersText) and the kind of its noise, dials the parties before
+  // it and waits for the ones after it.
+  Status joinSession(const std::string& parameters, privacy::NoiseKind noise);
 
   // Charlie: dials every party ("host:port", in party order), says hello with a fresh session
-  // id, and returns each party's parameters (index j − 1).
+  // id, and returns each party's hello (index j − 1: its parameters and its noise kind).
   static Result<std::unique_ptr<TlsNetwork>> connectAsCurator(const std::vector<std::string>& addresses,
                                                               const TlsFiles& tls, double timeoutSeconds,
                                                               ProtocolTranscript& transcript);
-  Result<std::vector<std::string>> openSession();
+  Result<std::vector<PartyHello>> openSession();
 
   // Once the parameters are agreed: the largest frame accepted from now on (frameLimit).
   void setFrameLimit(std::size_t bytes);
