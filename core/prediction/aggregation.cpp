@@ -1,5 +1,8 @@
 #include "core/prediction/aggregation.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <algorithm>
 
 #include "core/privacy/release_granularity.h"
@@ -20,6 +23,16 @@ Status validateLocals(const std::vector<LocalModel>& locals, const MultipartyOpt
     if (!locals[j].w.allFinite()) return bad("party " + std::to_string(j + 1) + "'s model is not finite");
   }
   return Ok{};
+}
+
+// The one-process transcript says, as the TLS participants' do, where the noise came from
+// and the grid the release was rounded to (issue 30 bug 4); it was written before the grid.
+void recordNoiseInTranscript(std::string& transcriptJson, const privacy::NoiseSource& noise, double grid) {
+  QJsonObject root = QJsonDocument::fromJson(QByteArray::fromStdString(transcriptJson)).object();
+  root["noise_source"] = QString::fromStdString(noise.provenance().describe());
+  root["private"] = noise.kind() == privacy::NoiseKind::Release;
+  root["release_granularity"] = grid;
+  transcriptJson = QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }
 
 }  // namespace
@@ -59,6 +72,7 @@ Result<AggregateRelease> aggregate(const std::vector<LocalModel>& locals, const 
   if (!grid) return grid.error();
   out.report.releaseGranularity = grid.value();
   out.report.noiseSource = noise.provenance().describe();
+  if (!out.transcriptJson.empty()) recordNoiseInTranscript(out.transcriptJson, noise, grid.value());
   out.report.statement += "; aggregated by a " + protocol.name();
   return release;
 }

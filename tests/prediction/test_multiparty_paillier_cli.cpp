@@ -52,6 +52,12 @@ class TestMultipartyPaillierCli : public QObject {
     QCOMPARE(transcript["outcome"].toString(), QString("released"));
     QCOMPARE(transcript["key_bits"].toInt(), 2048);
     QCOMPARE(transcript["parties"].toInt(), 3);
+    // Issue 30 bug 4: the transcript records the noise source (release by default) and the
+    // grid the release was rounded to, as the TLS participants' transcripts do.
+    QVERIFY2(transcript["noise_source"].toString().startsWith("release"), qPrintable(transcript["noise_source"].toString()));
+    QVERIFY(transcript["private"].toBool());
+    QVERIFY(transcript["release_granularity"].toDouble() > 0);
+    QCOMPARE(transcript["release_granularity"].toDouble(), report["release_granularity"].toDouble());
     const QJsonArray messages = transcript["messages"].toArray();
     QVERIFY(messages.size() > 30);
     QStringList senders;
