@@ -3,7 +3,8 @@
 // file per user that the GUI and the CLI (`--ledger FILE|default`) append to.
 //
 // Every operation takes a lock file beside the ledger (FILE.lock, QLockFile: a lock left by
-// a process that died is taken over) and, within the process, a mutex; a writer re-reads
+// a process that died on this host is taken over; a lock whose process runs is never broken,
+// however old) and, within the process, a mutex; a writer re-reads
 // the file under the lock, merges its entries (mergeLedgerEntry) and writes the whole file
 // atomically (core/util/atomic_file.h). So two writers never lose each other's releases, and
 // a reader never sees half a file.
