@@ -157,7 +157,13 @@ Result<LedgerFile::Contents> LedgerFile::merge(const std::vector<LedgerEntry>& e
   auto contents = readLocked(path_);
   if (!contents) return contents.error();
   bool changed = !QFileInfo::exists(path_);  // a new (or set-aside) ledger is written even when empty
-  for (const LedgerEntry& entry : entries) changed = mergeLedgerEntry(contents.value().entries, entry) || changed;
+  auto merged = mergeLedgerEntries(contents.value().entries, entries);
+  if (!merged) {
+    Error error = merged.error();  // a budget spent: the file is left as it is
+    error.message += " (" + QDir::toNativeSeparators(path_).toStdString() + ")";
+    return error;
+  }
+  changed = merged.value() || changed;
   if (changed)
     if (auto written = writeFileAtomically(ledgerToJson(contents.value().entries), path_, "the privacy ledger",
                                            beforeCommit);

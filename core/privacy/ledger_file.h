@@ -57,9 +57,11 @@ class LedgerFile {
   Result<Contents> load() const;
 
   // Under the lock: re-reads the file (as load(), setting a corrupt one aside), merges
-  // `entries` into it and, when that changed anything, writes it atomically (creating the
-  // folder if needed). Returns the ledger as written. Merging entries the file already holds
-  // changes nothing, so a writer may send its whole session each time.
+  // `entries` into it (mergeLedgerEntries) and, when that changed anything, writes it
+  // atomically (creating the folder if needed). Returns the ledger as written. Merging entries
+  // the file already holds changes nothing, so a writer may send its whole session each time.
+  // Refused, the file untouched, when a budget's count of answers over the file's entries
+  // would exceed B (ErrorKind::InvalidPrivacy, field "budget": "inference budget spent …").
   Result<Contents> merge(const std::vector<LedgerEntry>& entries, const BeforeCommit& beforeCommit = {}) const;
 
   // Under the lock: renames the file aside as FILE.archived-<UTC time> and returns that
