@@ -1,7 +1,8 @@
 #pragma once
 // What every subcommand shares: its parser set-up, data options, output in text or JSON,
 // and the mapping from errors to exit codes (SPEC "CLI": 0 ok, 2 usage, 3 bad input data,
-// 4 invalid privacy parameters, 5 bad bundle, 1 anything else).
+// 4 invalid privacy parameters, 5 bad bundle, 1 anything else; and 6, which is no error:
+// `audit` found a violation).
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -17,7 +18,7 @@
 
 namespace dpstudio::cli {
 
-enum ExitCode { kOk = 0, kOther = 1, kUsage = 2, kBadData = 3, kBadPrivacy = 4, kBadBundle = 5 };
+enum ExitCode { kOk = 0, kOther = 1, kUsage = 2, kBadData = 3, kBadPrivacy = 4, kBadBundle = 5, kAuditViolation = 6 };
 
 int exitCodeFor(ErrorKind kind);
 

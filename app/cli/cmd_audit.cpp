@@ -3,8 +3,11 @@
 // is searched among its test part's points too, and for prediction the query; an
 // experiment, never a release: nothing goes to a ledger). JSON keys:
 // mechanism, epsilon, delta, epsilon_lower, violation, trials (SPEC), plus calibration,
-// confidence, epsilon_lower_uncorrected, statistic, problem, decision, curve, seconds,
-// warning. A violation is a finding, not a failure: the exit code is 0.
+// confidence, epsilon_lower_uncorrected, detectable_epsilon, statistic, problem, decision,
+// curve, seconds, warning. Exit code 6 (kAuditViolation) when the audit finds a violation,
+// after printing the result as usual, so that scripts and CI can act on it; 0 when it finds
+// none. Every verdict states the audit's power: the largest ε_lower its trials can certify
+// (core/audit/rates.h, detectableEpsilon).
 
 
 #include "app/cli/cli_common.h"
@@ -46,6 +49,19 @@ void printResult(const audit::AuditResult& r) {
   printText(QString("epsilon_lower   %1 (95% confidence, Clopper-Pearson)").arg(r.epsilonLower, 0, 'f', 4));
   printText(QString("verdict         %1").arg(r.violation ? "VIOLATION: the claimed epsilon does not hold"
                                                           : "no violation found (a lower bound, not a proof)"));
+  const QString most = QString::number(r.detectableEpsilon, 'f', 4);
+  if (r.violation)
+    printText(QString("power           with %1 trials the audit certifies at most epsilon_lower %2").arg(r.trials).arg(most));
+  else if (r.epsilon >= r.detectableEpsilon)
+    printText(QString("power           with %1 trials the audit certifies at most epsilon_lower %2 (no held-out "
+                      "error): it could not have detected a violation of the claimed epsilon %3; more trials raise it")
+                  .arg(r.trials).arg(most).arg(r.epsilon));
+  else
+    printText(QString("power           with %1 trials the audit certifies at most epsilon_lower %2 (no held-out "
+                      "error): it detects a violation of the claimed epsilon %3 only if its statistic tells D from "
+                      "D' well enough to certify more; an epsilon_lower far below the claim says this canary and "
+                      "statistic saw little, not that the mechanism is private")
+                  .arg(r.trials).arg(most).arg(r.epsilon));
   if (!r.warning.empty()) printText("WARNING         " + QString::fromStdString(r.warning));
   printText(QString("seconds         %1").arg(r.seconds, 0, 'f', 2));
 }
@@ -54,7 +70,9 @@ void printResult(const audit::AuditResult& r) {
 
 int runAudit(const QStringList& args) {
   Command command("audit", "Empirical privacy audit: run a mechanism on adjacent datasets and bound epsilon "
-                           "from below (ALGORITHMS J).", "");
+                           "from below (ALGORITHMS J), with the largest bound its trials could certify. Exit code 6 "
+                           "when it finds a violation (epsilon_lower > the claimed epsilon), 0 when it finds none.",
+                  "");
   command.addTrainingDataOptions();
   addMechanismOptions(command.parser());
   addPrivatePredictionOptions(command.parser());
@@ -95,13 +113,15 @@ int runAudit(const QStringList& args) {
                                 Progress([&progressLine](double done) { progressLine.setFraction(done); }));
   if (!result) return command.fail(result.error());
   const audit::AuditResult& r = result.value();
+  // A violation is the audit's finding, reported in full; its exit code lets scripts act on it.
+  const int code = r.violation ? kAuditViolation : kOk;
   if (!command.json()) {
     printResult(r);
-    return kOk;
+    return code;
   }
   const QJsonObject out = audit::auditResultJson(r, options.value().seed);
   command.printJson(out);
-  return kOk;
+  return code;
 }
 
 }  // namespace dpstudio::cli

@@ -6,9 +6,12 @@
 // nothing drawn, nothing written. Otherwise the bundle is rewritten atomically with the new
 // count BEFORE any answer is printed or written, so that answers are never released without
 // the budget recording them; if the rewrite fails, nothing is shown. With --ledger the
-// answers are recorded in the ledger too, before they are shown (bundle_answering.h): the
-// budget's entry, opened by the training run that exported the bundle, counts them; a
-// budget that ledger has not seen is opened now with its whole (ε, δ).
+// answers are recorded in the ledger before they are drawn (bundle_answering.h): an entry of
+// this session under the bundle's budget id, at ε = 0 when the ledger has opened the budget
+// (the training run that exported the bundle, an earlier predict), else opening it with its
+// whole (ε, δ). The ledger sums the answers of every session and every copy of the bundle
+// and refuses rows that would take the sum past B (exit 4, nothing drawn, nothing written).
+// Without --ledger the bundle's own count is all there is: a copy can be answered again.
 
 #include <QSaveFile>
 #include <QTextStream>
@@ -46,7 +49,9 @@ int runPredict(const QStringList& args) {
   Command command("predict",
                   "Predict with a model bundle (.dpmodel): applies its preprocessing to DATA's rows and prints the "
                   "labels, the accuracy against DATA's labels and, for a private predictor, the budget left (each "
-                  "row spends one answer, recorded in the bundle).",
+                  "row spends one answer, recorded in the bundle). A bundle keeps its own count, so a copy of it "
+                  "can be answered again: use --ledger, which adds up the answers of every copy and session of "
+                  "the budget and refuses past it (exit 4).",
                   "");
   command.addDataOptions();
   addNoiseOptions(command.parser());
@@ -84,8 +89,7 @@ int runPredict(const QStringList& args) {
   auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
   if (!noise) return command.fail(noise.error());
   // Stateful predictors: the bundle (and the ledger) record the answers before anything is shown.
-  auto answered = bundle::answerDataset(model, modelPath, opened.value(), *noise.value(),
-                                        {ledger.value().session(), ledger.value().datasetName()});
+  auto answered = bundle::answerDataset(model, modelPath, opened.value(), *noise.value(), ledger.value().session());
   if (!answered) return command.fail(answered.error());
   const bundle::BundlePredictions& p = answered.value().predictions;
   const Dataset& data = answered.value().data;

@@ -48,12 +48,13 @@ Result<CliLedger> CliLedger::open(const Command& command, const std::string& pro
   out.session_->setSession(privacy::sessionLabel(program));
   // Every release of the run is on the user's dataset name (a predictor's entries are made in
   // core, which does not know it); the file takes each change before it counts as recorded.
-  out.session_->setKeeper([file = out.file_, name = out.datasetName_](std::vector<privacy::LedgerEntry> session) {
+  out.session_->setKeeper([file = out.file_, name = out.datasetName_](std::vector<privacy::LedgerEntry> session)
+                              -> Result<std::vector<privacy::LedgerEntry>> {
     for (privacy::LedgerEntry& entry : session)
       if (entry.datasetName.empty()) entry.datasetName = name;
     auto merged = file->merge(session);
-    if (!merged) return Status(merged.error());
-    return Status(Ok{});
+    if (!merged) return merged.error();
+    return std::move(merged).value().entries;
   });
   return out;
 }
@@ -81,6 +82,7 @@ Status CliLedger::record(std::vector<privacy::LedgerEntry> entries) const {
 struct CliLedger::Written {
   std::vector<privacy::LedgerEntry> entries;
   std::vector<privacy::DatasetTotal> totals;
+  std::vector<privacy::LedgerEntry> all;  // the whole file, for the budgets' counts
 };
 
 CliLedger::Written CliLedger::written() const {
@@ -89,13 +91,11 @@ CliLedger::Written CliLedger::written() const {
   auto contents = file_->load();
   if (!contents) return out;  // written a moment ago; a reader's failure now only shortens the report
   const std::vector<privacy::LedgerEntry> mine = session_->entries();
-  const std::vector<privacy::DatasetTotal> all = privacy::datasetTotals(contents.value().entries);
-  // The file's version of each: a budget this run only raised is the entry that opened it.
-  for (const privacy::LedgerEntry& entry : contents.value().entries) {
-    const bool ours = std::any_of(mine.begin(), mine.end(), [&entry](const privacy::LedgerEntry& m) {
-      return m.id == entry.id ||
-             (m.inferenceBudget && entry.inferenceBudget && m.inferenceBudget->id == entry.inferenceBudget->id);
-    });
+  out.all = contents.value().entries;
+  const std::vector<privacy::DatasetTotal> all = privacy::datasetTotals(out.all);
+  for (const privacy::LedgerEntry& entry : out.all) {
+    const bool ours =
+        std::any_of(mine.begin(), mine.end(), [&entry](const privacy::LedgerEntry& m) { return m.id == entry.id; });
     if (!ours) continue;
     out.entries.push_back(entry);
     if (const privacy::DatasetTotal* total = privacy::totalOf(all, entry)) {
@@ -111,10 +111,16 @@ CliLedger::Written CliLedger::written() const {
 QJsonValue CliLedger::json() const {
   if (!file_) return QJsonValue::Null;
   const Written w = written();
-  QJsonArray recorded, totals;
-  for (const privacy::LedgerEntry& entry : w.entries) recorded.append(privacy::ledgerEntryToJson(entry));
+  QJsonArray recorded, totals, budgets;
+  for (const privacy::LedgerEntry& entry : w.entries) {
+    recorded.append(privacy::ledgerEntryToJson(entry));
+    if (entry.inferenceBudget) budgets.append(privacy::budgetTotalToJson(w.all, entry.inferenceBudget->id));
+  }
   for (const privacy::DatasetTotal& total : w.totals) totals.append(privacy::datasetTotalToJson(total));
-  return QJsonObject{{"file", QDir::toNativeSeparators(file_->path())}, {"recorded", recorded}, {"datasets", totals}};
+  return QJsonObject{{"file", QDir::toNativeSeparators(file_->path())},
+                     {"recorded", recorded},
+                     {"datasets", totals},
+                     {"budgets", budgets}};
 }
 
 void CliLedger::print() const {
@@ -130,8 +136,13 @@ void CliLedger::print() const {
                        .arg(QString::fromStdString(entry.mechanism))
                        .arg(entry.epsilon, 0, 'g', 6)
                        .arg(entry.delta, 0, 'g', 6);
-    if (const auto& b = entry.inferenceBudget)
-      line += QString(" for a budget of %1 answers, %2 given").arg(b->budget).arg(b->used);
+    if (const auto& b = entry.inferenceBudget) {
+      line += b->opens ? QString(" for a budget of %1 answers, opened with %2").arg(b->budget).arg(b->counted())
+                       : QString(" (the budget of %1 answers was opened earlier), %2 answers").arg(b->budget).arg(b->answers);
+      line += QString("; the ledger counts %1 of %2 given, every session and copy")
+                  .arg(privacy::budgetAnswers(w.all, b->id))
+                  .arg(b->budget);
+    }
     printText(line + " (recorded in " + path + ")");
   }
   for (const privacy::DatasetTotal& total : w.totals) {

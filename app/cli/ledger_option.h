@@ -48,8 +48,9 @@ class CliLedger {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
   // What was recorded, for the output: {"file", "recorded": [entries as the file has them],
-  // "datasets": [the totals, across sessions, of the datasets they belong to]}; null when
-  // inactive. The text lines ("ledger ...") say the same.
+  // "datasets": [the totals, across sessions, of the datasets they belong to], "budgets":
+  // [the file's count of each inference budget they carry: id, budget, used, remaining,
+  // entries]}; null when inactive. The text lines ("ledger ...") say the same.
   QJsonValue json() const;
   void print() const;
 

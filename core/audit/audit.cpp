@@ -122,6 +122,8 @@ Result<AuditResult> runAudit(const AuditOptions& options, const AuditProblem& pr
                                         options.maxThresholds);
   result.epsilonLower = result.certificate.epsilonLower;
   result.violation = result.epsilonLower > result.epsilon;
+  result.detectableEpsilon = detectableEpsilon(static_cast<long long>(certifyD.size()),
+                                               static_cast<long long>(certifyDprime.size()), p.delta, kRateConfidence);
   result.curve = rateCurve(s.onD, s.onDprime, p.delta, kRateConfidence, options.maxThresholds);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -76,6 +76,9 @@ struct AuditResult {
   double delta = 0;             // claimed (0 for pure-ε mechanisms)
   double epsilonLower = 0;      // certified lower bound (95%), ≥ 0
   bool violation = false;       // epsilonLower > epsilon
+  // The largest ε_lower these trials could have certified (rates.h, detectableEpsilon, on
+  // the held-out runs): no violation of a claimed ε at or above it can be detected.
+  double detectableEpsilon = 0;
   long long trials = 0;         // N per dataset
   std::string statistic;        // what s is
   std::string problem;          // AuditProblem::description

@@ -26,6 +26,7 @@ QJsonObject auditResultJson(const AuditResult& r, std::uint64_t seed) {
       {"delta", r.delta},
       {"epsilon_lower", r.epsilonLower},
       {"violation", r.violation},
+      {"detectable_epsilon", r.detectableEpsilon},
       {"trials", static_cast<qint64>(r.trials)},
       {"confidence", 0.95},  // joint, of the two Clopper–Pearson bounds (audit.h)
       {"epsilon_lower_uncorrected", r.curve.epsilonUncorrected},

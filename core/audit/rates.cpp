@@ -45,6 +45,12 @@ double epsilonFromRates(double fpr, double fnr, double delta) {
   return best;
 }
 
+double detectableEpsilon(long long n0, long long n1, double delta, double confidence) {
+  const double best = epsilonFromRates(clopperPearsonUpper(0, n0, confidence), clopperPearsonUpper(0, n1, confidence),
+                                       delta);
+  return std::max(0.0, best);
+}
+
 RatePoint ratesAt(const std::vector<double>& sortedD, const std::vector<double>& sortedDprime, const Decision& decision,
                   double confidence, double delta) {
   const auto n0 = static_cast<long long>(sortedD.size()), n1 = static_cast<long long>(sortedDprime.size());

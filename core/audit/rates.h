@@ -32,6 +32,17 @@ double clopperPearsonLower(long long k, long long n, double confidence);
 // max(log((1−δ−fpr)/fnr), log((1−δ−fnr)/fpr)); −∞ when neither numerator is > 0.
 double epsilonFromRates(double fpr, double fnr, double delta);
 
+// The audit's power: the largest ε_lower a certification on n0 runs on D and n1 on D' can
+// ever report — the bound of a test that misclassifies none of them (FPR_hi = CP_upper(0, n0)
+// = 1 − (1 − confidence)^(1/n0), FNR_hi likewise), max(0, epsilonFromRates(FPR_hi, FNR_hi, δ)).
+// The bound only grows as either count of errors falls, so no outcome of those runs, whatever
+// the mechanism and the statistic, certifies more. A claimed ε at or above it can never be
+// flagged by such an audit; a violation is detectable only where the claim is below it — and
+// then only if the statistic separates D from D' that well, so an ε_lower far below both the
+// claim and this figure says that this canary and statistic saw little, not that the
+// mechanism is private. Grows with the runs (≈ log(n / ln(1/(1 − confidence))) for δ = 0).
+double detectableEpsilon(long long n0, long long n1, double delta, double confidence);
+
 // "Guess D' when s > threshold" (above) or "when s < threshold" (below).
 struct Decision {
   double threshold = 0;

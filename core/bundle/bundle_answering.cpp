@@ -4,11 +4,12 @@
 #include <QFileInfo>
 
 #include "core/sources/prepare.h"
+#include "core/sources/source.h"
 
 namespace dpstudio::bundle {
 
 Result<DatasetAnswers> answerDataset(LoadedBundle& loaded, const QString& path, const Dataset& data,
-                                     privacy::NoiseSource& noise, const AnswerLedger& ledger) {
+                                     privacy::NoiseSource& noise, privacy::PrivacyLedger* ledger) {
   // The bundle's classes by name, so that accuracy compares like with like.
   Dataset reference;
   reference.X.resize(0, loaded.inputDim());
@@ -17,30 +18,28 @@ Result<DatasetAnswers> answerDataset(LoadedBundle& loaded, const QString& path, 
   if (!aligned) return aligned.error();
   DatasetAnswers out;
   out.data = std::move(aligned).value();
-  // The predictor writes its entry here, under its in-process budget id; the ledger must
-  // know the budget by the id the bundle keeps across processes.
-  privacy::PrivacyLedger scratch;
-  const bool counted = ledger.ledger && loaded.stateful() && loaded.budgetId;
-  auto predictions = predict(loaded, out.data.X, noise, counted ? &scratch : nullptr);
+  privacy::PrivacyLedger* counting = loaded.stateful() ? ledger : nullptr;
+  if (counting) {
+    // The ledger entry says which bundle answered which rows (a bundle never names its data:
+    // the entry takes its dataset from the budget's opening when the ledger holds it).
+    std::string note = "answers of the bundle " + QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()).toStdString();
+    if (!data.provenance.source.empty()) note += " to the rows of " + datasetIdentity(data.provenance.source);
+    std::visit(
+        [&note](auto& predictor) {
+          if constexpr (!std::is_same_v<std::decay_t<decltype(predictor)>, BundleModel>) predictor.setLedgerNote(note);
+        },
+        loaded.predictor);
+  }
+  // The predictor records the answers in the ledger (under the bundle's budget id) before it
+  // draws them: a ledger whose count of this budget would pass B refuses the batch here, with
+  // nothing drawn and the bundle not rewritten.
+  auto predictions = predict(loaded, out.data.X, noise, counting);
   if (!predictions) return predictions.error();
   if (loaded.stateful())
     if (auto written = writeBundle(currentContents(loaded), path); !written) return written.error();
-  if (counted && scratch.size() == 1) {
-    privacy::LedgerEntry entry = scratch.entries().front();
-    entry.inferenceBudget->id = *loaded.budgetId;
-    entry.datasetName = ledger.trainingDataName;
-    // Only used when this ledger opens the budget now: its count includes whatever the
-    // bundle answered before, wherever that was.
-    entry.note += "; opened in this ledger by answers of the bundle " +
-                  QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()).toStdString();
-    entry.id.clear();  // the scratch ledger's; the real one gives its own
-    entry.index = 0;
-    entry.time = {};
-    entry.session.clear();
-    auto recorded = ledger.ledger->record(std::move(entry));
-    if (!recorded) return recorded.error();
-    out.recorded = recorded.value();
-  }
+  if (counting && loaded.budgetId)
+    for (const privacy::LedgerEntry& entry : counting->entries())
+      if (entry.inferenceBudget && entry.inferenceBudget->id == *loaded.budgetId) out.recorded = entry;
   out.predictions = std::move(predictions).value();
   const Index rows = out.predictions.labels.size();
   if (rows > 0)

@@ -132,7 +132,8 @@ Result<predict::PredictionOptions> storedOptions(const QJsonObject& m) {
   return options;
 }
 
-Result<predict::PrivatePredictor> sensitivityPredictor(const BundleContents& contents, const Header& h) {
+Result<predict::PrivatePredictor> sensitivityPredictor(const BundleContents& contents, const Header& h,
+                                                       std::uint64_t budgetId) {
   auto options = storedOptions(contents.manifest);
   if (!options) return options.error();
   auto model = makeModel(options.value().learner, h.modelInputDim, h.classes);
@@ -144,14 +145,15 @@ Result<predict::PrivatePredictor> sensitivityPredictor(const BundleContents& con
   auto used = answersUsed(contents.manifest, options.value().budget);
   if (!used) return used.error();
   auto restored = predict::PrivatePredictor::restore(options.value(), h.trainRows, h.modelInputDim, h.classes,
-                                                     std::move(theta).value(), used.value());
+                                                     std::move(theta).value(), used.value(), {}, budgetId);
   if (!restored) return bad("the stored predictor cannot be restored: " + restored.error().message, "training.options");
   if (auto status = checkStoredCalibration(contents.manifest["privacy"].toObject(), restored.value().report()); !status)
     return status.error();
   return restored;
 }
 
-Result<predict::SubsampleAggregate> subsamplePredictor(const BundleContents& contents, const Header& h) {
+Result<predict::SubsampleAggregate> subsamplePredictor(const BundleContents& contents, const Header& h,
+                                                       std::uint64_t budgetId) {
   auto options = storedOptions(contents.manifest);
   if (!options) return options.error();
   auto model = makeModel(options.value().learner, h.modelInputDim, h.classes);
@@ -173,7 +175,7 @@ Result<predict::SubsampleAggregate> subsamplePredictor(const BundleContents& con
   ensemble->partRows = static_cast<Index>(h.trainRows) / options.value().teachers;
   auto used = answersUsed(contents.manifest, options.value().budget);
   if (!used) return used.error();
-  auto restored = predict::SubsampleAggregate::restore(options.value(), ensemble, used.value());
+  auto restored = predict::SubsampleAggregate::restore(options.value(), ensemble, used.value(), budgetId);
   if (!restored) return bad("the stored predictor cannot be restored: " + restored.error().message, "training.options");
   if (auto status = checkStoredCalibration(contents.manifest["privacy"].toObject(), restored.value().report()); !status)
     return status.error();
@@ -226,11 +228,11 @@ Result<LoadedBundle> readBundle(const QString& path, const ZipLimits& limits) {
     if (!model) return withPath(model.error());
     out.predictor = std::move(model).value();
   } else if (kind == "prediction-sensitivity") {
-    auto predictor = sensitivityPredictor(out.contents, header.value());
+    auto predictor = sensitivityPredictor(out.contents, header.value(), *out.budgetId);
     if (!predictor) return withPath(predictor.error());
     out.predictor = std::move(predictor).value();
   } else if (kind == "subsample-aggregate") {
-    auto predictor = subsamplePredictor(out.contents, header.value());
+    auto predictor = subsamplePredictor(out.contents, header.value(), *out.budgetId);
     if (!predictor) return withPath(predictor.error());
     out.predictor = std::move(predictor).value();
   } else {

@@ -38,8 +38,8 @@ struct LoadedBundle {
 
   bool stateful() const { return predictor.index() != 0; }
   // Stateful predictors only: the manifest's inference.budget_id, the budget's name in the
-  // ledger. A bundle written before budget ids gets a new one here, which the next rewrite
-  // (currentContents) stores.
+  // ledger, which the restored predictor's budget carries (its budgetId()). A bundle written
+  // before budget ids gets a new one here, which the next rewrite (currentContents) stores.
   std::optional<std::uint64_t> budgetId;
   // Stateful predictors only.
   std::optional<long long> budget() const;
@@ -67,9 +67,9 @@ struct BundlePredictions {
 
 // Preprocesses raw rows (the bundle's input_dim columns) and predicts. A stateful predictor
 // answers every row or none: more rows than remain is ErrorKind::InvalidPrivacy with nothing
-// spent and no noise drawn. Its answers are recorded in `ledger` when given (as the
-// predictors record: the budget's entry, opened or its count raised), under the restored
-// predictor's in-process budget id; bundle_answering.h renames it to budgetId.
+// spent and no noise drawn. Its answers are recorded in `ledger` before they are drawn (as
+// the predictors record, budget_ledger.h), under the bundle's budget id; a ledger that
+// refuses them (its count of the budget would pass B) refuses the whole batch, nothing drawn.
 Result<BundlePredictions> predict(LoadedBundle& loaded, const Eigen::MatrixXd& rawX, privacy::NoiseSource& noise,
                                   privacy::PrivacyLedger* ledger = nullptr);
 

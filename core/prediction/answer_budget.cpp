@@ -14,8 +14,8 @@ std::uint64_t newBudgetId() {
   return id;
 }
 
-AnswerBudget::AnswerBudget(long long budget, long long used) : state_(std::make_shared<State>()) {
-  state_->id = newBudgetId();
+AnswerBudget::AnswerBudget(long long budget, long long used, std::uint64_t id) : state_(std::make_shared<State>()) {
+  state_->id = id != 0 ? id : newBudgetId();
   state_->budget = budget;
   state_->used.store(used);
 }
@@ -43,5 +43,7 @@ Result<long long> AnswerBudget::reserve(long long count) {
   } while (!state_->used.compare_exchange_weak(before, before + count));
   return before;
 }
+
+void AnswerBudget::release(long long count) { state_->used.fetch_sub(count); }
 
 }  // namespace dpstudio::predict

@@ -2,15 +2,17 @@
 
 namespace dpstudio::predict {
 
-Status recordAnswers(privacy::PrivacyLedger* ledger, const AnswerBudget& budget, long long /*before*/,
+Status recordAnswers(privacy::PrivacyLedger* ledger, AnswerBudget& budget, long long before, long long count,
                      const std::function<privacy::LedgerEntry()>& opening) {
   if (ledger == nullptr) return Ok{};
   privacy::LedgerEntry entry = opening();
-  // The count as of now: answers reserved concurrently are in it. The ledger opens the
-  // budget with this entry, or raises the count of the entry it already holds for it.
-  entry.inferenceBudget = privacy::InferenceBudgetUse{budget.id(), budget.budget(), budget.used()};
+  // `before` counts only if this entry opens the budget in the ledger (ledger.h).
+  entry.inferenceBudget = privacy::InferenceBudgetUse{budget.id(), budget.budget(), count, before, true};
   auto recorded = ledger->record(std::move(entry));
-  if (!recorded) return recorded.error();
+  if (!recorded) {
+    budget.release(count);
+    return recorded.error();
+  }
   return Ok{};
 }
 

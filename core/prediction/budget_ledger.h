@@ -1,13 +1,15 @@
 #pragma once
-// The ledger side of an inference budget, shared by both private predictors (F and G): the
-// first answer records the entry with the whole (ε, δ) of the B answers — the guarantee is
-// stated for the B answers together, and the first answer commits to it — and every later
-// answer updates how many have been given (privacy::InferenceBudgetUse).
+// The ledger side of an inference budget, shared by both private predictors (F and G): a
+// batch of answers is recorded BEFORE its noise is drawn, as an entry of the budget — the
+// first of the budget in a ledger holds the whole (ε, δ) of the B answers (the guarantee is
+// stated for the B answers together, and the first answer commits to it); every session's
+// later answers add to its count (privacy::InferenceBudgetUse). The ledger refuses answers
+// that would carry its count of the budget — every session, every copy of a bundle — past B.
 //
 // "First" is as the ledger sees it: a budget that has given answers elsewhere (a bundle
 // read back, answered before in another process) is opened at the first answer given in
-// front of this ledger, with its count as it then is; the ledger file merges it with the
-// entry of the same budget if it holds one (ledger_file.h).
+// front of this ledger, with the answers given before counted; a ledger file that has opened
+// it already counts only this session's answers (ledger_totals.h, mergeLedgerEntry).
 
 #include <functional>
 
@@ -16,12 +18,11 @@
 
 namespace dpstudio::predict {
 
-// Call after budget.reserve() returned `before`. `opening` makes the entry (mechanism, ε, δ,
-// dataset, note); the budget fields are filled here. No-op without a ledger. The ledger's
-// error (its keeper could not write the ledger file) is returned: the answers must then
-// not be shown. `before` no longer decides anything — whether the budget opens here is the
-// ledger's to say (see above) — and stays only so that the predictors' calls keep their form.
-Status recordAnswers(privacy::PrivacyLedger* ledger, const AnswerBudget& budget, long long before,
+// Call after budget.reserve(count) returned `before`. `opening` makes the entry (mechanism,
+// ε, δ, dataset, note); the budget fields are filled here. No-op without a ledger. The
+// ledger's error (the budget spent in the ledger, or its keeper could not write the ledger
+// file) is returned, and the `count` reserved answers are released: they must not be drawn.
+Status recordAnswers(privacy::PrivacyLedger* ledger, AnswerBudget& budget, long long before, long long count,
                      const std::function<privacy::LedgerEntry()>& opening);
 
 }  // namespace dpstudio::predict

@@ -61,7 +61,7 @@ Result<PrivatePredictor> PrivatePredictor::train(const PredictionOptions& option
 
 Result<PrivatePredictor> PrivatePredictor::restore(const PredictionOptions& options, Index trainRows,
                                                    Index features, Index classes, Eigen::VectorXd theta,
-                                                   long long used, std::string dataset) {
+                                                   long long used, std::string dataset, std::uint64_t budgetId) {
   if (options.kind != PredictionKind::Sensitivity)
     return Error{ErrorKind::InvalidPrivacy, "not a prediction-sensitivity predictor", {}, 0, "mechanism"};
   auto report = calibratePrediction(options, {trainRows, features, classes});
@@ -82,7 +82,7 @@ Result<PrivatePredictor> PrivatePredictor::restore(const PredictionOptions& opti
   core->report = std::move(report).value();
   core->trainRows = trainRows;
   core->dataset = std::move(dataset);
-  return PrivatePredictor(std::move(core), AnswerBudget(options.budget, used));
+  return PrivatePredictor(std::move(core), AnswerBudget(options.budget, used, budgetId));
 }
 
 PrivatePredictor PrivatePredictor::freshRepetition() const {
@@ -122,6 +122,7 @@ privacy::LedgerEntry PrivatePredictor::openingEntry() const {
   entry.dataset = core_->dataset;
   entry.note = "calibration " + r.calibrationWord() + "; inference budget of " + std::to_string(budget()) +
                " answers opened by its first answer; " + r.statement;
+  if (!ledgerNote_.empty()) entry.note += "; " + ledgerNote_;
   return entry;
 }
 
@@ -159,7 +160,7 @@ Result<PredictionAnswer> PrivatePredictor::answer(const Eigen::VectorXd& x, priv
   if (auto status = checkQuery(x, -1); !status) return status.error();
   auto before = budget_.reserve(1);
   if (!before) return before.error();
-  if (auto status = recordAnswers(ledger, budget_, before.value(), [this] { return openingEntry(); }); !status)
+  if (auto status = recordAnswers(ledger, budget_, before.value(), 1, [this] { return openingEntry(); }); !status)
     return status.error();
   return draw(x, before.value() + 1, noise);
 }
@@ -171,7 +172,8 @@ Result<std::vector<PredictionAnswer>> PrivatePredictor::answerRows(const Eigen::
     if (auto status = checkQuery(X.row(i).transpose(), i); !status) return status.error();
   auto before = budget_.reserve(X.rows());
   if (!before) return before.error();
-  if (auto status = recordAnswers(ledger, budget_, before.value(), [this] { return openingEntry(); }); !status)
+  if (auto status = recordAnswers(ledger, budget_, before.value(), X.rows(), [this] { return openingEntry(); });
+      !status)
     return status.error();
   std::vector<PredictionAnswer> answers;
   answers.reserve(static_cast<std::size_t>(X.rows()));

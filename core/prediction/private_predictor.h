@@ -52,11 +52,13 @@ class PrivatePredictor {
   static Result<PrivatePredictor> train(const PredictionOptions& options, const Dataset& train,
                                         const TrainControl& control = {});
 
-  // A predictor from its saved state (predictor_json.h). The calibration is recomputed from
-  // (options, n, d, C), never read back; `used` answers are counted as given.
+  // A predictor from its saved state (predictor_json.h, a bundle). The calibration is
+  // recomputed from (options, n, d, C), never read back; `used` answers are counted as given;
+  // `budgetId` names its budget when it has a name already (a bundle's inference.budget_id),
+  // 0 for a new one.
   static Result<PrivatePredictor> restore(const PredictionOptions& options, Index trainRows, Index features,
                                           Index classes, Eigen::VectorXd theta, long long used,
-                                          std::string dataset = {});
+                                          std::string dataset = {}, std::uint64_t budgetId = 0);
 
   // One answer, or an error: a query of the wrong length or with ‖x‖ > 1 (apply the training
   // preprocessing), or the budget spent. Noise from `noise`; release mode rounds the scores.
@@ -82,6 +84,9 @@ class PrivatePredictor {
   long long used() const { return budget_.used(); }
   long long remaining() const { return budget_.remaining(); }
   std::uint64_t budgetId() const { return budget_.id(); }  // names the budget in ledgers and bundles
+  // Appended to the note of the ledger entries this object's answers record, e.g. the bundle
+  // that answers and the rows it answers (copies made afterwards keep it).
+  void setLedgerNote(std::string note) { ledgerNote_ = std::move(note); }
 
   // NOT private: the trained parameters and the noise-free scores (m coordinates), for tests,
   // the audit and the decision view's labelled-non-private image.
@@ -107,6 +112,7 @@ class PrivatePredictor {
 
   std::shared_ptr<const Core> core_;
   AnswerBudget budget_;
+  std::string ledgerNote_;
 };
 
 // The released label for a score vector: argmax; a single score (binary) gives 1 iff > 0.

@@ -55,7 +55,7 @@ Result<SubsampleAggregate> SubsampleAggregate::train(const PredictionOptions& op
 
 Result<SubsampleAggregate> SubsampleAggregate::restore(const PredictionOptions& options,
                                                        std::shared_ptr<const TeacherEnsemble> teachers,
-                                                       long long used) {
+                                                       long long used, std::uint64_t budgetId) {
   if (options.kind != PredictionKind::Subsample)
     return Error{ErrorKind::InvalidPrivacy, "not a subsample-and-aggregate predictor", {}, 0, "mechanism"};
   if (!teachers || !teachers->model)
@@ -77,7 +77,7 @@ Result<SubsampleAggregate> SubsampleAggregate::restore(const PredictionOptions& 
   core->options = options;
   core->teachers = std::move(teachers);
   core->report = std::move(report).value();
-  return SubsampleAggregate(std::move(core), AnswerBudget(options.budget, used));
+  return SubsampleAggregate(std::move(core), AnswerBudget(options.budget, used, budgetId));
 }
 
 SubsampleAggregate SubsampleAggregate::freshRepetition() const {
@@ -105,6 +105,7 @@ privacy::LedgerEntry SubsampleAggregate::openingEntry() const {
   entry.dataset = core_->teachers->dataset;
   entry.note = "calibration " + r.calibrationWord() + "; inference budget of " + std::to_string(budget()) +
                " answers opened by its first answer; " + r.statement;
+  if (!ledgerNote_.empty()) entry.note += "; " + ledgerNote_;
   return entry;
 }
 
@@ -120,7 +121,8 @@ Result<std::vector<VoteAnswer>> SubsampleAggregate::answerRows(const Eigen::Matr
   if (auto status = checkQueries(X); !status) return status.error();
   auto before = budget_.reserve(X.rows());
   if (!before) return before.error();
-  if (auto status = recordAnswers(ledger, budget_, before.value(), [this] { return openingEntry(); }); !status)
+  if (auto status = recordAnswers(ledger, budget_, before.value(), X.rows(), [this] { return openingEntry(); });
+      !status)
     return status.error();
   const Eigen::MatrixXi votes = core_->teachers->votes(X);
   std::vector<VoteAnswer> answers;

@@ -54,8 +54,10 @@ class SubsampleAggregate {
   static Result<SubsampleAggregate> train(const PredictionOptions& options, const Dataset& train,
                                           const TrainControl& control = {});
   // From trained teachers (or a saved state): recalibrates from (options, n, d, C).
+  // `budgetId` as PrivatePredictor::restore's.
   static Result<SubsampleAggregate> restore(const PredictionOptions& options,
-                                            std::shared_ptr<const TeacherEnsemble> teachers, long long used);
+                                            std::shared_ptr<const TeacherEnsemble> teachers, long long used,
+                                            std::uint64_t budgetId = 0);
 
   Result<VoteAnswer> answer(const Eigen::VectorXd& x, privacy::NoiseSource& noise,
                             privacy::PrivacyLedger* ledger = nullptr);
@@ -75,6 +77,8 @@ class SubsampleAggregate {
   long long used() const { return budget_.used(); }
   long long remaining() const { return budget_.remaining(); }
   std::uint64_t budgetId() const { return budget_.id(); }  // names the budget in ledgers and bundles
+  // As PrivatePredictor::setLedgerNote.
+  void setLedgerNote(std::string note) { ledgerNote_ = std::move(note); }
 
  private:
   struct Core {
@@ -89,6 +93,7 @@ class SubsampleAggregate {
 
   std::shared_ptr<const Core> core_;
   AnswerBudget budget_;
+  std::string ledgerNote_;
 };
 
 }  // namespace dpstudio::predict

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <utility>
 
+#include "core/privacy/ledger_totals.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::privacy {
@@ -15,17 +17,23 @@ Status validate(const LedgerEntry& entry) {
     return Error{ErrorKind::InvalidPrivacy, "mechanism must be named", {}, 0, "mechanism"};
   if (auto ok = requireNonNegative("epsilon", entry.epsilon); !ok) return ok.error();
   if (!(entry.delta >= 0 && entry.delta < 1)) return invalidParameter("delta", "in [0, 1)", entry.delta);
-  if (const auto& b = entry.inferenceBudget;
-      b && !(b->id != 0 && b->budget >= 1 && b->used >= 0 && b->used <= b->budget))
-    return Error{ErrorKind::InvalidPrivacy, "an inference budget needs an id, B >= 1 and 0 <= used <= B", {}, 0,
+  if (const auto& b = entry.inferenceBudget; b && !(b->id != 0 && b->budget >= 1 && b->answers >= 0 && b->before >= 0))
+    return Error{ErrorKind::InvalidPrivacy, "an inference budget needs an id, B >= 1 and answer counts >= 0", {}, 0,
                  "budget"};
   return Ok{};
 }
 
-std::vector<LedgerEntry>::iterator findBudget(std::vector<LedgerEntry>& entries, std::uint64_t budgetId) {
-  return std::find_if(entries.begin(), entries.end(), [budgetId](const LedgerEntry& e) {
-    return e.inferenceBudget && e.inferenceBudget->id == budgetId;
-  });
+std::optional<std::size_t> findBudget(const std::vector<LedgerEntry>& entries, std::uint64_t budgetId) {
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].inferenceBudget && entries[i].inferenceBudget->id == budgetId) return i;
+  return std::nullopt;
+}
+
+// The session's own count of a budget (one entry per budget) within B, or the refusal.
+Status withinBudget(const LedgerEntry& entry, long long adding) {
+  const InferenceBudgetUse& b = *entry.inferenceBudget;
+  if (b.counted() <= b.budget) return Ok{};
+  return budgetSpentError(b.budget, b.counted() - adding, adding, "this session");
 }
 
 }  // namespace
@@ -45,67 +53,75 @@ Result<LedgerEntry> PrivacyLedger::record(LedgerEntry entry) {
   if (auto valid = validate(entry); !valid) return valid.error();
   std::lock_guard changing(changeMutex_);  // no other change until this one is made
   std::vector<LedgerEntry> session;
-  bool sameBudget = false;
+  std::optional<std::size_t> sameBudget;
+  Observer observer;
   {
     std::lock_guard lock(mutex_);
-    sameBudget = entry.inferenceBudget && findBudget(entries_, entry.inferenceBudget->id) != entries_.end();
+    if (entry.inferenceBudget) sameBudget = findBudget(entries_, entry.inferenceBudget->id);
     entry.index = entries_.size();
+    if (entry.session.empty()) entry.session = session_;
     session = entries_;
+    observer = observer_;  // a copy: called after the lock is released
   }
-  // The same budget again: the release is on the record already; only its count moves.
-  if (sameBudget) return raiseBudget(entry.inferenceBudget->id, entry.inferenceBudget->used);
+  // The same budget again in this session: its release is on the record; its count grows.
+  if (sameBudget) return addAnswers(*sameBudget, entry.inferenceBudget->answers);
+  if (entry.inferenceBudget)
+    if (auto ok = withinBudget(entry, entry.inferenceBudget->counted()); !ok) return ok.error();
   if (entry.time == std::chrono::system_clock::time_point{})
     entry.time = std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
   if (entry.id.empty()) entry.id = newLedgerEntryId();
-  Observer observer;
+  session.push_back(std::move(entry));
+  auto kept = keep(std::move(session));
+  if (!kept) return kept.error();
+  LedgerEntry stored;
   {
     std::lock_guard lock(mutex_);
-    if (entry.session.empty()) entry.session = session_;
-    observer = observer_;  // a copy: called after the lock is released
+    entries_ = std::move(kept).value();
+    stored = entries_.back();
   }
-  if (keeper_) {
-    session.push_back(entry);
-    if (auto kept = keeper_(session); !kept) return kept.error();
-  }
-  {
-    std::lock_guard lock(mutex_);
-    entries_.push_back(entry);
-  }
-  if (observer) observer(Change::Recorded, entry);
-  return entry;
+  if (observer) observer(Change::Recorded, stored);
+  return stored;
 }
 
 // Under changeMutex_.
-Result<LedgerEntry> PrivacyLedger::raiseBudget(std::uint64_t budgetId, long long used) {
-  Observer observer;
-  LedgerEntry changed;
+Result<LedgerEntry> PrivacyLedger::addAnswers(std::size_t at, long long answers) {
   std::vector<LedgerEntry> session;
+  Observer observer;
   {
     std::lock_guard lock(mutex_);
-    auto it = findBudget(entries_, budgetId);
-    if (it == entries_.end()) return Error{ErrorKind::Internal, "no entry carries this budget", {}, 0, "budget"};
-    InferenceBudgetUse& budget = *it->inferenceBudget;
-    const long long raised = std::min(std::max(budget.used, used), budget.budget);
-    if (raised == budget.used) return *it;
-    // Raised in memory whatever the keeper says: these answers were given.
-    budget.used = raised;
-    changed = *it;
     session = entries_;
     observer = observer_;
   }
-  Status kept = keeper_ ? keeper_(session) : Status(Ok{});
+  if (answers == 0) return session[at];
+  session[at].inferenceBudget->answers += answers;
+  if (auto ok = withinBudget(session[at], answers); !ok) return ok.error();
+  auto kept = keep(std::move(session));
+  if (!kept) return kept.error();  // nothing changes: the answers must not be given
+  LedgerEntry changed;
+  {
+    std::lock_guard lock(mutex_);
+    entries_ = std::move(kept).value();
+    changed = entries_[at];
+  }
   if (observer) observer(Change::Updated, changed);
-  if (!kept) return kept.error();
   return changed;
 }
 
-void PrivacyLedger::recordAnswersGiven(std::uint64_t budgetId, long long used) {
-  std::lock_guard changing(changeMutex_);
-  {
-    std::lock_guard lock(mutex_);
-    if (findBudget(entries_, budgetId) == entries_.end()) return;
+// Under changeMutex_.
+Result<std::vector<LedgerEntry>> PrivacyLedger::keep(std::vector<LedgerEntry> session) {
+  if (!keeper_) return session;
+  auto ledger = keeper_(session);
+  if (!ledger) return ledger.error();
+  // Each entry as the kept ledger holds it (its index is the session's own).
+  for (LedgerEntry& mine : session) {
+    const auto it = std::find_if(ledger.value().begin(), ledger.value().end(),
+                                 [&mine](const LedgerEntry& e) { return e.id == mine.id; });
+    if (it == ledger.value().end()) continue;
+    const std::size_t index = mine.index;
+    mine = *it;
+    mine.index = index;
   }
-  (void)raiseBudget(budgetId, used);
+  return session;
 }
 
 std::vector<LedgerEntry> PrivacyLedger::entries() const {

@@ -26,17 +26,28 @@
 
 namespace dpstudio::privacy {
 
-// A private predictor's inference budget (ALGORITHMS §3 F, G): the entry that records the
-// whole (ε, δ) of its B answers is made at the first answer, and the count of answers given
-// follows as they are given, so the ledger shows what remains of every open budget.
+// A private predictor's inference budget (ALGORITHMS §3 F, G): the (ε, δ) of its B answers
+// is recorded once, by the entry that opens the budget, at the first answer the ledger sees;
+// every session that answers through the predictor — the same bundle again, or a copy of it —
+// records its own count of answers under the budget's id, and the ledger's count for the
+// budget is the SUM over its entries (budgetAnswers(), ledger_totals.h). A copy of a bundle
+// keeps its own count, so the ledger is what adds the copies up; no entry raises another's.
 struct InferenceBudgetUse {
   // Identifies the budget: predict::AnswerBudget::id(), a bundle's inference.budget_id;
-  // random, never 0, never reused.
+  // random, never 0, never reused, shared by every copy.
   std::uint64_t id = 0;
-  long long budget = 0;  // B ≥ 1
-  long long used = 0;    // answers given so far, 0 ≤ used ≤ B
+  long long budget = 0;   // B ≥ 1
+  long long answers = 0;  // answers this entry's session gave, ≥ 0
+  // Answers the predictor had given before its session recorded any (elsewhere: in another
+  // ledger, or without one), ≥ 0: counted only when this entry opens the budget — a ledger
+  // that had opened it counted them where they were given, or never saw them.
+  long long before = 0;
+  // Whether this entry opens the budget in its ledger, holding the (ε, δ) of all B answers.
+  // An entry of a budget the ledger had opened already holds only its session's answers, at
+  // ε = δ = 0 (mergeLedgerEntry decides, under the ledger file's lock).
+  bool opens = true;
 
-  long long remaining() const { return budget - used; }
+  long long counted() const { return answers + (opens ? before : 0); }  // what it adds to the budget's count
 };
 
 struct LedgerEntry {
@@ -68,25 +79,24 @@ class PrivacyLedger {
   using Observer = std::function<void(Change, const LedgerEntry&)>;
 
   // Keeps the session beyond the process: called with every entry of the session as it
-  // will be after a change (the new entry included), before the change is made. An error
-  // refuses the change: record() returns it and nothing is recorded. Called under a lock
-  // that orders the session's changes, never under the lock readers take.
-  using Keeper = std::function<Status(const std::vector<LedgerEntry>& session)>;
+  // will be after a change (the new entry included), before the change is made. It returns
+  // the ledger the session now is part of (the ledger file's entries after the merge), from
+  // which the session takes its own entries as that ledger holds them (by id: an answering
+  // session of a budget the file had opened is an entry at ε = δ = 0, named with the
+  // opening's dataset). An error refuses the change: record() returns it and nothing is
+  // recorded. Called under a lock that orders the session's changes, never under the lock
+  // readers take.
+  using Keeper = std::function<Result<std::vector<LedgerEntry>>(const std::vector<LedgerEntry>& session)>;
 
-  // Validates (InvalidPrivacy naming "epsilon", "delta" or "mechanism"), stamps index,
-  // time, id and session, keeps (setKeeper), appends, notifies Recorded. Returns the stored
-  // entry. An entry whose inference budget is already in the session is that release again
-  // (a later answer of the same budget, or the same bundle answering in another process):
-  // its count of answers is raised instead (as recordAnswersGiven) and that entry returned.
+  // Validates (InvalidPrivacy naming "epsilon", "delta", "mechanism" or "budget"), stamps
+  // index, time, id and session, keeps (setKeeper), appends, notifies Recorded. Returns the
+  // stored entry. An entry carrying an inference budget records `answers` answers given now
+  // (and, the first time, `before`): when the session holds an entry of that budget already,
+  // its answers grow by that many instead (Updated) and that entry is returned. Refused
+  // (InvalidPrivacy, field "budget", nothing recorded) when the session's count of the budget
+  // — or the kept ledger's, summed over every session and copy — would exceed B: record
+  // BEFORE drawing the answers, so that refused answers are never drawn.
   Result<LedgerEntry> record(LedgerEntry entry);
-
-  // Raises the count of answers given by the budget `budgetId` to `used` (capped at B) and
-  // notifies Updated. Never lowers it: answers given concurrently may report out of order.
-  // Nothing happens while no entry carries that budget (its opening answer is being
-  // recorded; the opening reads the count when it records). A keeper's error is not
-  // returned: the whole (ε, δ) of the budget is on the record since its opening, and the
-  // count is kept again with the next change.
-  void recordAnswersGiven(std::uint64_t budgetId, long long used);
 
   std::vector<LedgerEntry> entries() const;  // a snapshot
   std::size_t size() const;
@@ -103,7 +113,9 @@ class PrivacyLedger {
   std::string session() const;
 
  private:
-  Result<LedgerEntry> raiseBudget(std::uint64_t budgetId, long long used);
+  Result<LedgerEntry> addAnswers(std::size_t at, long long answers);
+  // Under changeMutex_: keeps `session` (the keeper) and returns it as kept.
+  Result<std::vector<LedgerEntry>> keep(std::vector<LedgerEntry> session);
 
   std::mutex changeMutex_;  // orders changes (and the keeper's writes); taken before mutex_
   mutable std::mutex mutex_;

@@ -32,9 +32,20 @@ std::mutex& processMutex() {
 }
 
 // Holds the process mutex and the lock file for as long as it lives.
+//
+// The lock never goes stale by age (setStaleLockTime(0)): Qt's default would take over a lock
+// file older than 30 s even while its writer, alive, is still between reading the ledger and
+// renaming the new file over it — and the two writers' merges would then lose a release.
+// A lock left by a process that died is still taken over: QLockFile finds it stale when its
+// process is not running on this host (the pid, and the program's name against pid reuse, as
+// the lock file records them). What it cannot check — a lock taken on another machine that
+// shares the folder — waits for its writer; the error names the lock file to delete if that
+// writer is gone.
 class Locked {
  public:
-  explicit Locked(const QString& path) : thread_(processMutex()), lock_(path + QStringLiteral(".lock")) {}
+  explicit Locked(const QString& path) : thread_(processMutex()), lock_(path + QStringLiteral(".lock")) {
+    lock_.setStaleLockTime(0);
+  }
 
   Status acquire(const QString& path) {
     if (lock_.tryLock(kLockTimeoutMs)) return Ok{};
@@ -45,7 +56,10 @@ class Locked {
                               ? QStringLiteral(" (%1, pid %2 on %3)").arg(application).arg(pid).arg(host)
                               : QString();
       return failure("the privacy ledger is locked by another process" + who.toStdString() + " for more than " +
-                         std::to_string(kLockTimeoutMs / 1000) + " s; try again when it is done",
+                         std::to_string(kLockTimeoutMs / 1000) +
+                         " s; try again when it is done. A lock is never broken while its process runs; if "
+                         "that process is gone (on another machine sharing this folder), delete " +
+                         QDir::toNativeSeparators(lock_.fileName()).toStdString(),
                      path);
     }
     return failure("cannot lock the privacy ledger (cannot create " + lock_.fileName().toStdString() +
@@ -143,7 +157,13 @@ Result<LedgerFile::Contents> LedgerFile::merge(const std::vector<LedgerEntry>& e
   auto contents = readLocked(path_);
   if (!contents) return contents.error();
   bool changed = !QFileInfo::exists(path_);  // a new (or set-aside) ledger is written even when empty
-  for (const LedgerEntry& entry : entries) changed = mergeLedgerEntry(contents.value().entries, entry) || changed;
+  auto merged = mergeLedgerEntries(contents.value().entries, entries);
+  if (!merged) {
+    Error error = merged.error();  // a budget spent: the file is left as it is
+    error.message += " (" + QDir::toNativeSeparators(path_).toStdString() + ")";
+    return error;
+  }
+  changed = merged.value() || changed;
   if (changed)
     if (auto written = writeFileAtomically(ledgerToJson(contents.value().entries), path_, "the privacy ledger",
                                            beforeCommit);

@@ -3,7 +3,8 @@
 // file per user that the GUI and the CLI (`--ledger FILE|default`) append to.
 //
 // Every operation takes a lock file beside the ledger (FILE.lock, QLockFile: a lock left by
-// a process that died is taken over) and, within the process, a mutex; a writer re-reads
+// a process that died on this host is taken over; a lock whose process runs is never broken,
+// however old) and, within the process, a mutex; a writer re-reads
 // the file under the lock, merges its entries (mergeLedgerEntry) and writes the whole file
 // atomically (core/util/atomic_file.h). So two writers never lose each other's releases, and
 // a reader never sees half a file.
@@ -56,9 +57,11 @@ class LedgerFile {
   Result<Contents> load() const;
 
   // Under the lock: re-reads the file (as load(), setting a corrupt one aside), merges
-  // `entries` into it and, when that changed anything, writes it atomically (creating the
-  // folder if needed). Returns the ledger as written. Merging entries the file already holds
-  // changes nothing, so a writer may send its whole session each time.
+  // `entries` into it (mergeLedgerEntries) and, when that changed anything, writes it
+  // atomically (creating the folder if needed). Returns the ledger as written. Merging entries
+  // the file already holds changes nothing, so a writer may send its whole session each time.
+  // Refused, the file untouched, when a budget's count of answers over the file's entries
+  // would exceed B (ErrorKind::InvalidPrivacy, field "budget": "inference budget spent …").
   Result<Contents> merge(const std::vector<LedgerEntry>& entries, const BeforeCommit& beforeCommit = {}) const;
 
   // Under the lock: renames the file aside as FILE.archived-<UTC time> and returns that

@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <set>
@@ -43,9 +44,25 @@ QJsonObject ledgerEntryToJson(const LedgerEntry& e) {
   if (const auto& b = e.inferenceBudget)
     out["inference_budget"] = QJsonObject{{"id", QString::number(b->id)},
                                           {"budget", static_cast<qint64>(b->budget)},
-                                          {"used", static_cast<qint64>(b->used)},
-                                          {"remaining", static_cast<qint64>(b->remaining())}};
+                                          {"answers", static_cast<qint64>(b->answers)},
+                                          {"before", static_cast<qint64>(b->before)},
+                                          {"opens", b->opens}};
   return out;
+}
+
+QJsonObject budgetTotalToJson(const std::vector<LedgerEntry>& entries, std::uint64_t budgetId) {
+  long long budget = 0, releases = 0;
+  for (const LedgerEntry& e : entries)
+    if (e.inferenceBudget && e.inferenceBudget->id == budgetId) {
+      budget = std::max(budget, e.inferenceBudget->budget);
+      ++releases;
+    }
+  const long long used = budgetAnswers(entries, budgetId);
+  return QJsonObject{{"id", QString::number(budgetId)},
+                     {"budget", static_cast<qint64>(budget)},
+                     {"used", static_cast<qint64>(used)},
+                     {"remaining", static_cast<qint64>(std::max(0LL, budget - used))},
+                     {"entries", static_cast<qint64>(releases)}};
 }
 
 namespace {
@@ -122,7 +139,7 @@ std::optional<std::chrono::system_clock::time_point> parseTime(const QString& te
   return std::chrono::system_clock::time_point{} + std::chrono::milliseconds(time.toMSecsSinceEpoch());
 }
 
-std::optional<LedgerEntry> readEntry(EntryReader& r) {
+std::optional<LedgerEntry> readEntry(EntryReader& r, int version) {
   LedgerEntry e;
   e.id = r.text("id", false);
   e.session = r.text("session", true);
@@ -147,8 +164,20 @@ std::optional<LedgerEntry> readEntry(EntryReader& r) {
     use.id = b.value(QLatin1String("id")).toString().toULongLong(&idOk);
     if (!idOk || use.id == 0) r.fail("inference_budget.id must be a non-zero decimal string");
     use.budget = r.whole(b, "budget", "inference_budget.budget", 1);
-    use.used = r.whole(b, "used", "inference_budget.used", 0);
-    if (!r.problem() && use.used > use.budget) r.fail("inference_budget.used is larger than its budget");
+    if (version == 1) {
+      // Version 1 kept one entry per budget, the opening, with the largest count any session
+      // had reported: read as the opening's own answers.
+      use.answers = r.whole(b, "used", "inference_budget.used", 0);
+      if (!r.problem() && use.answers > use.budget) r.fail("inference_budget.used is larger than its budget");
+    } else {
+      use.answers = r.whole(b, "answers", "inference_budget.answers", 0);
+      use.before = r.whole(b, "before", "inference_budget.before", 0);
+      const QJsonValue opens = b.value(QLatin1String("opens"));
+      if (!opens.isBool()) r.fail("inference_budget.opens must be true or false");
+      use.opens = opens.toBool();
+      if (!r.problem() && use.counted() > use.budget)
+        r.fail("inference_budget counts more answers than its budget");
+    }
     e.inferenceBudget = use;
   } else if (!budget.isNull()) {
     r.fail("inference_budget must be an object or null");
@@ -173,6 +202,11 @@ QByteArray ledgerToJson(const std::vector<LedgerEntry>& entries) {
   const PrivacyCost total = ledgerTotal(entries);
   QJsonArray datasets;
   for (const DatasetTotal& d : datasetTotals(entries)) datasets.append(datasetTotalToJson(d));
+  QJsonArray budgets;
+  std::set<std::uint64_t> seen;
+  for (const LedgerEntry& e : entries)
+    if (e.inferenceBudget && seen.insert(e.inferenceBudget->id).second)
+      budgets.append(budgetTotalToJson(entries, e.inferenceBudget->id));
   const QJsonObject document{
       {"format", kLedgerFormat},
       {"version", kLedgerVersion},
@@ -183,6 +217,7 @@ QByteArray ledgerToJson(const std::vector<LedgerEntry>& entries) {
                             {"delta", total.delta},
                             {"releases", static_cast<qint64>(entries.size())}}},
       {"datasets", datasets},
+      {"budgets", budgets},
   };
   return QJsonDocument(document).toJson(QJsonDocument::Indented);
 }
@@ -216,7 +251,7 @@ std::variant<std::vector<LedgerEntry>, LedgerParseError> ledgerFromJson(const QB
     if (!value.isObject()) return corrupt("entry " + std::to_string(number) + ": not an object");
     const QJsonObject object = value.toObject();
     EntryReader reader(object, number);
-    auto entry = readEntry(reader);
+    auto entry = readEntry(reader, static_cast<int>(version));
     if (!entry) return corrupt(*reader.problem());
     if (!ids.insert(entry->id).second)
       return corrupt("entry " + std::to_string(number) + ": its id " + entry->id + " appears twice");

@@ -37,20 +37,64 @@ void insertSorted(std::vector<std::string>& into, const std::string& value) {
 }  // namespace
 
 bool mergeLedgerEntry(std::vector<LedgerEntry>& entries, const LedgerEntry& entry) {
-  auto same = std::find_if(entries.begin(), entries.end(), [&entry](const LedgerEntry& e) {
-    if (!entry.id.empty() && e.id == entry.id) return true;
-    return entry.inferenceBudget && e.inferenceBudget && e.inferenceBudget->id == entry.inferenceBudget->id;
-  });
-  if (same == entries.end()) {
-    entries.push_back(entry);
+  const auto same = std::find_if(entries.begin(), entries.end(),
+                                 [&entry](const LedgerEntry& e) { return !entry.id.empty() && e.id == entry.id; });
+  if (same != entries.end()) {
+    if (!same->inferenceBudget || !entry.inferenceBudget) return false;
+    InferenceBudgetUse& kept = *same->inferenceBudget;
+    if (entry.inferenceBudget->answers <= kept.answers) return false;
+    kept.answers = entry.inferenceBudget->answers;
     return true;
   }
-  if (!same->inferenceBudget || !entry.inferenceBudget) return false;
-  InferenceBudgetUse& kept = *same->inferenceBudget;
-  const long long raised = std::min(std::max(kept.used, entry.inferenceBudget->used), kept.budget);
-  if (raised == kept.used) return false;
-  kept.used = raised;
+  LedgerEntry added = entry;
+  if (added.inferenceBudget) {
+    const std::uint64_t id = added.inferenceBudget->id;
+    const auto opening = std::find_if(entries.begin(), entries.end(), [id](const LedgerEntry& e) {
+      return e.inferenceBudget && e.inferenceBudget->id == id && e.inferenceBudget->opens;
+    });
+    if (opening != entries.end()) {
+      added.inferenceBudget->opens = false;
+      added.inferenceBudget->before = 0;  // counted where they were given, or never seen
+      added.epsilon = 0;
+      added.delta = 0;
+      if (added.dataset.empty()) added.dataset = opening->dataset;
+      if (added.datasetName.empty()) added.datasetName = opening->datasetName;
+    }
+  }
+  entries.push_back(std::move(added));
   return true;
+}
+
+long long budgetAnswers(const std::vector<LedgerEntry>& entries, std::uint64_t budgetId) {
+  long long sum = 0;
+  for (const LedgerEntry& e : entries)
+    if (e.inferenceBudget && e.inferenceBudget->id == budgetId) sum += e.inferenceBudget->counted();
+  return sum;
+}
+
+Error budgetSpentError(long long budget, long long counted, long long requested, const std::string& where) {
+  return Error{ErrorKind::InvalidPrivacy,
+               "inference budget spent: " + where + " counts " + std::to_string(counted) + " of the " +
+                   std::to_string(budget) +
+                   " answers this predictor may give under its privacy guarantee (every session, every copy of "
+                   "its bundle); " +
+                   std::to_string(requested) + " more refused",
+               {}, 0, "budget"};
+}
+
+Result<bool> mergeLedgerEntries(std::vector<LedgerEntry>& entries, const std::vector<LedgerEntry>& incoming) {
+  std::vector<LedgerEntry> merged = entries;
+  bool changed = false;
+  for (const LedgerEntry& entry : incoming) changed = mergeLedgerEntry(merged, entry) || changed;
+  for (const LedgerEntry& entry : incoming) {
+    if (!entry.inferenceBudget) continue;
+    const std::uint64_t id = entry.inferenceBudget->id;
+    const long long was = budgetAnswers(entries, id), now = budgetAnswers(merged, id);
+    if (now > was && now > entry.inferenceBudget->budget)
+      return budgetSpentError(entry.inferenceBudget->budget, was, now - was, "the privacy ledger");
+  }
+  entries = std::move(merged);
+  return changed;
 }
 
 PrivacyCost ledgerTotal(const std::vector<LedgerEntry>& entries) {

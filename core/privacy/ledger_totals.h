@@ -10,16 +10,35 @@
 
 #include "core/privacy/composition.h"
 #include "core/privacy/ledger.h"
+#include "core/util/result.h"
 
 namespace dpstudio::privacy {
 
-// Adds `entry` to `entries` by the one merge rule: an entry with the same id, or carrying the
-// same inference budget (a later answer of that budget, from any session or process), is the
-// same release — the count of answers given is raised to the larger of the two (capped at B,
-// never lowered) and nothing else changes; any other entry is appended. Returns whether
-// `entries` changed. Merging the same entry twice changes nothing the second time, so a
-// writer may send its whole session again after a failed write.
+// Adds `entry` to `entries` by the one merge rule:
+//  - an entry with the same id is the same release: for an inference budget, its count of
+//    answers is raised to the larger of the two (a session's count only grows), nothing else
+//    changes;
+//  - an entry of an inference budget that an entry of `entries` opens (another session, or a
+//    copy of the bundle, answering again) is appended as that session's answers: opens =
+//    false, before = 0, ε = δ = 0 (the opening holds the (ε, δ) of all B answers), and the
+//    opening's dataset path and name where it has none (a bundle never names its data);
+//  - any other entry is appended as it is.
+// Returns whether `entries` changed. Merging the same entry twice changes nothing the second
+// time, so a writer may send its whole session again after a failed write.
 bool mergeLedgerEntry(std::vector<LedgerEntry>& entries, const LedgerEntry& entry);
+
+// The answers a ledger counts for the budget `budgetId`: Σ counted() over its entries — every
+// session, every copy of the predictor's bundle.
+long long budgetAnswers(const std::vector<LedgerEntry>& entries, std::uint64_t budgetId);
+
+// ErrorKind::InvalidPrivacy, field "budget": "inference budget spent: <where> counts N of the B
+// answers …; M more refused".
+Error budgetSpentError(long long budget, long long counted, long long requested, const std::string& where);
+
+// Merges every entry of `incoming` (mergeLedgerEntry) or none: refused (budgetSpentError, "the
+// privacy ledger") when the count of a budget it raises would exceed B. Returns whether
+// `entries` changed.
+Result<bool> mergeLedgerEntries(std::vector<LedgerEntry>& entries, const std::vector<LedgerEntry>& incoming);
 
 // (Σε, Σδ) over the entries. A δ total ≥ 1 means the composed guarantee is void.
 PrivacyCost ledgerTotal(const std::vector<LedgerEntry>& entries);

@@ -92,6 +92,34 @@ class TestAuditRates : public QObject {
     QCOMPARE(curve.points.size(), std::size_t(102));
     QVERIFY(curve.epsilonUncorrected >= c.epsilonLower - 0.2);
   }
+
+  // Issue 30 item 11: "no violation" stated no power, and an ε_lower of 0.02 against a claimed
+  // 1 read like evidence. The most a certification on n runs per side can report is the bound
+  // of a test that misclassifies none of them: FPR_hi = FNR_hi = u = 1 − 0.025^(1/n), so
+  // ε_max = ln((1 − δ − u)/u). By hand for n = 100: ln(0.025)/100 = −0.0368888,
+  // u = 1 − e^−0.0368888 = 0.0362171, (1 − u)/u = 26.6113, ε_max = 3.2813.
+  void detectableEpsilonIsTheBoundOfAPerfectTest() {
+    QVERIFY(std::abs(detectableEpsilon(100, 100, 0.0, kRateConfidence) - 3.2813) < 1e-4);
+    const double u = 1.0 - std::pow(0.025, 1.0 / 100.0);
+    DPSTUDIO_COMPARE_REL(detectableEpsilon(100, 100, 0.1, kRateConfidence), std::log((0.9 - u) / u), 1e-12);
+    // n = 10 000 (the default 20 000 trials, half certifying): 7.905.
+    QVERIFY(std::abs(detectableEpsilon(10000, 10000, 0.0, kRateConfidence) - 7.905) < 1e-3);
+    // More runs, more power.
+    double last = 0;
+    for (long long n : {100LL, 200LL, 1000LL, 10000LL, 100000LL}) {
+      const double power = detectableEpsilon(n, n, 0.0, kRateConfidence);
+      QVERIFY2(power > last, qPrintable(QString("n %1: %2 after %3").arg(n).arg(power).arg(last)));
+      last = power;
+    }
+    QCOMPARE(detectableEpsilon(100, 1000, 0.0, kRateConfidence), detectableEpsilon(1000, 100, 0.0, kRateConfidence));
+    // It is reached: samples a threshold separates perfectly certify exactly it, never more.
+    const std::vector<double> onD(100, 0.0), onDprime(100, 1.0);
+    const auto perfect = selectAndCertify(onD, onDprime, onD, onDprime, 0.0, kRateConfidence, 10);
+    QCOMPARE(perfect.epsilonLower, detectableEpsilon(100, 100, 0.0, kRateConfidence));
+    const auto shifted = selectAndCertify(laplace(100, 0, 1), laplace(100, 30, 2), laplace(100, 0, 3),
+                                          laplace(100, 30, 4), 0.0, kRateConfidence, 400);
+    QVERIFY(shifted.epsilonLower <= detectableEpsilon(100, 100, 0.0, kRateConfidence));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestAuditRates)

@@ -2,7 +2,8 @@
 // predictor's answers, each multiparty release) and of `predict` with a private predictor's
 // bundle is appended to the ledger file, before anything of it is shown; without --ledger
 // nothing is written; sweeps and audits have no --ledger; two processes appending at once
-// lose nothing; a corrupt ledger is set aside and reported, a newer one refuses the run.
+// lose nothing; a corrupt ledger is set aside and reported, a newer one refuses the run;
+// copies of a bundle add up their answers in the ledger and are refused past B (issue 30).
 
 #include <QDir>
 #include <QFile>
@@ -155,7 +156,8 @@ class TestCliLedger : public QObject {
   }
 
   // The answers are the release: the budget's entry holds its whole ε, opened by the test
-  // answers; the bundle's later answers raise its count, never add another ε.
+  // answers; each later `predict` through its bundle records its own answers in an entry of
+  // its own, at ε = 0, on the training data, and the budget's count is the sum.
   void predictorAnswersAndItsBundleCountAgainstOneBudget() {
     const QString ledger = freshLedger();
     const QString bundle = dir_.filePath("counted.dpmodel");
@@ -168,21 +170,86 @@ class TestCliLedger : public QObject {
     QCOMPARE(entries.size(), 1);
     QJsonObject budget = entries[0].toObject()["inference_budget"].toObject();
     QCOMPARE(budget["budget"].toInt(), 60);
-    QCOMPARE(budget["used"].toInt(), answered);
+    QCOMPARE(budget["answers"].toInt(), answered);
+    QVERIFY(budget["opens"].toBool());
     QCOMPARE(entries[0].toObject()["epsilon"].toDouble(), 1.0);
 
     const auto predicted = runCli({"predict", "--model", bundle, "--data", irisHead(dir_, 5), "--ledger", ledger, "--json"});
     QVERIFY2(predicted.exitCode == 0, qPrintable(describe(predicted)));
     entries = entriesOf(ledger);
-    QCOMPARE(entries.size(), 1);  // the same release
-    QCOMPARE(entries[0].toObject()["inference_budget"].toObject()["used"].toInt(), answered + 5);
-    QCOMPARE(predicted.json()["ledger"].toObject()["recorded"].toArray()[0].toObject()["id"], entries[0].toObject()["id"]);
+    QCOMPARE(entries.size(), 2);
+    const QJsonObject answers = entries[1].toObject();
+    QCOMPARE(answers["epsilon"].toDouble(), 0.0);  // the budget's ε is on the opening
+    QCOMPARE(answers["inference_budget"].toObject()["answers"].toInt(), 5);
+    QVERIFY(!answers["inference_budget"].toObject()["opens"].toBool());
+    QCOMPARE(answers["dataset"].toObject()["path"].toString(), QString("builtin:iris"));  // the training data's
+    QVERIFY(answers["session"].toString().startsWith("dpstudio-cli predict, "));
+    QCOMPARE(predicted.json()["ledger"].toObject()["recorded"].toArray()[0].toObject()["id"], answers["id"]);
+    QCOMPARE(predicted.json()["ledger"].toObject()["budgets"].toArray()[0].toObject()["used"].toInt(), answered + 5);
 
     // Without --ledger the bundle still counts its answers, the ledger does not move.
     QVERIFY(runCli({"predict", "--model", bundle, "--data", irisHead(dir_, 2)}).exitCode == 0);
-    QCOMPARE(entriesOf(ledger)[0].toObject()["inference_budget"].toObject()["used"].toInt(), answered + 5);
-    QVERIFY(runCli({"predict", "--model", bundle, "--data", irisHead(dir_, 3), "--ledger", ledger}).exitCode == 0);
-    QCOMPARE(entriesOf(ledger)[0].toObject()["inference_budget"].toObject()["used"].toInt(), answered + 10);
+    QCOMPARE(entriesOf(ledger).size(), 2);
+    const auto again = runCli({"predict", "--model", bundle, "--data", irisHead(dir_, 3), "--ledger", ledger});
+    QVERIFY2(again.exitCode == 0, qPrintable(describe(again)));
+    QCOMPARE(entriesOf(ledger).size(), 3);
+    QVERIFY2(again.out.contains(QString("the ledger counts %1 of 60 given").arg(answered + 8)), qPrintable(again.out));
+  }
+
+  // Issue 30 item 7: each copy of a bundle carries its own count, and the ledger kept the
+  // larger count of a budget's sessions, so two copies answering 569 rows each showed "711
+  // given" of B = 1000 and could give 2·569. The ledger adds up every session's answers of a
+  // budget, whatever copy gave them, and refuses past B: exit 4, nothing drawn, neither the
+  // copy nor the ledger written.
+  void twoCopiesOfABundleCannotTogetherExceedTheBudget() {
+    const QString ledger = freshLedger();
+    const QString original = dir_.filePath("original.dpmodel");
+    const auto trained = runCli(train(kIris, {"--mechanism", "prediction", "--budget", "400", "--epsilon", "1",
+                                              "--out", original, "--ledger", ledger, "--json"}));
+    QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
+    const int answered = trained.json()["answered"].toInt();
+    // Three copies, each able to answer all 150 rows by its own count; two fit in B, three do not.
+    QVERIFY(answered + 2 * 150 <= 400 && answered + 3 * 150 > 400);
+    QStringList copies;
+    for (int i = 0; i < 3; ++i) {
+      copies << dir_.filePath(QString("copy%1.dpmodel").arg(i));
+      QVERIFY(QFile::copy(original, copies.back()));
+    }
+    for (int i = 0; i < 2; ++i) {
+      const auto run = runCli({"predict", "--model", copies[i], "--data", "builtin:iris", "--ledger", ledger, "--json"});
+      QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+      QCOMPARE(run.json()["budget_remaining"].toInt(), 400 - answered - 150);  // each copy's own count
+    }
+    const QByteArray ledgerBefore = bytesOf(ledger), copyBefore = bytesOf(copies[2]);
+    const auto refused = runCli({"predict", "--model", copies[2], "--data", "builtin:iris", "--ledger", ledger, "--json"});
+    QCOMPARE(refused.exitCode, 4);
+    const QString message = refused.json()["error"].toObject()["message"].toString();
+    QVERIFY2(message.contains("inference budget spent") &&
+                 message.contains(QString("counts %1 of the 400 answers").arg(answered + 300)),
+             qPrintable(describe(refused)));
+    QCOMPARE(bytesOf(copies[2]), copyBefore);  // nothing drawn, the copy not rewritten
+    QCOMPARE(bytesOf(ledger), ledgerBefore);
+
+    // The ledger's count is the sum over the copies; every predict entry is on the training data.
+    const QJsonObject file = QJsonDocument::fromJson(bytesOf(ledger)).object();
+    const QJsonArray budgets = file["budgets"].toArray();
+    QCOMPARE(budgets.size(), 1);
+    QCOMPARE(budgets[0].toObject()["used"].toInt(), answered + 300);
+    QCOMPARE(budgets[0].toObject()["remaining"].toInt(), 400 - answered - 300);
+    const QJsonArray entries = file["entries"].toArray();
+    QCOMPARE(entries.size(), 3);
+    QCOMPARE(file["total"].toObject()["epsilon"].toDouble(), 1.0);  // the budget's ε once
+    for (int i = 1; i < 3; ++i) {
+      const QJsonObject e = entries[i].toObject();
+      QCOMPARE(e["inference_budget"].toObject()["answers"].toInt(), 150);
+      QCOMPARE(e["dataset"].toObject()["path"].toString(), QString("builtin:iris"));
+      QVERIFY2(e["note"].toString().contains(QFileInfo(copies[i - 1]).absoluteFilePath()) &&
+                   e["note"].toString().contains("to the rows of builtin:iris"),
+               qPrintable(e["note"].toString()));
+    }
+    // Without the ledger a copy has only its own count, and answers: the ledger is the defence.
+    const auto unledgered = runCli({"predict", "--model", copies[2], "--data", "builtin:iris", "--json"});
+    QVERIFY2(unledgered.exitCode == 0, qPrintable(describe(unledgered)));
   }
 
   // A bundle this ledger has never seen: its budget is opened at its first answer here, with
@@ -201,7 +268,12 @@ class TestCliLedger : public QObject {
     QCOMPARE(entries.size(), 1);
     const QJsonObject entry = entries[0].toObject();
     QCOMPARE(entry["epsilon"].toDouble(), 2.0);
-    QCOMPARE(entry["inference_budget"].toObject()["used"].toInt(), answered + 3);
+    const QJsonObject budget = entry["inference_budget"].toObject();
+    QVERIFY(budget["opens"].toBool());
+    QCOMPARE(budget["answers"].toInt(), 3);
+    QCOMPARE(budget["before"].toInt(), answered);  // counted: this ledger never saw them
+    QCOMPARE(QJsonDocument::fromJson(bytesOf(ledger)).object()["budgets"].toArray()[0].toObject()["used"].toInt(),
+             answered + 3);
     QCOMPARE(entry["dataset"].toObject()["name"].toString(), QString("iris flowers"));
     QVERIFY(entry["dataset"].toObject()["path"].isNull());  // a bundle never names its data
     QVERIFY(entry["note"].toString().contains(QFileInfo(bundle).absoluteFilePath()));

@@ -292,6 +292,16 @@ void TestAuditView::smallCorrectedAuditShowsNoViolation() {
            qPrintable(view.verdictLabel()->text()));
   QVERIFY(!view.verdictLabel()->styleSheet().contains(QStringLiteral("#c62828")));
   QVERIFY(view.epsilonLowerLabel()->text().startsWith(QString::number(r.epsilonLower, 'f', 3)));
+  // Issue 30 item 11: next to "no violation", the most these runs could certify (200 of the
+  // 400 per side certify): 3.984, well above the claimed 1.
+  QCOMPARE(r.detectableEpsilon, dpstudio::audit::detectableEpsilon(200, 200, 0.0, dpstudio::audit::kRateConfidence));
+  const QString most = QString::number(r.detectableEpsilon, 'f', 3);
+  QCOMPARE(most, QStringLiteral("3.984"));
+  QVERIFY2(view.verdictLabel()->text().contains(QStringLiteral("400 runs could certify at most \u03b5 = 3.984")),
+           qPrintable(view.verdictLabel()->text()));
+  QVERIFY(!view.powerLabel()->isHidden());
+  QVERIFY2(view.powerLabel()->text().startsWith(QStringLiteral("\u03b5_lower \u2264 3.984 with 400 runs")),
+           qPrintable(view.powerLabel()->text()));
   // The chart: the curve of the threshold tests, the forbidden region of ε = 1, the certified point.
   QVERIFY(!r.curve.points.empty());
   QCOMPARE(view.chart()->curveSeries()->count(), static_cast<int>(r.curve.points.size()));

@@ -156,13 +156,13 @@ class TestLedgerPersistence : public QObject {
       QTRY_COMPARE(window.ledger().size(), std::size_t{1});
       answers->countBox()->setValue(2);
       answers->answerButton()->click();
-      QTRY_COMPARE(window.ledger().entries().front().inferenceBudget->used, 5LL);
+      QTRY_COMPARE(window.ledger().entries().front().inferenceBudget->counted(), 5LL);
     }
     MainWindow next;
     QCOMPARE(next.ledgerView()->model()->rowCount(), 1);
     const auto& entry = next.ledgerView()->model()->history().front();
     QVERIFY(entry.inferenceBudget);
-    QCOMPARE(entry.inferenceBudget->used, 5LL);  // the later answers' count was kept too
+    QCOMPARE(entry.inferenceBudget->counted(), 5LL);  // the later answers' count was kept too
     QVERIFY(cell(next, 0, LedgerModel::BudgetColumn).startsWith(QStringLiteral("5 of ")));
   }
 

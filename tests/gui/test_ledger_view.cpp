@@ -97,12 +97,12 @@ void TestLedgerView::initTestCase() {
 }
 
 // The budget column follows the ledger's count of answers given, from whichever thread the
-// answers come; the count only rises, and an entry without a budget shows nothing.
+// answers come; answers past B are refused, and an entry without a budget shows nothing.
 void TestLedgerView::budgetColumnFollowsTheAnswersGiven() {
   auto ledger = std::make_shared<PrivacyLedger>();
   LedgerView view(ledger);
   LedgerEntry opening = release("prediction sensitivity (logreg, corrected)", 1.0, 0.0, "iris");
-  opening.inferenceBudget = dpstudio::privacy::InferenceBudgetUse{42, 5, 1};
+  opening.inferenceBudget = dpstudio::privacy::InferenceBudgetUse{42, 5, 1, 0, true};
   QVERIFY(ledger->record(opening).ok());
   QVERIFY(ledger->record(release("output perturbation (logreg)", 0.5, 0.0, "iris")).ok());
   QTRY_COMPARE(view.model()->rowCount(), 2);
@@ -110,22 +110,28 @@ void TestLedgerView::budgetColumnFollowsTheAnswersGiven() {
   QCOMPARE(cell(view, 1, LedgerModel::BudgetColumn), QString());
 
   QSignalSpy updated(view.model(), &QAbstractItemModel::dataChanged);
-  std::thread worker([&ledger] {
-    ledger->recordAnswersGiven(42, 3);
-    ledger->recordAnswersGiven(42, 2);   // late report of an earlier answer: ignored
-    ledger->recordAnswersGiven(7, 5);    // another budget, not in this ledger
+  bool recorded = false;
+  std::thread worker([&ledger, &opening, &recorded] {
+    LedgerEntry more = opening;
+    more.inferenceBudget->answers = 2;
+    recorded = ledger->record(more).ok();
   });
   worker.join();
+  QVERIFY(recorded);
   QTRY_COMPARE(cell(view, 0, LedgerModel::BudgetColumn), QStringLiteral("3 of 5 answers, 2 left"));
   QVERIFY(!updated.isEmpty());
   QCOMPARE(view.model()->rowCount(), 2);
-  ledger->recordAnswersGiven(42, 99);  // capped at B
+  LedgerEntry over = opening;
+  over.inferenceBudget->answers = 3;
+  QVERIFY(!ledger->record(over).ok());  // 6 of 5: refused
+  over.inferenceBudget->answers = 2;
+  QVERIFY(ledger->record(over).ok());
   QTRY_COMPARE(cell(view, 0, LedgerModel::BudgetColumn), QStringLiteral("5 of 5 answers, 0 left"));
-  QCOMPARE(ledger->entries().front().inferenceBudget->used, 5);
+  QCOMPARE(ledger->entries().front().inferenceBudget->answers, 5);
 
   // A malformed budget is refused by the ledger.
   LedgerEntry bad = release("prediction sensitivity", 1.0, 0.0, "iris");
-  bad.inferenceBudget = dpstudio::privacy::InferenceBudgetUse{43, 5, 6};
+  bad.inferenceBudget = dpstudio::privacy::InferenceBudgetUse{43, 5, -1, 0, true};
   QVERIFY(!ledger->record(bad).ok());
 }
 

@@ -102,8 +102,8 @@ class TestModelBundleGui : public QObject {
     QCOMPARE(file.readAll(), before);
   }
 
-  // Issue 13 §4: the bundle's answers are the same budget's: the ledger raises the count of
-  // the entry its first answer opened, and records no second ε.
+  // Issue 13 §4: the bundle's answers are the same budget's: the session's entry of it, which
+  // its first answer opened, counts them, and no second ε is recorded.
   void aBundlesAnswersCountAgainstTheBudgetsEntry() {
     MainWindow window;
     window.show();
@@ -127,7 +127,7 @@ class TestModelBundleGui : public QObject {
     QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("ledger counts them")),
              qPrintable(dialog.resultLabel()->text()));
     QCOMPARE(window.ledger().size(), std::size_t{1});
-    QCOMPARE(window.ledger().entries().front().inferenceBudget->used, 154LL);
+    QCOMPARE(window.ledger().entries().front().inferenceBudget->counted(), 154LL);
     QCOMPARE(window.ledger().total().epsilon, epsilon);
   }
 

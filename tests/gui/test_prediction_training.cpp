@@ -196,7 +196,8 @@ void TestPredictionTraining::predictionSensitivitySpendsTheBudget() {
   QVERIFY2(QString::fromStdString(entry.mechanism).startsWith(QLatin1String("Prediction sensitivity (")),
            entry.mechanism.c_str());
   QCOMPARE(entry.epsilon, 5.0);
-  QCOMPARE(dpstudio::ui::ledgerBudgetText(entry), QStringLiteral("5 of 5 answers, 0 left"));
+  QCOMPARE(dpstudio::ui::ledgerBudgetText(entry, 5), QStringLiteral("5 of 5 answers, 0 left"));
+  QCOMPARE(dpstudio::ui::ledgerBudgetText(entry, 7), QStringLiteral("5 answers here; 7 of 5 given in all, 0 left"));
   saveScreenshot(&window, QStringLiteral("prediction-sensitivity-window"));
   saveScreenshot(window.modelPanel(), QStringLiteral("prediction-sensitivity-panel"));
 }

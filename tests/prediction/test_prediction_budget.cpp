@@ -199,7 +199,7 @@ class TestPredictionBudget : public QObject {
       const auto budget = ledger.entries().front().inferenceBudget;  // a copy: entries() is a snapshot
       QVERIFY(budget.has_value());
       QCOMPARE(budget->budget, 4LL);
-      QCOMPARE(budget->used, static_cast<long long>(i + 1));
+      QCOMPARE(budget->counted(), static_cast<long long>(i + 1));
     }
     QCOMPARE(ledger.size(), std::size_t(1));
     QCOMPARE(ledger.total().epsilon, 0.5);
@@ -209,8 +209,8 @@ class TestPredictionBudget : public QObject {
     QVERIFY(repetition.answerRows(data_.test.X.topRows(2), noise, &ledger));
     QCOMPARE(ledger.size(), std::size_t(2));
     QVERIFY(ledger.entries()[1].inferenceBudget->id != ledger.entries()[0].inferenceBudget->id);
-    QCOMPARE(ledger.entries()[1].inferenceBudget->used, 2LL);
-    QCOMPARE(ledger.entries()[0].inferenceBudget->used, 4LL);
+    QCOMPARE(ledger.entries()[1].inferenceBudget->counted(), 2LL);
+    QCOMPARE(ledger.entries()[0].inferenceBudget->counted(), 4LL);
     // As published subsample-and-aggregate records what really holds (2ε), not the claim.
     auto o = test::subsampleOptions(ModelKind::Softmax, 0.5, 2, 4);
     o.calibration = mech::Calibration::Published;
@@ -219,7 +219,28 @@ class TestPredictionBudget : public QObject {
     QVERIFY(published.answer(data_.test.X.row(1).transpose(), noise, &ledger));
     QCOMPARE(ledger.size(), std::size_t(3));
     QCOMPARE(ledger.entries().back().epsilon, 1.0);
-    QCOMPARE(ledger.entries().back().inferenceBudget->used, 2LL);
+    QCOMPARE(ledger.entries().back().inferenceBudget->counted(), 2LL);
+  }
+
+  // A batch the ledger refuses (its count of the budget would pass B: a copy answered
+  // elsewhere) draws nothing and gives the reserved answers back to the predictor's budget.
+  void answersTheLedgerRefusesAreNotSpent() {
+    privacy::PrivacyLedger ledger;
+    auto predictor = test::orDie(predict::PrivatePredictor::train(
+        test::sensitivityOptions(ModelKind::Softmax, 0.5, 4), data_.train));
+    privacy::LedgerEntry elsewhere;
+    elsewhere.mechanism = "prediction sensitivity";
+    elsewhere.epsilon = 0.5;
+    elsewhere.inferenceBudget = privacy::InferenceBudgetUse{predictor.budgetId(), 4, 3, 0, true};
+    QVERIFY(ledger.record(elsewhere));
+    privacy::ExperimentNoise noise(6);
+    auto refused = predictor.answerRows(data_.test.X.topRows(2), noise, &ledger);
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().field, std::string("budget"));
+    QCOMPARE(predictor.used(), 0LL);
+    QVERIFY(predictor.answer(data_.test.X.row(0).transpose(), noise, &ledger));
+    QCOMPARE(predictor.used(), 1LL);
+    QCOMPARE(ledger.entries().front().inferenceBudget->counted(), 4LL);
   }
 
   // Binary models release one score wᵀx; the label is its sign.

@@ -1,11 +1,14 @@
 // `dpstudio-cli train --mechanism prediction|subsample|multiparty` and `audit`, run as a
 // script would (QProcess): the SPEC JSON keys, what the output says about how the test
-// accuracy was measured, and the exit codes of invalid parameters (4) and usage errors (2).
+// accuracy was measured, and the exit codes of invalid parameters (4), usage errors (2) and
+// an audit's violation (6).
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 #include <QTest>
+
+#include <cmath>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
@@ -126,9 +129,9 @@ class TestPredictionCli : public QObject {
   void auditJsonHasTheSpecKeys() {
     const auto run = runCli({"audit", "--mechanism", "subsample", "--model", "logreg", "--teachers", "4", "--budget",
                              "1", "--epsilon", "1", "--calibration", "published", "--trials", "4000", "--json"});
-    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY2(run.exitCode == 6, qPrintable(describe(run)));  // a violation (README's exit codes)
     const QJsonObject json = run.json();
-    for (const char* key : {"mechanism", "epsilon", "delta", "epsilon_lower", "violation", "trials"})
+    for (const char* key : {"mechanism", "epsilon", "delta", "epsilon_lower", "violation", "trials", "detectable_epsilon"})
       QVERIFY2(json.contains(key), key);
     QCOMPARE(json["mechanism"].toString(), QString("subsample"));
     QCOMPARE(json["trials"].toInt(), 4000);
@@ -145,6 +148,36 @@ class TestPredictionCli : public QObject {
     QCOMPARE(json["mechanism"].toString(), QString("output"));
     QVERIFY(!json["violation"].toBool());
     QVERIFY(json["problem"].toString().contains("builtin:blobs"));
+  }
+
+  // Issue 30 item 11: a violation exited 0, so scripts and CI could not act on it. It exits 6,
+  // in text and JSON alike, with the whole result printed; a run that finds none exits 0. Next
+  // to every verdict, the audit's power: the largest epsilon_lower its trials can certify.
+  void auditExitsSixOnAViolation() {
+    const QStringList subsample{"audit", "--mechanism", "subsample", "--model", "logreg", "--teachers", "4",
+                                "--budget", "1", "--epsilon", "1", "--trials", "4000", "--calibration"};
+    // 2000 of the 4000 runs per side certify: at most ln((1 − u)/u), u = 1 − 0.025^(1/2000): 6.2947.
+    const double u = 1.0 - std::pow(0.025, 1.0 / 2000.0), most = std::log((1.0 - u) / u);
+    const QString power = "power           with 4000 trials the audit certifies at most epsilon_lower " +
+                          QString::number(most, 'f', 4);
+    const auto text = runCli(subsample + QStringList{"published"});
+    QCOMPARE(text.exitCode, 6);
+    QVERIFY2(text.out.contains("verdict         VIOLATION"), qPrintable(describe(text)));
+    QVERIFY2(text.out.contains(power), qPrintable(text.out));
+    const auto json = runCli(subsample + QStringList{"published", "--json"});
+    QCOMPARE(json.exitCode, 6);
+    QVERIFY(json.json()["violation"].toBool());
+    QVERIFY(std::abs(json.json()["detectable_epsilon"].toDouble() - most) < 1e-9);
+
+    const auto clean = runCli(subsample + QStringList{"corrected"});
+    QCOMPARE(clean.exitCode, 0);
+    QVERIFY2(clean.out.contains("verdict         no violation found"), qPrintable(describe(clean)));
+    QVERIFY(clean.out.contains(power));
+    QVERIFY(clean.out.contains("saw little, not that the mechanism is private"));
+    // A claim the trials cannot reach: no violation could have been detected, and it says so.
+    const auto weak = runCli({"audit", "--mechanism", "output", "--model", "logreg", "--epsilon", "5", "--trials", "400"});
+    QCOMPARE(weak.exitCode, 0);
+    QVERIFY2(weak.out.contains("it could not have detected a violation of the claimed epsilon 5"), qPrintable(describe(weak)));
   }
 
   void auditNeedsEnoughTrials() {

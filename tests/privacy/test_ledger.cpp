@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/privacy/ledger.h"
+#include "core/privacy/ledger_totals.h"
 #include "tests/common/test_support.h"
 
 using namespace dpstudio;
@@ -28,9 +29,10 @@ LedgerEntry entry(const std::string& mechanism, double epsilon, double delta, co
   return e;
 }
 
-LedgerEntry opening(std::uint64_t budgetId, long long budget, long long used) {
+// `answers` given now, `before` given before the session recorded any.
+LedgerEntry opening(std::uint64_t budgetId, long long budget, long long answers, long long before = 0) {
   LedgerEntry e = entry("prediction sensitivity", 1.0, 0.0, "iris", "", {});
-  e.inferenceBudget = InferenceBudgetUse{budgetId, budget, used};
+  e.inferenceBudget = InferenceBudgetUse{budgetId, budget, answers, before, true};
   return e;
 }
 
@@ -137,17 +139,23 @@ class TestLedger : public QObject {
     QCOMPARE(c.session, std::string("an earlier session"));
   }
 
-  // A budget is one release however many times its answers are recorded: the count rises,
-  // never falls, and stops at B.
-  void aBudgetRecordedAgainRaisesItsCount() {
+  // A budget is one release however many times its answers are recorded: each record adds
+  // the answers it gives (the first also those given before), and past B is refused.
+  void aBudgetRecordedAgainAddsItsAnswers() {
     PrivacyLedger ledger;
-    QVERIFY(ledger.record(opening(77, 10, 2)));
-    auto again = ledger.record(opening(77, 10, 6));
+    QVERIFY(ledger.record(opening(77, 10, 2, 1)));
+    auto again = ledger.record(opening(77, 10, 4, 5));  // `before` counts once, at the opening
     QVERIFY(again);
     QCOMPARE(ledger.size(), std::size_t{1});
-    QCOMPARE(again.value().inferenceBudget->used, 6LL);
-    QCOMPARE(ledger.record(opening(77, 10, 3)).value().inferenceBudget->used, 6LL);  // late: ignored
+    QCOMPARE(again.value().inferenceBudget->answers, 6LL);
+    QCOMPARE(again.value().inferenceBudget->counted(), 7LL);
     QCOMPARE(ledger.total().epsilon, 1.0);
+    auto over = ledger.record(opening(77, 10, 4));
+    QVERIFY(!over);
+    QCOMPARE(QString::fromStdString(over.error().field), QStringLiteral("budget"));
+    QVERIFY2(over.error().message.find("counts 7 of the 10 answers") != std::string::npos, over.error().message.c_str());
+    QCOMPARE(ledger.entries().front().inferenceBudget->counted(), 7LL);  // refused: nothing added
+    QVERIFY(ledger.record(opening(77, 10, 3)));                          // exactly B
     QVERIFY(ledger.record(opening(78, 10, 1)));  // another budget: another release
     QCOMPARE(ledger.size(), std::size_t{2});
   }
@@ -160,14 +168,14 @@ class TestLedger : public QObject {
     bool failing = false;
     int observed = 0;
     ledger.setObserver([&](PrivacyLedger::Change, const LedgerEntry&) { ++observed; });
-    ledger.setKeeper([&](const std::vector<LedgerEntry>& session) -> Status {
+    ledger.setKeeper([&](const std::vector<LedgerEntry>& session) -> Result<std::vector<LedgerEntry>> {
       if (failing) return Error{ErrorKind::Internal, "disk full", "ledger.json", 0, {}};
       kept.push_back(session.size());
       if (!session.empty() && session.back().mechanism == "second") {
         // The keeper is called before the entry is in the ledger.
         if (ledger.size() != 1) return Error{ErrorKind::Internal, "kept too late", {}, 0, {}};
       }
-      return Ok{};
+      return session;
     });
     QVERIFY(ledger.record(entry("first", 1.0, 0.0, "d", "", {})));
     QVERIFY(ledger.record(entry("second", 1.0, 0.0, "d", "", {})));
@@ -179,14 +187,32 @@ class TestLedger : public QObject {
     QCOMPARE(ledger.size(), std::size_t{2});
     QCOMPARE(observed, 2);
 
-    // A budget's count: raised in memory (the answers were given) even when it cannot be kept.
+    // A budget's answers that cannot be kept are not recorded: they are recorded before they
+    // are drawn, so they are then never given.
     failing = false;
     QVERIFY(ledger.record(opening(5, 10, 1)));
     failing = true;
-    ledger.recordAnswersGiven(5, 4);
-    QCOMPARE(ledger.entries().back().inferenceBudget->used, 4LL);
-    QVERIFY(!ledger.record(opening(5, 10, 7)));  // through record(), the error is returned
-    QCOMPARE(ledger.entries().back().inferenceBudget->used, 7LL);
+    QVERIFY(!ledger.record(opening(5, 10, 3)));
+    QCOMPARE(ledger.entries().back().inferenceBudget->answers, 1LL);
+  }
+
+  // The session holds its entries as the kept ledger does: an answering session of a budget
+  // the ledger file had opened elsewhere is an entry at ε = 0 there, and here too.
+  void theSessionTakesItsEntriesAsKept() {
+    PrivacyLedger ledger;
+    ledger.setKeeper([](const std::vector<LedgerEntry>& session) -> Result<std::vector<LedgerEntry>> {
+      std::vector<LedgerEntry> file{opening(9, 10, 4)};
+      file.front().id = "opened elsewhere";
+      for (const LedgerEntry& e : session) mergeLedgerEntry(file, e);
+      return file;
+    });
+    auto recorded = ledger.record(opening(9, 10, 2, 4));
+    QVERIFY(recorded);
+    QVERIFY(!recorded.value().inferenceBudget->opens);
+    QCOMPARE(recorded.value().epsilon, 0.0);
+    QCOMPARE(recorded.value().inferenceBudget->counted(), 2LL);
+    QCOMPARE(recorded.value().index, std::size_t{0});
+    QCOMPARE(ledger.total().epsilon, 0.0);
   }
 
   void concurrentRecording() {

@@ -1,5 +1,6 @@
-// The ledger across sessions: the one merge rule (an entry or a budget seen again is the same
-// release) and the totals per dataset, which join entries sharing a path or a user's name.
+// The ledger across sessions: the one merge rule (an entry seen again is the same release;
+// each session's answers of a budget add up) and the totals per dataset, which join entries
+// sharing a path or a user's name.
 
 #include <QTest>
 
@@ -21,9 +22,10 @@ LedgerEntry release(const std::string& id, double epsilon, double delta, const s
   return e;
 }
 
-LedgerEntry budgetEntry(const std::string& id, std::uint64_t budgetId, long long used) {
-  LedgerEntry e = release(id, 2.0, 0.0, "/data/a.csv");
-  e.inferenceBudget = InferenceBudgetUse{budgetId, 10, used};
+// A session's entry of a budget of B = 10: `answers` given in it, `before` given before it.
+LedgerEntry budgetEntry(const std::string& id, std::uint64_t budgetId, long long answers, long long before = 0) {
+  LedgerEntry e = release(id, 2.0, 0.0, "/data/a.csv", "clinic");
+  e.inferenceBudget = InferenceBudgetUse{budgetId, 10, answers, before, true};
   return e;
 }
 
@@ -42,22 +44,51 @@ class TestLedgerTotals : public QObject {
     QCOMPARE(ledgerTotal(entries).epsilon, 2.0);
   }
 
-  // Answers of one budget from several sessions (a bundle answering in another process, the
-  // same entry sent again with a larger count): one release, its count the largest seen.
-  void mergeCountsABudgetOnceWithItsLargestCount() {
+  // Issue 30 item 7: the merge kept the larger count of a budget's sessions, so two copies of
+  // a bundle answering 569 rows each showed "711 given" of B = 1000. Each session's answers
+  // are its own entry: the budget's count is their sum, its (ε, δ) the opening's alone, and
+  // the answers' entries are on the opening's dataset.
+  void copiesOfABudgetAddUpTheirAnswers() {
     std::vector<LedgerEntry> entries;
-    QVERIFY(mergeLedgerEntry(entries, budgetEntry("opening", 99, 3)));
-    QVERIFY(mergeLedgerEntry(entries, budgetEntry("another session", 99, 8)));
-    QVERIFY(!mergeLedgerEntry(entries, budgetEntry("a late one", 99, 5)));
-    QCOMPARE(entries.size(), std::size_t{1});
-    QCOMPARE(entries[0].id, std::string("opening"));
-    QCOMPARE(entries[0].inferenceBudget->used, 8LL);
-    QCOMPARE(ledgerTotal(entries).epsilon, 2.0);
-    LedgerEntry over = budgetEntry("over", 99, 12);
-    QVERIFY(mergeLedgerEntry(entries, over));
-    QCOMPARE(entries[0].inferenceBudget->used, 10LL);  // capped at B
-    QVERIFY(mergeLedgerEntry(entries, budgetEntry("other budget", 100, 1)));
+    QVERIFY(mergeLedgerEntry(entries, budgetEntry("opening", 99, 3, 1)));
+    LedgerEntry copy = budgetEntry("a copy answering", 99, 4, 3);  // its count before: counted already
+    copy.dataset.clear();
+    copy.datasetName.clear();  // a bundle never names its data
+    QVERIFY(mergeLedgerEntry(entries, copy));
     QCOMPARE(entries.size(), std::size_t{2});
+    QCOMPARE(budgetAnswers(entries, 99), 8LL);
+    QCOMPARE(ledgerTotal(entries).epsilon, 2.0);
+    const LedgerEntry& answers = entries[1];
+    QVERIFY(!answers.inferenceBudget->opens);
+    QCOMPARE(answers.epsilon, 0.0);
+    QCOMPARE(answers.dataset, std::string("/data/a.csv"));
+    QCOMPARE(answers.datasetName, std::string("clinic"));
+    // A session's count sent again: only ever raised.
+    copy.inferenceBudget->answers = 2;
+    QVERIFY(!mergeLedgerEntry(entries, copy));
+    copy.inferenceBudget->answers = 5;
+    QVERIFY(mergeLedgerEntry(entries, copy));
+    QCOMPARE(budgetAnswers(entries, 99), 9LL);
+    QVERIFY(mergeLedgerEntry(entries, budgetEntry("other budget", 100, 1)));
+    QCOMPARE(budgetAnswers(entries, 99), 9LL);
+    QCOMPARE(entries.size(), std::size_t{3});
+  }
+
+  // Merged all or none: a batch that carries a budget past B is refused, `entries` unchanged.
+  void aMergePastTheBudgetIsRefused() {
+    std::vector<LedgerEntry> entries{budgetEntry("opening", 7, 6)};
+    auto fits = mergeLedgerEntries(entries, {budgetEntry("second", 7, 4), release("x", 1.0, 0.0, "/x")});
+    QVERIFY(fits && fits.value());
+    QCOMPARE(budgetAnswers(entries, 7), 10LL);
+    const std::vector<LedgerEntry> full = entries;
+    auto refused = mergeLedgerEntries(entries, {release("y", 1.0, 0.0, "/y"), budgetEntry("third", 7, 1)});
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().field, std::string("budget"));
+    QVERIFY2(refused.error().message.find("counts 10 of the 10 answers") != std::string::npos,
+             refused.error().message.c_str());
+    QCOMPARE(entries.size(), full.size());
+    auto again = mergeLedgerEntries(entries, full);  // what it holds, sent again: no change, no refusal
+    QVERIFY(again && !again.value());
   }
 
   void totalsPerPath() {

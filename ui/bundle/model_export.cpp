@@ -105,8 +105,13 @@ void ModelImportDialog::evaluate() {
     result_->setText(QString::fromStdString(noise.error().toString()));
     return;
   }
+  // Whether this session's ledger holds the budget already (it then adds these answers).
+  bool knownBudget = false;
+  if (ledger_ && loaded_.budgetId)
+    for (const privacy::LedgerEntry& e : ledger_->entries())
+      knownBudget = knownBudget || (e.inferenceBudget && e.inferenceBudget->id == *loaded_.budgetId);
   // The bundle does not name its training data (the dataset shown is only the queries').
-  auto answered = bundle::answerDataset(loaded_, path_, queries, *noise.value(), {ledger_, {}});
+  auto answered = bundle::answerDataset(loaded_, path_, queries, *noise.value(), ledger_);
   if (!answered) {
     result_->setText(tr("\u26a0 %1").arg(QString::fromStdString(answered.error().toString())));
     return;
@@ -119,11 +124,17 @@ void ModelImportDialog::evaluate() {
                 .arg(answered.value().predictions.answersSpent)
                 .arg(*remaining)
                 .arg(*loaded_.budget());
-  if (const auto& entry = answered.value().recorded)
-    text += tr(" The ledger counts them against its entry of this budget (\u03b5 = %1, recorded once for all %2 "
-               "answers).")
-                .arg(entry->epsilon, 0, 'g', 6)
-                .arg(entry->inferenceBudget->budget);
+  if (const auto& entry = answered.value().recorded) {
+    if (!knownBudget && entry->inferenceBudget->opens)
+      text += tr(" The ledger opened this budget with them (\u03b5 = %1, recorded once for all %2 answers).")
+                  .arg(entry->epsilon, 0, 'g', 6)
+                  .arg(entry->inferenceBudget->budget);
+    else
+      text += tr(" The ledger counts them with the other answers of this budget, whatever copy of the predictor "
+                 "gave them (its \u03b5 was recorded once, when the budget was opened); this session's count is "
+                 "%1.")
+                  .arg(entry->inferenceBudget->counted());
+  }
   result_->setText(text);
 }
 

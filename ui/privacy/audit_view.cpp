@@ -194,6 +194,7 @@ QWidget* AuditView::makeResultColumn() {
   mechanismLabel_ = detailLabel();
   claimLabel_ = detailLabel();
   epsilonLowerLabel_ = detailLabel();
+  powerLabel_ = detailLabel();
   testLabel_ = detailLabel();
   runsLabel_ = detailLabel();
   problemText_ = detailLabel();
@@ -203,6 +204,7 @@ QWidget* AuditView::makeResultColumn() {
   details_->addRow(tr("Mechanism:"), mechanismLabel_);
   details_->addRow(tr("Claimed:"), claimLabel_);
   details_->addRow(tr("\u03b5_lower:"), epsilonLowerLabel_);
+  details_->addRow(tr("Power:"), powerLabel_);
   details_->addRow(tr("Test:"), testLabel_);
   details_->addRow(tr("Runs:"), runsLabel_);
   details_->addRow(tr("Problem:"), problemText_);
@@ -211,6 +213,9 @@ QWidget* AuditView::makeResultColumn() {
   epsilonLowerLabel_->setToolTip(tr("Certified at 95% confidence: the test is chosen on half of the runs and its "
                                     "error rates are bounded (Clopper\u2013Pearson) on the other half. "
                                     "\u03b5_lower > \u03b5 proves the claim wrong."));
+  powerLabel_->setToolTip(tr("The largest \u03b5_lower these runs could certify: that of a test that tells every "
+                             "held-out run on D from every one on D\u2032. No violation of a claimed \u03b5 at or "
+                             "above it can be detected; more runs raise it."));
   layout->addLayout(details_);
 
   exportPlotButton_ = new QPushButton(tr("Export Plot\u2026"));
@@ -227,7 +232,8 @@ QWidget* AuditView::makeResultColumn() {
   connect(exportResultButton_, &QPushButton::clicked, this, &AuditView::showExportResultDialog);
 
   for (QWidget* row : {static_cast<QWidget*>(mechanismLabel_), static_cast<QWidget*>(claimLabel_),
-                       static_cast<QWidget*>(epsilonLowerLabel_), static_cast<QWidget*>(testLabel_),
+                       static_cast<QWidget*>(epsilonLowerLabel_), static_cast<QWidget*>(powerLabel_),
+                       static_cast<QWidget*>(testLabel_),
                        static_cast<QWidget*>(runsLabel_), static_cast<QWidget*>(problemText_),
                        static_cast<QWidget*>(statisticText_), static_cast<QWidget*>(warningText_)})
     details_->setRowVisible(row, false);
@@ -325,14 +331,22 @@ void AuditView::showResult(const audit::AuditResult& r, std::uint64_t seed) {
   resultSeed_ = seed;
   const QString lower = QString::number(r.epsilonLower, 'f', 3);
   const QString claimed = QString::number(r.epsilon, 'g', 6);
+  const QString most = QString::number(r.detectableEpsilon, 'f', 3);
   if (r.violation) {
     verdictLabel_->setText(tr("Violation\n\u03b5_lower = %1 > claimed \u03b5 = %2").arg(lower, claimed));
     verdictLabel_->setToolTip(tr("At 95% confidence the mechanism is not %1-DP as claimed.").arg(claimed));
     verdictLabel_->setStyleSheet(QStringLiteral("QLabel { color: white; background: #c62828; padding: 6px 10px; "
                                                 "border-radius: 3px; }"));
   } else {
-    verdictLabel_->setText(tr("No violation detected\n\u03b5_lower = %1 \u2264 claimed \u03b5 = %2").arg(lower, claimed));
-    verdictLabel_->setToolTip(tr("The audit could not refute the claim. That is not a proof of privacy."));
+    // "No violation" says as much as the runs could: next to it, the most they could certify.
+    const QString power = r.epsilon >= r.detectableEpsilon
+                              ? tr("none detectable: %L1 runs certify at most \u03b5 = %2").arg(r.trials).arg(most)
+                              : tr("%L1 runs could certify at most \u03b5 = %2").arg(r.trials).arg(most);
+    verdictLabel_->setText(tr("No violation detected\n\u03b5_lower = %1 \u2264 claimed \u03b5 = %2\n%3")
+                               .arg(lower, claimed, power));
+    verdictLabel_->setToolTip(tr("The audit could not refute the claim. That is not a proof of privacy: an "
+                                 "\u03b5_lower far below the claim says that this canary and statistic told D from "
+                                 "D\u2032 poorly, not that the mechanism is private."));
     verdictLabel_->setStyleSheet(QStringLiteral("QLabel { color: #1b5e20; background: #e8f5e9; padding: 6px 10px; "
                                                 "border-radius: 3px; }"));
   }
@@ -341,6 +355,17 @@ void AuditView::showResult(const audit::AuditResult& r, std::uint64_t seed) {
   claimLabel_->setText(tr("(\u03b5, \u03b4) = (%1, %2)").arg(claimed, QString::number(r.delta, 'g', 6)));
   epsilonLowerLabel_->setText(tr("%1 (95%, Clopper\u2013Pearson; without the held-out split %2)")
                                   .arg(lower, QString::number(r.curve.epsilonUncorrected, 'f', 3)));
+  powerLabel_->setText(r.epsilon >= r.detectableEpsilon
+                           ? tr("\u03b5_lower \u2264 %1 with %L2 runs (no held-out error): a violation of \u03b5 = %3 "
+                                "could not have been detected; more runs raise the limit")
+                                 .arg(most)
+                                 .arg(r.trials)
+                                 .arg(claimed)
+                           : tr("\u03b5_lower \u2264 %1 with %L2 runs (no held-out error): a violation of \u03b5 = %3 "
+                                "is detected only where the statistic tells D from D\u2032 well enough")
+                                 .arg(most)
+                                 .arg(r.trials)
+                                 .arg(claimed));
   const auto& c = r.certificate;
   testLabel_->setText(tr("guess D\u2032 when s %1 %2: held-out FPR %3 (\u2264 %4), FNR %5 (\u2264 %6)")
                           .arg(c.decision.above ? QStringLiteral(">") : QStringLiteral("<"))
@@ -357,7 +382,8 @@ void AuditView::showResult(const audit::AuditResult& r, std::uint64_t seed) {
   statisticText_->setText(QString::fromStdString(r.statistic));
   warningText_->setText(QString::fromStdString(r.warning));
   for (QWidget* row : {static_cast<QWidget*>(mechanismLabel_), static_cast<QWidget*>(claimLabel_),
-                       static_cast<QWidget*>(epsilonLowerLabel_), static_cast<QWidget*>(testLabel_),
+                       static_cast<QWidget*>(epsilonLowerLabel_), static_cast<QWidget*>(powerLabel_),
+                       static_cast<QWidget*>(testLabel_),
                        static_cast<QWidget*>(runsLabel_), static_cast<QWidget*>(problemText_),
                        static_cast<QWidget*>(statisticText_)})
     details_->setRowVisible(row, true);

@@ -59,6 +59,7 @@ class AuditView : public QWidget {
   QLabel* statusLabel() const { return statusLabel_; }    // running, cancelled, failed
   QLabel* verdictLabel() const { return verdictLabel_; }
   QLabel* epsilonLowerLabel() const { return epsilonLowerLabel_; }
+  QLabel* powerLabel() const { return powerLabel_; }  // the largest ε_lower the runs could certify
   bool isRunning() const { return !job_.isNull(); }
   bool showsViolation() const { return result_ && result_->violation; }
   const std::optional<audit::AuditResult>& result() const { return result_; }
@@ -102,6 +103,7 @@ class AuditView : public QWidget {
   QLabel* mechanismLabel_ = nullptr;
   QLabel* claimLabel_ = nullptr;
   QLabel* epsilonLowerLabel_ = nullptr;
+  QLabel* powerLabel_ = nullptr;
   QLabel* testLabel_ = nullptr;
   QLabel* runsLabel_ = nullptr;
   QLabel* problemText_ = nullptr;

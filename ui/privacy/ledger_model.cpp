@@ -6,8 +6,11 @@
 #include <QFileInfo>
 #include <QMetaObject>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
+
+#include "core/privacy/ledger_totals.h"
 
 namespace dpstudio::ui {
 
@@ -38,7 +41,7 @@ bool sameEntry(const privacy::LedgerEntry& a, const privacy::LedgerEntry& b) {
 }
 
 long long answersGiven(const privacy::LedgerEntry& entry) {
-  return entry.inferenceBudget ? entry.inferenceBudget->used : 0;
+  return entry.inferenceBudget ? entry.inferenceBudget->counted() : 0;
 }
 
 QDateTime entryTime(const privacy::LedgerEntry& entry) {
@@ -57,10 +60,12 @@ QString sessionProgram(const privacy::LedgerEntry& entry) {
 
 }  // namespace
 
-QString ledgerBudgetText(const privacy::LedgerEntry& entry) {
+QString ledgerBudgetText(const privacy::LedgerEntry& entry, long long given) {
   if (!entry.inferenceBudget) return {};
   const privacy::InferenceBudgetUse& b = *entry.inferenceBudget;
-  return QObject::tr("%1 of %2 answers, %3 left").arg(b.used).arg(b.budget).arg(b.remaining());
+  const long long left = std::max(0LL, b.budget - given);
+  if (given == b.counted()) return QObject::tr("%1 of %2 answers, %3 left").arg(given).arg(b.budget).arg(left);
+  return QObject::tr("%1 answers here; %2 of %3 given in all, %4 left").arg(b.counted()).arg(given).arg(b.budget).arg(left);
 }
 
 QString ledgerDatasetName(const std::string& identity) {
@@ -116,15 +121,16 @@ void LedgerModel::resync() {
   for (std::size_t i = 0; extends && i < entries_.size(); ++i) extends = sameEntry(entries_[i], snapshot[i]);
   const int offset = static_cast<int>(history_.size());  // the session's rows follow the history
   if (extends) {
-    // Budgets that gave answers since the last resync.
+    // Budgets that gave answers since the last resync: every row of a budget shows its
+    // count over the whole ledger, so the whole column may change.
     bool updated = false;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       if (answersGiven(entries_[i]) == answersGiven(snapshot[i])) continue;
       entries_[i] = snapshot[i];
-      const QModelIndex cell = index(offset + static_cast<int>(i), BudgetColumn);
-      emit dataChanged(cell, cell, {Qt::DisplayRole});
       updated = true;
     }
+    if (updated && rowCount() > 0)
+      emit dataChanged(index(0, BudgetColumn), index(rowCount() - 1, BudgetColumn), {Qt::DisplayRole});
     if (snapshot.size() == entries_.size()) {
       if (updated) {
         emit sessionChanged();
@@ -166,7 +172,10 @@ QVariant LedgerModel::data(const QModelIndex& index, int role) const {
       case EpsilonColumn: return number(e.epsilon);
       case DeltaColumn: return number(e.delta);
       case DatasetColumn: return ledgerDatasetText(e);
-      case BudgetColumn: return ledgerBudgetText(e);
+      case BudgetColumn:
+        return e.inferenceBudget ? ledgerBudgetText(e, privacy::budgetAnswers(history_, e.inferenceBudget->id) +
+                                                           privacy::budgetAnswers(entries_, e.inferenceBudget->id))
+                                 : QString();
       case NoteColumn: return QString::fromStdString(e.note);
       default: return {};
     }
@@ -219,8 +228,9 @@ QVariant LedgerModel::headerData(int section, Qt::Orientation orientation, int r
       case EpsilonColumn: return tr("The \u03b5 this release spent (for a prediction budget: all B answers together).");
       case DeltaColumn: return tr("The \u03b4 this release spent.");
       case BudgetColumn:
-        return tr("For private predictors: the budget B of answers whose whole cost was recorded at the first "
-                  "answer, and the answers left when the release says so.");
+        return tr("For private predictors: the answers this release counts, and of the budget B — whose whole "
+                  "cost was recorded once, at the first answer — how many the ledger counts given, by every "
+                  "session and every copy of the predictor's bundle.");
       case SessionColumn:
         return tr("Which session recorded the release: this one, or an earlier one (the GUI's or a "
                   "dpstudio-cli command's), kept in the ledger file.");

@@ -27,9 +27,11 @@
 
 namespace dpstudio::ui {
 
-// A private predictor's inference budget as the ledger tracks it: "3 of 5 answers, 2 left";
-// empty for an entry without one.
-QString ledgerBudgetText(const privacy::LedgerEntry& entry);
+// A private predictor's inference budget as an entry counts it, with `given`, the ledger's
+// count of the budget over all its entries (privacy::budgetAnswers): "3 of 5 answers, 2 left"
+// when the entry is the budget's only one, else "2 answers here; 5 of 10 given in all, 5
+// left"; empty for an entry without one.
+QString ledgerBudgetText(const privacy::LedgerEntry& entry, long long given);
 // A ledger dataset identity (core/sources/source.h: "builtin:iris" or an absolute path) as a
 // person reads it in a table: the built-in spec, or the file's name. The full identity is
 // the tooltip.

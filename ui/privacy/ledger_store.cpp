@@ -27,10 +27,13 @@ LedgerStore::LedgerStore(std::shared_ptr<privacy::PrivacyLedger> ledger, const Q
   shared_->file = std::make_shared<privacy::LedgerFile>(path);
   shared_->store = this;
   ledger_->setSession(privacy::sessionLabel("dpstudio"));
-  ledger_->setKeeper([shared = shared_](const std::vector<privacy::LedgerEntry>& session) -> Status {
+  ledger_->setKeeper([shared = shared_](const std::vector<privacy::LedgerEntry>& session)
+                         -> Result<std::vector<privacy::LedgerEntry>> {
     auto merged = shared->file->merge(session);
     std::lock_guard lock(shared->mutex);
-    const QString problem = merged ? QString() : QString::fromStdString(merged.error().toString());
+    // A budget spent is the file refusing answers, not a problem of the file.
+    const bool refused = !merged && merged.error().kind == ErrorKind::InvalidPrivacy;
+    const QString problem = merged || refused ? QString() : QString::fromStdString(merged.error().toString());
     const bool setAside = merged && merged.value().setAside;
     if (setAside) shared->notice = QString::fromStdString(*merged.value().setAside);
     if (problem != shared->problem || setAside) {
@@ -38,7 +41,7 @@ LedgerStore::LedgerStore(std::shared_ptr<privacy::PrivacyLedger> ledger, const Q
       shared->announce();
     }
     if (!merged) return merged.error();
-    return Ok{};
+    return std::move(merged).value().entries;
   });
   reload();
 }
