@@ -294,7 +294,14 @@ bool Command::parse(const QStringList& args, int* exitCode) {
   }
   json_ = parser_.isSet("json");
   if (parser_.isSet("help")) {
-    printText(parser_.helpText());
+    // QCommandLineParser's usage line names the program as it was called; a subcommand's
+    // names the subcommand too ("Usage: dpstudio-cli train [options]").
+    QString help = parser_.helpText();
+    const qsizetype eol = help.indexOf(QLatin1Char('\n'));
+    const qsizetype options = help.left(eol).indexOf(QLatin1String(" [options]"));
+    if (help.startsWith(QLatin1String("Usage: ")) && options > 0)
+      help.replace(0, options, QStringLiteral("Usage: dpstudio-cli ") + name_);
+    printText(help);
     *exitCode = kOk;
     return false;
   }

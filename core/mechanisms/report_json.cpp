@@ -2,17 +2,22 @@
 
 #include <QJsonArray>
 
+#include <cmath>
+
 namespace dpstudio::mech {
 
 QJsonObject reportToJson(const MechanismReport& report) {
+  // No mechanism, or one that adds no effective noise (ε = ∞), claims no (ε, δ): null, not the
+  // options' default ε = 1 (issue 32 item 7).
+  const bool claims = report.calibration.has_value() && std::isfinite(report.epsilon);
   QJsonObject out{
       {"mechanism", QString::fromStdString(report.mechanism)},
       {"model", QString::fromStdString(report.model)},
       {"calibration", QString::fromStdString(report.calibrationWord())},
       {"noise", QString::fromStdString(report.noiseWord())},
       {"noise_source", QString::fromStdString(report.noiseSource)},
-      {"epsilon", report.epsilon},
-      {"delta", report.delta},
+      {"epsilon", claims ? QJsonValue(report.epsilon) : QJsonValue::Null},
+      {"delta", claims ? QJsonValue(report.delta) : QJsonValue::Null},
       {"noise_dimension", static_cast<qint64>(report.noiseDimension)},
       {"expected_noise_norm", report.expectedNoiseNorm},
       {"gradient_norm", report.gradientNorm},

@@ -39,6 +39,9 @@ class TestCli : public QObject {
     run = runCli({"info", "--help"});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("--label-column"));
+    // Issue 32 item 7: a subcommand's usage line names it (it said "dpstudio-cli [options]").
+    QVERIFY2(run.out.startsWith("Usage: dpstudio-cli info [options]"), qPrintable(run.out.left(80)));
+    QVERIFY(runCli({"train", "--help"}).out.startsWith("Usage: dpstudio-cli train [options]"));
   }
 
   void usageErrorsExitWith2_data() {

@@ -149,6 +149,15 @@ class TestMechanismCli : public QObject {
              qPrintable(message));
   }
 
+  // Issue 32 item 7: without a mechanism the report claims no ε (it said the default 1).
+  void noMechanismClaimsNoEpsilon() {
+    const auto run = runCli(QStringList{"train"} + kBinaryData + QStringList{"--model", "logreg", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY(run.json()["report"].toObject()["epsilon"].isNull());
+    QVERIFY(run.json()["epsilon"].isNull());
+    QVERIFY(!run.json()["private"].toBool());
+  }
+
   void tuneLambdas() {
     const QStringList args = QStringList{"train"} + kBinaryData +
                              QStringList{"--model", "logreg", "--mechanism", "objective", "--epsilon", "1",
