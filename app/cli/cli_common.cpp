@@ -362,7 +362,12 @@ void Command::printJson(const QJsonObject& object) const {
 
 int Command::fail(const Error& error) const {
   const int code = exitCodeFor(error.kind);
-  const QString message = QString::fromStdString(error.toString());
+  QString message = QString::fromStdString(error.toString());
+  // Core's CSV reader says what can be done about a missing value; the option that does it is
+  // this front end's to name (issue 32 item 7).
+  if (hasDataOptions_ && error.kind == ErrorKind::BadData &&
+      message.contains(QLatin1String("rows with missing values can be dropped instead of rejected")))
+    message += QStringLiteral(" (--drop-missing)");
   if (json_) {
     QJsonObject details{{"code", code}, {"message", message}};
     if (!error.field.empty()) details["field"] = QString::fromStdString(error.field);  // the option or column at fault

@@ -6,7 +6,7 @@ namespace dpstudio::cli {
 
 void addMechanismOptions(QCommandLineParser& parser) {
   parser.addOptions({
-      {"model", "Model: logreg, huber, softmax or lmgc.", "M"},
+      {"model", "Model: logreg, huber (the Huber-hinge SVM; also huber-svm or svm), softmax or lmgc.", "M"},
       {"mechanism", "none, output, objective, loss, dplmgc, dpsgd, prediction, subsample or multiparty (default none).", "X", "none"},
       {"epsilon", "Total privacy budget epsilon (default 1).", "E"},
       {"delta", "Total delta (default 0; Gaussian noise and DP-SGD need delta > 0).", "D"},

@@ -51,6 +51,18 @@ class TestCliDataOptions : public QObject {
   Q_OBJECT
 
  private slots:
+  // Issue 32 item 7: the missing-value error names the option that drops such rows, and
+  // that option then reads the file.
+  void missingValueErrorNamesDropMissing() {
+    const auto refused = runCli({"info", fixture("malformed/csv_missing_empty.csv"), "--json"});
+    QCOMPARE(refused.exitCode, 3);
+    const QString message = refused.json()["error"].toObject()["message"].toString();
+    QVERIFY2(message.contains("missing value") && message.contains("(--drop-missing)"), qPrintable(message));
+    // (The fixture's one other row is then the only one: refused for its single class instead.)
+    const auto dropped = runCli({"info", fixture("malformed/csv_missing_empty.csv"), "--drop-missing", "--json"});
+    QVERIFY(!dropped.json()["error"].toObject()["message"].toString().contains("missing value"));
+  }
+
   // A published spambase with CR-only line ends was read as one row ("only one class").
   void crLineEndsAreRows() {
     for (const char* name : {"csv/cr_only.csv", "csv/cr_only.csv.gz", "csv/mixed_endings.csv",
