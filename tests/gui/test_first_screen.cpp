@@ -16,6 +16,9 @@
 
 #include <QTemporaryDir>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/learn/learner.h"
 #include "tests/gui/gui_training_support.h"
 #include "ui/plot/region_image.h"
@@ -55,9 +58,11 @@ class TestFirstScreen : public QObject {
     QCOMPARE(window.ledger().size(), std::size_t{1});
     QVERIFY(window.modelPanel()->redrawButton()->isEnabled());
     QCOMPARE(window.modelPanel()->redrawButton()->shortcut(), QKeySequence(QStringLiteral("Ctrl+R")));
-    // And the noise left a model: the private boundary is far better than chance on 3 blobs.
+    // The release draws fresh OS noise (issue 30), so its own accuracy varies from start to
+    // start (at ε = 1 one draw in ten is near chance); what the settings promise is checked on
+    // the seeded draws below.
     QVERIFY(result->release->testAccuracy.has_value());
-    QVERIFY2(*result->release->testAccuracy > 0.8, qPrintable(QString::number(*result->release->testAccuracy)));
+    QCOMPARE(result->release->noise.kind, privacy::NoiseKind::Release);
 
     // Draw N: 12 more private models of the same settings, drawn faintly over the regions;
     // an experiment, so the ledger keeps its one entry.
@@ -74,6 +79,14 @@ class TestFirstScreen : public QObject {
              qPrintable(window.scatterView()->titleText()));
     // The draws differ (fresh noise) and none is the release shown.
     const auto& spread = *window.training()->spread();
+    // And these settings leave a model: the median of the 12 seeded draws is far better than
+    // chance (1/3 on three blobs).
+    std::vector<double> accuracies;
+    const Dataset& test = result->data->test;
+    for (const TrainedModel& draw : spread) accuracies.push_back(accuracy(*draw.model, draw.theta, test.X, test.y));
+    std::sort(accuracies.begin(), accuracies.end());
+    const double median = 0.5 * (accuracies[5] + accuracies[6]);
+    QVERIFY2(median > 0.6, qPrintable(QString::number(median)));
     QVERIFY(!spread[0].theta.isApprox(spread[1].theta));
     QVERIFY(!spread[0].theta.isApprox(result->release->model.theta));
     // Their boundaries darken pixels the release's regions alone left light: the image the
