@@ -5,6 +5,9 @@
 dpstudio_add_test(test_lmgc
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
   LINKS dpstudio_models LABELS tsan)
+dpstudio_add_test(test_lmgc_solver
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_solver.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
+  LINKS dpstudio_models LABELS tsan)
 dpstudio_add_test(test_lmgc_training
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_training.cpp
   LINKS dpstudio_learn)

@@ -1,7 +1,7 @@
 // LMGC, the model's mathematics: scores and the x̃ = [x; 1]/√2 convention, gradients against
 // finite differences (loss, objective with the trace term, per-example), the privacy
 // constants K and L, blocked and threaded evaluation, the projection and the trace term, and
-// the factored objective of lmgc_factored.h, Newton's method on a face (lmgc_face.h).
+// safe screening. The solver's methods are in test_lmgc_solver.cpp.
 
 #include <QTest>
 
@@ -25,61 +25,6 @@
 #include "tests/models/lmgc_test_util.h"
 
 using namespace dpstudio;
-
-namespace {
-
-// A random instance of the solver's problem (lmgc_interior.h's form): 600 rows in d = 3 (three
-// row chunks of the factored objective, the last one short), C = 4 classes, a map T near the
-// identity, the trace term plus noise as the linear term; J and ∇J from the model's own loss.
-struct RandomSolverProblem {
-  static constexpr Index d = 3, C = 4, D = d + 1, n = 600;
-  LmgcModel model{d, C, 0.5};
-  Eigen::MatrixXd X, T;
-  Eigen::VectorXi y;
-  Eigen::VectorXd linear;
-  LmgcInteriorProblem problem{model, X, y, 0.5, 0.3, linear, {}};  // refers to the members above; T set below
-
-  explicit RandomSolverProblem(Rng& rng) {
-    test::randomLabelledRows(n, d, C, rng, X, y);
-    T = Eigen::MatrixXd::Identity(D, D) + 0.3 * test::gaussianMatrix(D, D, rng);
-    linear = model.traceRegularizer(0.7) + 0.1 * test::gaussianMatrix(model.parameterCount(), 1, rng);
-    problem.T = T;  // held by value
-  }
-  RandomSolverProblem(const RandomSolverProblem&) = delete;
-  RandomSolverProblem& operator=(const RandomSolverProblem&) = delete;
-
-  // J(x) = w·loss + Σ_c (q/2)‖Tᵀx_cT‖² + ⟨c_c, Tᵀx_cT⟩, and ∇J = w·∇loss + T(qTᵀx_cT + c_c)Tᵀ.
-  double J(const Eigen::VectorXd& x, Eigen::VectorXd& grad) const {
-    double value = problem.weight * model.lossSum(x, X, y, &grad);
-    grad *= problem.weight;
-    for (Index c = 0; c < C; ++c) {
-      const Eigen::MatrixXd phi = T.transpose() * model.classMatrix(x, c) * T;
-      const Eigen::Map<const Eigen::MatrixXd> lin(linear.data() + c * D * D, D, D);
-      value += 0.5 * problem.quadratic * phi.squaredNorm() + lin.cwiseProduct(phi).sum();
-      Eigen::Map<Eigen::MatrixXd>(grad.data() + c * D * D, D, D) += T * (problem.quadratic * phi + lin) * T.transpose();
-    }
-    return value;
-  }
-  double J(const Eigen::VectorXd& x) const {
-    Eigen::VectorXd unused;
-    return J(x, unused);
-  }
-  // The minimizer over the cone by projected gradient, from a random PSD start.
-  Eigen::VectorXd minimizer(Rng& rng, double tolerance) const {
-    ProjectedGradientOptions cone;
-    cone.absoluteTolerance = tolerance;
-    cone.relativeTolerance = 0;
-    cone.maxIterations = 50000;
-    Eigen::VectorXd x = test::randomLmgcTheta(model, rng, 1.0, true);
-    const OptimizeSummary summary = minimizeProjectedGradient(
-        [this](const Eigen::VectorXd& t, Eigen::VectorXd& g) { return J(t, g); },
-        [this](Eigen::VectorXd& t) { model.project(t); }, x, cone);
-    if (summary.termination != Termination::Converged) qWarning("the reference minimizer did not converge");
-    return x;
-  }
-};
-
-}  // namespace
 
 class TestLmgc : public QObject {
   Q_OBJECT
@@ -401,137 +346,6 @@ class TestLmgc : public QObject {
     v[0] = C - 1;
     v.normalize();
     DPSTUDIO_COMPARE_REL(secondDifference(model.packParameters(phis), x, 0, v), L, 1e-5);
-  }
-
-  // The factored objective (lmgc_factored.h) is J at x_c = L_cL_cᵀ — loss on the given rows,
-  // regularizer through the map T — and its gradient matches finite differences; 600 rows
-  // make three row chunks, the last one short. Its minimization lowers J and stays in the cone.
-  void factoredObjectiveIsJOfTheProduct() {
-    Rng rng(21);
-    const RandomSolverProblem random(rng);
-    const LmgcModel& model = random.model;
-    const LmgcInteriorProblem& problem = random.problem;
-    constexpr Index C = RandomSolverProblem::C, D = RandomSolverProblem::D;
-    const std::vector<Index> ranks{1, 2, D, 3};
-    const Index width = 1 + 2 + D + 3;
-    const Eigen::VectorXd factors = test::gaussianMatrix(D * width, 1, rng);
-
-    const auto product = [&](const Eigen::VectorXd& f) {
-      std::vector<Eigen::MatrixXd> phis;
-      for (Index c = 0, offset = 0; c < C; offset += ranks[static_cast<std::size_t>(c)], ++c) {
-        const Eigen::Map<const Eigen::MatrixXd> L(f.data() + offset * D, D, ranks[static_cast<std::size_t>(c)]);
-        phis.push_back(L * L.transpose());
-      }
-      return model.packParameters(phis);
-    };
-    Eigen::VectorXd grad;
-    const double value = LmgcFactoredObjective(problem, ranks)(factors, grad);
-    DPSTUDIO_COMPARE_REL(value, random.J(product(factors)), 1e-12);
-    const double error = test::gradientError(
-        [&](const Eigen::VectorXd& f) {
-          Eigen::VectorXd unused;
-          return LmgcFactoredObjective(problem, ranks)(f, unused);
-        },
-        factors, grad);
-    QVERIFY2(error < 1e-6, qPrintable(QString::number(error)));
-
-    // With every rank full, the factored minimum is the convex problem's (Burer & Monteiro):
-    // compare with projected gradient over the cone.
-    Eigen::VectorXd x = product(factors);
-    LbfgsOptions options;
-    options.maxIterations = 5000;
-    options.absoluteTolerance = 1e-10;
-    const std::vector<Index> full = lmgcFactorRanks(model, x, 0.0, D);
-    QCOMPARE(full, std::vector<Index>(static_cast<std::size_t>(C), D));
-    const OptimizeSummary summary = minimizeLmgcFactored(problem, x, full, options);
-    QCOMPARE(summary.termination, Termination::Converged);
-    const Eigen::VectorXd reference = random.minimizer(rng, 1e-10);
-    DPSTUDIO_COMPARE_REL(random.J(x), random.J(reference), 1e-7);
-    for (Index c = 0; c < C; ++c) {
-      const Eigen::MatrixXd phi = model.classMatrix(x, c);
-      QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
-    }
-  }
-
-  // Newton's method on a face (lmgc_face.h): from a point on the face of the cone's minimizer,
-  // it reaches that minimizer in a few steps — with a wrong Hessian the line-searched steps
-  // would converge linearly and stop at the step limit far from it.
-  void faceNewtonReachesTheMinimizerOnItsFace() {
-    Rng rng(23);
-    const RandomSolverProblem random(rng);
-    const LmgcModel& model = random.model;
-    constexpr Index C = RandomSolverProblem::C, D = RandomSolverProblem::D;
-    const Eigen::VectorXd minimizer = random.minimizer(rng, 1e-11);
-
-    // A start on the minimizer's face: each S_c moved by up to 30 % of its eigenvalues.
-    Eigen::VectorXd start = minimizer;
-    Index faceDimension = 0;
-    for (Index c = 0; c < C; ++c) {
-      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(model.classMatrix(minimizer, c));
-      const Index k = (eig.eigenvalues().array() > 1e-6 * eig.eigenvalues().maxCoeff()).count();
-      QVERIFY(k >= 1);
-      faceDimension += k * (k + 1) / 2;
-      const Eigen::MatrixXd U = eig.eigenvectors().rightCols(k);
-      Eigen::MatrixXd S = eig.eigenvalues().tail(k).asDiagonal();
-      const Eigen::MatrixXd G = test::gaussianMatrix(k, k, rng);
-      S += 0.3 * eig.eigenvalues().tail(k).minCoeff() * (G + G.transpose()) / (2.0 * G.norm());
-      Eigen::Map<Eigen::MatrixXd>(start.data() + c * D * D, D, D) = U * S * U.transpose();
-    }
-    const double atStart = random.J(start), atMinimizer = random.J(minimizer);
-    QVERIFY(atStart > atMinimizer + 1e-6);
-    Eigen::VectorXd x = start;
-    const LmgcFaceResult result = minimizeLmgcOnFace(random.problem, x, 1e-6, 1e-9, 10);
-    qInfo("face of %lld unknowns: %d Newton steps, J %.12g -> %.12g (minimizer %.12g)",
-          static_cast<long long>(faceDimension), result.steps, atStart, result.objective, atMinimizer);
-    QVERIFY2(result.steps <= 6, qPrintable(QString::number(result.steps)));
-    DPSTUDIO_COMPARE_REL(result.objective, random.J(x), 1e-12);  // the face's J is J
-    DPSTUDIO_COMPARE_REL(result.objective, atMinimizer, 1e-10);
-    QVERIFY2((x - minimizer).norm() <= 1e-5 * minimizer.norm(), qPrintable(QString::number((x - minimizer).norm())));
-    for (Index c = 0; c < C; ++c) {
-      const Eigen::MatrixXd phi = model.classMatrix(x, c);
-      QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
-    }
-  }
-
-  // The semismooth Newton method (lmgc_semismooth.h): from a point near the cone's minimizer
-  // but off its face (every x_c moved in a random symmetric direction, then projected: ranks
-  // and ranges both wrong), exact Newton steps (conjugate gradients to 10⁻¹⁰) reach the
-  // fixed point, ‖F‖/α ≤ 10⁻⁹, in a few steps and land on the minimizer. A wrong generalized
-  // Jacobian (the loss's or the regularizer's Hessian halved, or the cone's curvature
-  // |λ_null|/λ_range dropped) converges linearly and stops at the step limit short of it.
-  void semismoothNewtonReachesTheMinimizer() {
-    Rng rng(25);
-    const RandomSolverProblem random(rng);
-    const LmgcModel& model = random.model;
-    constexpr Index C = RandomSolverProblem::C;
-    const Eigen::VectorXd minimizer = random.minimizer(rng, 1e-11);
-    Index rankDeficient = 0;
-    for (Index c = 0; c < C; ++c) {
-      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(model.classMatrix(minimizer, c));
-      rankDeficient += eig.eigenvalues()[0] < 1e-8 * eig.eigenvalues().maxCoeff() ? 1 : 0;
-    }
-    QVERIFY2(rankDeficient >= 2, "the instance should exercise the range-null blocks");
-
-    Eigen::VectorXd x = minimizer + 0.02 * minimizer.norm() * test::randomLmgcTheta(model, rng, 1.0, false).normalized();
-    model.project(x);
-    const SmoothFunction J = [&](const Eigen::VectorXd& t, Eigen::VectorXd& g) { return random.J(t, g); };
-    LmgcSemismoothOptions options;
-    options.step = 0.1;
-    options.tolerance = 1e-9;
-    options.forcing = 1e-10;
-    options.maxSteps = 6;
-    const LmgcSemismoothResult result = minimizeLmgcSemismooth(random.problem, J, x, options);
-    qInfo("semismooth Newton: %d steps, %d conjugate-gradient iterations, residual %.3g, J %.12g (minimizer %.12g)",
-          result.steps, result.innerIterations, result.residual, random.J(x), random.J(minimizer));
-    QVERIFY(result.built);
-    QVERIFY2(result.steps <= 5, qPrintable(QString::number(result.steps)));
-    QVERIFY2(result.residual <= 1e-9, qPrintable(QString::number(result.residual)));
-    DPSTUDIO_COMPARE_REL(random.J(x), random.J(minimizer), 1e-10);
-    QVERIFY2((x - minimizer).norm() <= 1e-5 * minimizer.norm(), qPrintable(QString::number((x - minimizer).norm())));
-    for (Index c = 0; c < C; ++c) {
-      const Eigen::MatrixXd phi = model.classMatrix(x, c);
-      QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
-    }
   }
 
   // Safe screening (lmgc_screening.h) skips rows, never terms: after small and large moves
