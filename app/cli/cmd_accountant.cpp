@@ -153,6 +153,7 @@ void printReport(const Command& command, const std::vector<SgmEvent>& events, co
     }
     if (pld) {
       const privacy::PldReport& r = *a.pld;
+      out["epsilon_lower"] = r.epsilonLower;
       out["epsilon_error"] = r.errorBound;
       out["epsilon_charge_error"] = r.epsilonChargeError;
       out["discretization_error"] = r.discretizationError;
@@ -187,11 +188,11 @@ void printReport(const Command& command, const std::vector<SgmEvent>& events, co
                               : QStringLiteral("weak triangle inequality, improved conversion");
   if (pld) {
     const privacy::PldReport& r = *a.pld;
-    printText(QString("epsilon       %1  (PLD accountant, interval %2; an upper bound, the exact value is at "
-                      "most about %3 lower)")
+    printText(QString("epsilon       %1  (PLD accountant, interval %2; an upper bound: the exact value lies "
+                      "in [%3, %1])")
                   .arg(r.epsilon, 0, 'g', 6)
                   .arg(r.discretization, 0, 'g', 3)
-                  .arg(short2(r.errorBound)));
+                  .arg(r.epsilonLower, 0, 'g', 6));
     if (a.adjacency == Adjacency::AddRemove)
       printText(QString("              remove %1, add %2 (the larger is the guarantee)")
                     .arg(r.epsilonRemove, 0, 'g', 6)

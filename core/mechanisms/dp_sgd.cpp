@@ -226,9 +226,11 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
                  : "ε under substitution at this σ by the RDP accountant (weak triangle inequality through the "
                    "add/remove neighbour; the PLD grid cannot represent this σ)");
   if (pld) {
+    report.set("epsilon_accounted_lower", account.pld.epsilonLower,
+               "lower end of the PLD accountant's bracket: the optimistic discretization's ε (the exact ε of "
+               "this σ lies in [this, epsilon_accounted])");
     report.set("epsilon_error", account.pld.errorBound,
-               "how much of ε the PLD accountant's pessimism may add: mass charged to δ plus the grid's "
-               "estimated overestimate (the exact ε lies in about [ε − this, ε])");
+               "epsilon_accounted − epsilon_accounted_lower: how much the PLD accountant's pessimism may add");
     report.set("pld_discretization", account.pld.discretization, "h: the privacy-loss grid of the PLD accountant");
   }
   report.set("epsilon_rdp", account.rdp.epsilon,
@@ -250,7 +252,7 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
                      ")-DP under substitution of one training example: DP-SGD, " + std::to_string(p.steps) +
                      " steps of the Poisson-subsampled Gaussian; " +
                      (pld ? "epsilon by the PLD accountant (privacy loss distributions, replace-one; an upper bound, "
-                            "the exact value is at most about " + std::string(error) + " lower); the RDP accountant "
+                            "the exact value is at most " + std::string(error) + " lower); the RDP accountant "
                             "gives " + privacy::formatNumber(account.rdp.epsilon)
                           : "epsilon by the RDP accountant (sampled-Gaussian RDP, Mironov, Talwar & Zhang 2019, carried "
                             "from add/remove to substitution by the weak triangle inequality): " + account.fallback);

@@ -20,8 +20,8 @@
 
 #include "core/data/dataset.h"
 #include "core/learn/learner.h"
+#include "core/privacy/accountant_kind.h"
 #include "core/privacy/noise.h"
-#include "core/privacy/pld_accountant.h"
 #include "core/privacy/noise_source.h"
 
 namespace dpstudio::mech {

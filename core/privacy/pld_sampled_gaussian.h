@@ -36,6 +36,13 @@ double sampledGaussianDelta(PldPair pair, double q, double sigma, double epsilon
 // decreasing, substitution: increasing and odd). Not validated.
 double sampledGaussianLoss(PldPair pair, double q, double sigma, double x);
 
+// The loss's tails under both laws at a threshold: P[L > ε], P[L ≤ ε], Q[L > ε], Q[L ≤ ε],
+// each from Gaussian tails of its own side (so a mass near 1 never hides a small one).
+struct LossTails {
+  double pAbove = 0, pBelow = 0, qAbove = 0, qBelow = 0;
+};
+LossTails sampledGaussianLossTails(PldPair pair, double q, double sigma, double epsilon);
+
 // A distribution on the loss grid {(offset + i)·h : i = 0..probs.size()−1} plus an atom at
 // +∞. Masses are ≥ 0; they sum (with infinityMass) to 1 up to rounding.
 struct GridPld {
@@ -64,5 +71,19 @@ double connectTheDotsPoints(PldPair pair, double q, double sigma, double h);
 // (a small σ makes the losses span hundreds of units).
 Result<GridPld> connectTheDotsPld(PldPair pair, double q, double sigma, double h,
                                   long long maxPoints);
+
+// The optimistic counterpart on the same grid: a discrete PLD dominated by the step (its
+// δ(ε) ≤ the exact one for every real ε), so that compositions of such PLDs give a lower
+// end for ε. Rounding losses down would do, but shifts a long composition by steps·h/2
+// (ε 0 at 30 000 steps of h = 1e-4); instead, in y = e^ε where the exact curve D(y) is
+// convex, each grid cell gets the tangent at its midpoint (below D), each grid point the
+// lower of its two cells' tangents, and the chords between those points lie below the
+// tangents: an error of the chord's own (second) order. The loss mass below the grid is
+// dropped (a sub-probability lowers every δ), the chord from y = 0 starts at P[L > ε_0]
+// under the first point's tangent, the last point has value 0 (the curve's top tail,
+// δ at the last point, is dropped) and no mass sits at +∞. Masses are the slope changes of
+// that chord polygon; one that rounding makes negative is set to 0 (an estimate's error,
+// of the order of the round-off of δ). Same errors as connectTheDotsPld.
+Result<GridPld> tangentPld(PldPair pair, double q, double sigma, double h, long long maxPoints);
 
 }  // namespace dpstudio::privacy

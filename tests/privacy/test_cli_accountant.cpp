@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/common/test_support.h"
 
 using dpstudio::test::runCli;
 
@@ -47,6 +48,10 @@ class TestCliAccountant : public QObject {
     QVERIFY2(std::abs(epsilon - 2.3818) <= 0.01 * 2.3818, qPrintable(run.out));
     QVERIFY2(epsilon >= 2.3818 - 5e-5 - error && epsilon - error <= 2.3818 + 5e-5, qPrintable(run.out));
     QVERIFY(error > 0 && error < 1e-3);
+    // The bracket's lower end is printed, and the error is its distance from the headline.
+    const double lower = out["epsilon_lower"].toDouble();
+    QVERIFY2(lower <= 2.3818 + 5e-5 && lower > 0.99 * epsilon, qPrintable(run.out));
+    DPSTUDIO_COMPARE_REL(error, epsilon - lower, 1e-12);
     QCOMPARE(out["epsilon"].toDouble(), std::max(out["epsilon_remove"].toDouble(), out["epsilon_add"].toDouble()));
     QVERIFY(out["delta_charged"].toDouble() > 0);
     QCOMPARE(out["discretization"].toDouble(), 1e-4);
