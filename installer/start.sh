@@ -5,7 +5,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 "$here/deps.sh"
-"$here/build.sh" release
+# Only the GUI and what it links: the tests and benchmarks (most of a full build) are
+# installer/test.sh's to build.
+"$here/build.sh" release dpstudio
 if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
   echo "dpstudio: built; no display found (DISPLAY/WAYLAND_DISPLAY unset)." >&2
   echo "dpstudio: run it under a display, e.g.  xvfb-run -a $here/start.sh" >&2

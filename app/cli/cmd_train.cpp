@@ -13,6 +13,7 @@
 #include "app/cli/private_prediction_options.h"
 #include "core/experiment/plan_run.h"
 #include "core/experiment/release_entries.h"
+#include "core/experiment/result_baselines.h"
 #include "core/mechanisms/report_json.h"
 #include "core/mechanisms/noise_scale.h"
 #include "core/mechanisms/sgd_step.h"
@@ -135,7 +136,9 @@ int runTrain(const QStringList& args) {
   if (!noise) return command.fail(noise.error());
   const auto start = std::chrono::steady_clock::now();
   experiment::RunControl control;
-  control.trainBaseline = false;  // the CLI reports the release alone
+  // Beside a private release, the non-private model of the same learner on the same rows:
+  // what the privacy costs (issue: a baseline beside every result).
+  control.trainBaseline = plan.value().isPrivate();
   auto run = experiment::runPlan(plan.value(), prepared.value(), *noise.value(), control);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!run) return command.fail(run.error());
@@ -160,6 +163,8 @@ int runTrain(const QStringList& args) {
   const double trainAccuracy = accuracy(*model.model, model.theta, train.X, train.y);
   const bool hasTest = test.rows() > 0;
   const double testAccuracy = hasTest ? accuracy(*model.model, model.theta, test.X, test.y) : 0.0;
+  const std::optional<double> mostCommonClass = experiment::mostCommonClassAccuracy(test);
+  const std::optional<double> nonPrivateAccuracy = isPrivate ? run.value().baseline.testAccuracy : std::nullopt;
   const OptimizerOutput optimizer = optimizerOutput(model);
   // DP-SGD with noise multiplier 0 runs as a mechanism but guarantees nothing (ε = ∞).
   const bool hasGuarantee = isPrivate && std::isfinite(report.epsilon);
@@ -174,6 +179,9 @@ int runTrain(const QStringList& args) {
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
   if (hasGuarantee)
     if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, train.rows())) warnings.push_back(*doubtful);
+  if (isPrivate && hasTest && mostCommonClass)
+    if (auto useless = experiment::noBetterThanMostCommonClassWarning(testAccuracy, *mostCommonClass))
+      warnings.push_back(*useless);
   if (mechanism) {
     if (auto swamped = mech::noiseSwampsModelWarning(mechanism->options, report, train.classes()))
       warnings.push_back(*swamped);
@@ -210,6 +218,12 @@ int runTrain(const QStringList& args) {
         {"report", mech::reportToJson(report)},
     };
     for (auto it = optimizer.json.begin(); it != optimizer.json.end(); ++it) out[it.key()] = it.value();
+    if (hasTest) {
+      QJsonObject baselines{{"most_common_class_test_accuracy", *mostCommonClass},
+                            {"what", "measured on the test part for comparison: NOT private, not a release"}};
+      if (nonPrivateAccuracy) baselines["nonprivate_test_accuracy"] = *nonPrivateAccuracy;
+      out["baselines"] = baselines;
+    }
     if (hasRanges)
       out["clipped_values"] = QJsonObject{{"train", static_cast<qint64>(prepared.value().clippedTrainValues)},
                                           {"test", static_cast<qint64>(prepared.value().clippedTestValues)}};
@@ -253,7 +267,13 @@ int runTrain(const QStringList& args) {
   printText(QString("train accuracy  %1%2")
                 .arg(trainAccuracy, 0, 'f', 4)
                 .arg(isPrivate ? "  (NOT private: measured on the training rows, a diagnostic)" : ""));
-  if (hasTest) printText(QString("test accuracy   %1").arg(testAccuracy, 0, 'f', 4));
+  if (hasTest) {
+    printText(QString("test accuracy   %1").arg(testAccuracy, 0, 'f', 4));
+    printText(QString("baselines       most common class %1%2  (measured on the test part for comparison: NOT "
+                      "private)")
+                  .arg(*mostCommonClass, 0, 'f', 4)
+                  .arg(nonPrivateAccuracy ? QString(", non-private %1").arg(*nonPrivateAccuracy, 0, 'f', 4) : QString()));
+  }
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(report.statement));
   if (isPrivate && !scope.isPrivate())

@@ -1,5 +1,6 @@
 #include "app/cli/mechanism_options.h"
 
+#include "core/experiment/mechanism_catalog.h"
 #include "core/mechanisms/tuning.h"
 
 namespace dpstudio::cli {
@@ -7,7 +8,7 @@ namespace dpstudio::cli {
 void addMechanismOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {"model", "Model: logreg, huber (the Huber-hinge SVM; also huber-svm or svm), softmax or lmgc.", "M"},
-      {"mechanism", "none, output, objective, loss, dplmgc, dpsgd, prediction, subsample or multiparty (default none).", "X", "none"},
+      {"mechanism", QString::fromStdString(experiment::mechanismKeyList() + " (default none)."), "X", "none"},
       {"epsilon", "Total privacy budget epsilon (default 1).", "E"},
       {"delta", "Total delta (default 0; Gaussian noise and DP-SGD need delta > 0).", "D"},
       {"lambda", "Regularization strength (default 1e-4; LMGC: weight of the regularizer, default 1e-2).", "L"},
@@ -48,8 +49,10 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
   o.learner.lambda = defaultLambda(*kind);
   const auto mechanism = mech::parseMechanism(mechanismName.toStdString());
   if (!mechanism)
-    return Error{ErrorKind::Usage, "unknown mechanism '" + mechanismName.toStdString() +
-                                       "' (none, output, objective, loss, dplmgc, dpsgd)", {}, 0, "mechanism"};
+    return Error{ErrorKind::Usage, "unknown mechanism '" + mechanismName.toStdString() + "' (" +
+                                       experiment::mechanismKeyList({experiment::PlanKind::NonPrivate,
+                                                                     experiment::PlanKind::Training}) + ")",
+                 {}, 0, "mechanism"};
   o.kind = *mechanism;
   const auto family = mech::parseNoiseFamily(parser.value("distribution").toStdString());
   if (!family) return Error{ErrorKind::Usage, "use l2-laplace or gaussian", {}, 0, "distribution"};

@@ -1,6 +1,5 @@
 // dpstudio — the GUI. Usage: dpstudio [--dataset SPEC | FILE] [--view features|random|pca]
-//                                     [--mechanism none|output|objective|loss|dplmgc|dpsgd|
-//                                                  prediction|subsample|multiparty]
+//                                     [--mechanism KEY]   (a key of core's mechanism catalogue)
 //                                     [--train-model logreg|huber|softmax|lmgc]
 //                                     [--rff-dim D [--rff-gamma G] [--rff-seed S]]
 // SPEC is a data file or "builtin:NAME"; without it the last dataset opens, and on the very
@@ -20,6 +19,7 @@
 
 #include <cstdio>
 
+#include "core/experiment/mechanism_catalog.h"
 #include "core/learn/learner.h"
 #include "ui/jobs/background_priority.h"
 #include "ui/main_window.h"
@@ -61,8 +61,7 @@ int main(int argc, char* argv[]) {
   parser.addOption(trainOption);
   const QCommandLineOption mechanismOption(
       QStringLiteral("mechanism"),
-      QStringLiteral("Choose the privacy mechanism: none, output, objective, loss, dplmgc, dpsgd, prediction, "
-                     "subsample or multiparty."),
+      QString::fromStdString("Choose the privacy mechanism: " + dpstudio::experiment::mechanismKeyList() + "."),
       QStringLiteral("MECHANISM"));
   parser.addOption(mechanismOption);
   const QCommandLineOption rffDimOption(

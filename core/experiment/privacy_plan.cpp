@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/experiment/mechanism_catalog.h"
 #include "core/mechanisms/tuning.h"
 #include "core/util/overloaded.h"
 
@@ -162,16 +163,14 @@ std::string PrivacyPlan::title() const {
       Overloaded{
           [](const NonPrivate&) { return std::string("Non-private"); },
           [](const TrainingMechanism& t) {
-            static const char* names[] = {"Non-private", "Output perturbation", "Objective perturbation",
-                                          "Loss perturbation", "DP-LMGC", "DP-SGD"};
-            std::string title = names[static_cast<int>(t.options.kind)];
+            std::string title = findMechanism(mech::mechanismName(t.options.kind))->title;
             if (t.options.family == mech::NoiseFamily::Gaussian) title += ", Gaussian";
             if (!t.tuneLambdas.empty()) title += ", \u03bb tuned privately";
             return title + calibrationSuffix(t.options.calibration);
           },
           [](const PrivatePrediction& p) {
             const bool sensitivity = p.options.kind == predict::PredictionKind::Sensitivity;
-            std::string title = sensitivity ? "Prediction sensitivity" : "Subsample-and-aggregate";
+            std::string title = findMechanism(predict::predictionKindName(p.options.kind))->title;
             if (sensitivity && p.options.family == mech::NoiseFamily::Gaussian) title += ", Gaussian";
             return title + calibrationSuffix(p.options.calibration);
           },
@@ -181,8 +180,12 @@ std::string PrivacyPlan::title() const {
 }
 
 const std::vector<std::string>& privateMechanismKeys() {
-  static const std::vector<std::string> keys = {"output",     "objective", "loss",      "dplmgc",
-                                                "dpsgd",      "prediction", "subsample", "multiparty"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const MechanismEntry& e : mechanismCatalog())
+      if (e.plan != PlanKind::NonPrivate) out.push_back(e.key);
+    return out;
+  }();
   return keys;
 }
 
@@ -220,7 +223,8 @@ Result<PrivacyPlan> withMechanism(const PrivacyPlan& base, const std::string& ke
     options.epsilon = base.isPrivate() ? base.epsilon() : options.epsilon;
     plan = PrivacyPlan::multiparty(options);
   } else {
-    return Error{ErrorKind::Usage, "unknown mechanism '" + key + "'", {}, 0, "mechanism"};
+    return Error{ErrorKind::Usage, "unknown mechanism '" + key + "' (" + mechanismKeyList() + ")", {}, 0,
+                 "mechanism"};
   }
   plan.solver = base.solver;
   return plan;

@@ -19,6 +19,7 @@
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
 #include "core/experiment/answering.h"
+#include "core/experiment/mechanism_catalog.h"
 #include "core/mechanisms/exact_minimizer.h"
 #include "core/mechanisms/tuning.h"
 #include "core/prediction/multiparty.h"
@@ -84,9 +85,8 @@ class SharedWork {
 
 // The mechanisms whose trials start from the non-private minimizer of their learner.
 bool startsFromBaseline(mech::MechanismKind kind) {
-  using mech::MechanismKind;
-  return kind == MechanismKind::Output || kind == MechanismKind::Objective || kind == MechanismKind::Loss ||
-         kind == MechanismKind::DpLmgc;
+  const MechanismEntry* entry = findMechanism(mech::mechanismName(kind));
+  return entry && entry->startsFromBaseline;
 }
 
 std::string learnerKey(const LearnerSpec& learner, const SolverSettings& solver) {

@@ -28,6 +28,37 @@ class TestCli : public QObject {
     QVERIFY(!fine.err.contains("swamps"));
   }
 
+  // Issue 32 item 4: beside a private result, the most common class's accuracy and the
+  // non-private model's, both on the test part; a private model that does no better than
+  // the most common class is warned about.
+  void privateResultsCarryTheirBaselines() {
+    const QStringList base = {"train", "--train", "builtin:iris", "--model", "logreg", "--lambda", "1e-4",
+                              "--norm-bound", "20", "--json"};
+    const auto none = runCli(base);
+    QVERIFY2(none.exitCode == 0, qPrintable(none.err));
+    const QJsonObject plain = none.json()["baselines"].toObject();
+    QVERIFY(plain["most_common_class_test_accuracy"].toDouble() > 0.2);  // iris: three even classes
+    QVERIFY(plain["most_common_class_test_accuracy"].toDouble() < 0.5);
+    QVERIFY(!plain.contains("nonprivate_test_accuracy"));  // it is the non-private model
+    // A tiny ε: the release is noise, the baseline is not.
+    const auto swamped = runCli(base + QStringList{"--mechanism", "output", "--epsilon", "0.001"});
+    QVERIFY2(swamped.exitCode == 0, qPrintable(swamped.err));
+    const QJsonObject out = swamped.json();
+    const QJsonObject baselines = out["baselines"].toObject();
+    QVERIFY2(baselines["nonprivate_test_accuracy"].toDouble() > 0.85, qPrintable(swamped.out));
+    QCOMPARE(baselines["most_common_class_test_accuracy"].toDouble(), plain["most_common_class_test_accuracy"].toDouble());
+    QVERIFY(baselines["what"].toString().contains("NOT private"));
+    const bool useless = out["test_accuracy"].toDouble() <= baselines["most_common_class_test_accuracy"].toDouble();
+    bool warned = false;
+    for (const auto& w : out["warnings"].toArray()) warned |= w.toString().contains("most common class");
+    QCOMPARE(warned, useless);
+    // The text output prints them on one line.
+    const auto text = runCli({"train", "--train", "builtin:iris", "--model", "logreg", "--mechanism", "output",
+                              "--norm-bound", "20", "--lambda", "0.1"});
+    QVERIFY2(text.out.contains("baselines       most common class 0."), qPrintable(text.out));
+    QVERIFY2(text.out.contains(", non-private 0."), qPrintable(text.out));
+  }
+
   void versionAndHelp() {
     auto run = runCli({"--version"});
     QCOMPARE(run.exitCode, 0);

@@ -2,12 +2,21 @@
 
 #include <QObject>
 
+#include "core/experiment/mechanism_catalog.h"
+
 namespace dpstudio::ui {
 namespace {
 
+const experiment::MechanismEntry* catalogued(const QString& key) { return experiment::findMechanism(key.toStdString()); }
+
+bool uses(const QString& key, bool experiment::MechanismUses::*what) {
+  const experiment::MechanismEntry* e = catalogued(key);
+  return e && e->uses.*what;
+}
+
 std::optional<mech::MechanismKind> trainingKind(const QString& key) {
-  if (key == QLatin1String("prediction") || key == QLatin1String("subsample") || key == QLatin1String("multiparty"))
-    return std::nullopt;
+  const experiment::MechanismEntry* e = catalogued(key);
+  if (!e || e->plan != experiment::PlanKind::Training) return std::nullopt;
   return mech::parseMechanism(key.toStdString());
 }
 
@@ -72,41 +81,20 @@ Status AuditSettings::validate() const {
 }
 
 QStringList auditMechanisms() {
-  return {QStringLiteral("output"),     QStringLiteral("objective"),  QStringLiteral("loss"),
-          QStringLiteral("dplmgc"),     QStringLiteral("dpsgd"),      QStringLiteral("prediction"),
-          QStringLiteral("subsample"),  QStringLiteral("multiparty")};
+  QStringList keys;
+  for (const std::string& key : experiment::privateMechanismKeys()) keys << QString::fromStdString(key);
+  return keys;
 }
 
 QString auditMechanismTitle(const QString& key) {
-  if (key == QLatin1String("output")) return QObject::tr("Output perturbation (A)");
-  if (key == QLatin1String("objective")) return QObject::tr("Objective perturbation (B)");
-  if (key == QLatin1String("loss")) return QObject::tr("Loss perturbation (C)");
-  if (key == QLatin1String("dplmgc")) return QObject::tr("DP-LMGC (D)");
-  if (key == QLatin1String("dpsgd")) return QObject::tr("DP-SGD (E)");
-  if (key == QLatin1String("prediction")) return QObject::tr("Prediction sensitivity (F)");
-  if (key == QLatin1String("subsample")) return QObject::tr("Subsample-and-aggregate (G)");
-  if (key == QLatin1String("multiparty")) return QObject::tr("Multiparty aggregation (I)");
-  return key;
+  const experiment::MechanismEntry* e = catalogued(key);
+  if (!e) return key;
+  return QStringLiteral("%1 (%2)").arg(QString::fromStdString(e->title), QString::fromStdString(e->section));
 }
 
 QString auditMechanismHelp(const QString& key) {
-  if (key == QLatin1String("output"))
-    return QObject::tr("Train exactly, then add noise scaled to the minimizer's sensitivity.");
-  if (key == QLatin1String("objective"))
-    return QObject::tr("Add a random linear term to the objective (Chaudhuri et al. Alg. 2); binary models.");
-  if (key == QLatin1String("loss")) return QObject::tr("Perturb the loss of a multi-class linear model.");
-  if (key == QLatin1String("dplmgc"))
-    return QObject::tr("The private large-margin Gaussian classifier, corrected or as published.");
-  if (key == QLatin1String("dpsgd"))
-    return QObject::tr("Noisy clipped gradient steps, \u03c3 calibrated by the PLD accountant.");
-  if (key == QLatin1String("prediction"))
-    return QObject::tr("Noisy scores of a strongly convex model for a budget of B answers; the audit asks "
-                       "the canary B times.");
-  if (key == QLatin1String("subsample"))
-    return QObject::tr("T teachers vote; the label is sampled by the exponential mechanism, B answers.");
-  if (key == QLatin1String("multiparty"))
-    return QObject::tr("K parties train locally; their average is perturbed (paper 004).");
-  return {};
+  const experiment::MechanismEntry* e = catalogued(key);
+  return e ? QString::fromStdString(e->help) : QString();
 }
 
 bool auditAcceptsModel(const QString& mechanism, ModelKind model) { return accepted(probe(mechanism, model)); }
@@ -114,7 +102,8 @@ bool auditAcceptsModel(const QString& mechanism, ModelKind model) { return accep
 bool auditOffersGaussian(const QString& mechanism, ModelKind model) {
   // DP-SGD's noise is Gaussian by construction and multiparty aggregation has no family to
   // choose: core would not object to the setting, but it would mean nothing.
-  if (mechanism == QLatin1String("dpsgd") || mechanism == QLatin1String("multiparty")) return false;
+  const experiment::MechanismEntry* e = catalogued(mechanism);
+  if (!e || !e->uses.familyChoice) return false;
   AuditSettings s = probe(mechanism, model);
   s.family = mech::NoiseFamily::Gaussian;
   return accepted(s);
@@ -126,12 +115,10 @@ bool auditOffersPublished(const QString& mechanism, ModelKind model) {
   return accepted(s);
 }
 
-bool auditUsesDelta(const QString& mechanism) { return mechanism != QLatin1String("multiparty"); }
-bool auditUsesBudget(const QString& mechanism) {
-  return mechanism == QLatin1String("prediction") || mechanism == QLatin1String("subsample");
-}
-bool auditUsesTeachers(const QString& mechanism) { return mechanism == QLatin1String("subsample"); }
-bool auditUsesParties(const QString& mechanism) { return mechanism == QLatin1String("multiparty"); }
-bool auditUsesSgd(const QString& mechanism) { return mechanism == QLatin1String("dpsgd"); }
+bool auditUsesDelta(const QString& mechanism) { return uses(mechanism, &experiment::MechanismUses::delta); }
+bool auditUsesBudget(const QString& mechanism) { return uses(mechanism, &experiment::MechanismUses::budget); }
+bool auditUsesTeachers(const QString& mechanism) { return uses(mechanism, &experiment::MechanismUses::teachers); }
+bool auditUsesParties(const QString& mechanism) { return uses(mechanism, &experiment::MechanismUses::parties); }
+bool auditUsesSgd(const QString& mechanism) { return uses(mechanism, &experiment::MechanismUses::sgd); }
 
 }  // namespace dpstudio::ui

@@ -1,5 +1,7 @@
 #include "ui/training/training_document.h"
 
+#include "ui/training/mechanism_catalog.h"
+
 namespace dpstudio::ui {
 
 QString modelDisplayName(ModelKind kind) { return QString::fromStdString(modelLongName(kind)); }
@@ -12,22 +14,13 @@ QString featureMapDisplayName(const RandomFeaturesSpec& spec) {
 }
 
 QString mechanismDisplayName(mech::MechanismKind kind) {
-  switch (kind) {
-    case mech::MechanismKind::None: return QObject::tr("None");
-    case mech::MechanismKind::Output: return QObject::tr("Output perturbation");
-    case mech::MechanismKind::Objective: return QObject::tr("Objective perturbation");
-    case mech::MechanismKind::Loss: return QObject::tr("Loss perturbation");
-    case mech::MechanismKind::DpLmgc: return QObject::tr("DP-LMGC");
-    case mech::MechanismKind::DpSgd: return QObject::tr("DP-SGD");
-  }
-  return {};
+  if (kind == mech::MechanismKind::None) return QObject::tr("None");
+  return mechanismTitle(mech::mechanismName(kind));
 }
 
 QString privacyDisplayName(const PrivacySettings& privacy) {
-  if (privacy.prediction)
-    return privacy.prediction->kind == predict::PredictionKind::Sensitivity ? QObject::tr("Prediction sensitivity")
-                                                                            : QObject::tr("Subsample-and-aggregate");
-  if (privacy.multiparty) return QObject::tr("Multiparty aggregation");
+  if (privacy.prediction) return mechanismTitle(predict::predictionKindName(privacy.prediction->kind));
+  if (privacy.multiparty) return mechanismTitle("multiparty");
   return mechanismDisplayName(privacy.options.kind);
 }
 

@@ -1,0 +1,106 @@
+// The mechanism catalogue (core/experiment/mechanism_catalog.h): one table that every list
+// of mechanisms reads. Each entry is a mechanism core can run as the plan kind it names,
+// PrivacyPlan's keys and titles come from it, its sections exist in the algorithms
+// reference, and the key list the CLI prints is the table's.
+
+#include <QFile>
+#include <QTest>
+
+#include <set>
+
+#include "core/experiment/mechanism_catalog.h"
+#include "core/experiment/privacy_plan.h"
+#include "tests/common/test_support.h"
+
+using namespace dpstudio;
+using namespace dpstudio::experiment;
+
+namespace {
+
+PlanKind kindOf(const PrivacyPlan& plan) {
+  if (std::holds_alternative<TrainingMechanism>(plan.choice)) return PlanKind::Training;
+  if (std::holds_alternative<PrivatePrediction>(plan.choice)) return PlanKind::Prediction;
+  if (std::holds_alternative<Multiparty>(plan.choice)) return PlanKind::Multiparty;
+  return PlanKind::NonPrivate;
+}
+
+}  // namespace
+
+class TestMechanismCatalog : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void everyEntryIsAMechanismCoreRuns() {
+    const auto& catalog = mechanismCatalog();
+    QVERIFY(catalog.size() >= 9);
+    QCOMPARE(catalog.front().key, std::string("none"));
+    std::set<std::string> keys, sections;
+    const PrivacyPlan base = PrivacyPlan::nonPrivate(LearnerSpec{ModelKind::LogisticRegression, 1e-3, 0.5});
+    for (const MechanismEntry& e : catalog) {
+      QVERIFY2(keys.insert(e.key).second, e.key.c_str());
+      QVERIFY2(!e.title.empty() && !e.note.empty() && !e.help.empty(), e.key.c_str());
+      if (e.plan != PlanKind::NonPrivate) QVERIFY2(sections.insert(e.section).second, e.key.c_str());
+      // The key builds a plan of the kind the entry says, which reports the same key and
+      // is titled by the entry.
+      const PrivacyPlan plan = test::orDie(withMechanism(base, e.key));
+      QVERIFY2(kindOf(plan) == e.plan, e.key.c_str());
+      QCOMPARE(plan.key(), e.key);
+      QCOMPARE(plan.isPrivate(), e.plan != PlanKind::NonPrivate);
+      if (e.plan == PlanKind::Training || e.plan == PlanKind::Prediction)
+        QVERIFY2(plan.title().rfind(e.title, 0) == 0, (plan.title() + " / " + e.title).c_str());
+      QCOMPARE(findMechanism(e.key), &e);
+    }
+    QCOMPARE(findMechanism("laplace"), nullptr);
+  }
+
+  void privateKeysAreTheCataloguesInOrder() {
+    std::vector<std::string> expected;
+    for (const MechanismEntry& e : mechanismCatalog())
+      if (e.key != "none") expected.push_back(e.key);
+    QCOMPARE(privateMechanismKeys(), expected);
+  }
+
+  void keyListIsASentenceOfTheKeys() {
+    const std::string all = mechanismKeyList();
+    QVERIFY2(all.rfind("none, output, ", 0) == 0, all.c_str());
+    QVERIFY2(all.size() > 11 && all.substr(all.size() - 14) == " or multiparty", all.c_str());
+    for (const MechanismEntry& e : mechanismCatalog()) QVERIFY2(all.find(e.key) != std::string::npos, e.key.c_str());
+    const std::string training = mechanismKeyList({PlanKind::NonPrivate, PlanKind::Training});
+    QVERIFY2(training.find("subsample") == std::string::npos && training.find("dpsgd") != std::string::npos,
+             training.c_str());
+    // The error for an unknown key lists them.
+    const auto unknown = withMechanism(PrivacyPlan::nonPrivate({}), "laplace");
+    QVERIFY(!unknown);
+    QVERIFY2(unknown.error().message.find(all) != std::string::npos, unknown.error().message.c_str());
+  }
+
+  // What the sweep, the GUI and the audit read: warm starts for the mechanisms that perturb
+  // the baseline's own problem, the parameters each uses.
+  void usesAndWarmStarts() {
+    for (const MechanismEntry& e : mechanismCatalog()) {
+      QCOMPARE(e.uses.delta, e.key != "multiparty" && e.key != "none");
+      QCOMPARE(e.uses.budget, e.plan == PlanKind::Prediction);
+      QCOMPARE(e.uses.teachers, e.key == "subsample");
+      QCOMPARE(e.uses.parties, e.plan == PlanKind::Multiparty);
+      QCOMPARE(e.uses.sgd, e.key == "dpsgd");
+      QCOMPARE(e.releasesAnswers, e.plan == PlanKind::Prediction);
+      QCOMPARE(e.startsFromBaseline, e.key == "output" || e.key == "objective" || e.key == "loss" || e.key == "dplmgc");
+    }
+  }
+
+  // Each private mechanism's section is a heading of the algorithms reference the Help
+  // dialog shows ("## A. Output perturbation").
+  void sectionsExistInTheReference() {
+    QFile reference(QStringLiteral(DPSTUDIO_ALGORITHMS_REFERENCE));
+    QVERIFY2(reference.open(QIODevice::ReadOnly), DPSTUDIO_ALGORITHMS_REFERENCE);
+    const QString text = QString::fromUtf8(reference.readAll());
+    for (const MechanismEntry& e : mechanismCatalog()) {
+      if (e.section.empty()) continue;
+      const QString heading = QStringLiteral("## %1. ").arg(QString::fromStdString(e.section));
+      QVERIFY2(text.contains(heading), qPrintable(heading));
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMechanismCatalog)
+#include "test_mechanism_catalog.moc"
