@@ -21,7 +21,7 @@ struct MechanismEntry {
 const MechanismEntry kPrivateEntries[] = {
     {MechanismKind::Output, "Output perturbation",
      "A: train exactly, then add noise scaled to the model's sensitivity \u0394 = 2K/(n\u03bb) (Chaudhuri et al.; "
-     "ALGORITHMS \u00a73 A). Any model; \u2113\u2082-Laplace (\u03b5-DP) or Gaussian ((\u03b5, \u03b4)-DP)."},
+     "Help \u2192 Algorithms \u00a73 A). Any model; \u2113\u2082-Laplace (\u03b5-DP) or Gaussian ((\u03b5, \u03b4)-DP)."},
     {MechanismKind::Objective, "Objective perturbation (binary models)",
      "B: add a random linear term to the objective and minimize (Chaudhuri et al. Alg. 2; \u00a73 B). "
      "Logistic regression and Huber SVM, one-vs-rest for more classes."},
@@ -48,7 +48,7 @@ struct PredictionEntry {
 const PredictionEntry kPredictionEntries[] = {
     {"prediction", "Prediction sensitivity",
      "F: a non-private model \u03b8* answers queries with noisy scores, each answer (\u03b5/B)-DP, for a budget "
-     "of B answers (Dwork & Feldman; paper 003 Alg. 6/7; ALGORITHMS \u00a73 F). Logistic regression, Huber SVM, "
+     "of B answers (Dwork & Feldman; paper 003 Alg. 6/7; Help \u2192 Algorithms \u00a73 F). Logistic regression, Huber SVM, "
      "softmax."},
     {"subsample", "Subsample-and-aggregate",
      "G: T non-private teachers on disjoint parts vote; each answer is sampled by the exponential mechanism, for a "

@@ -1,6 +1,6 @@
 #pragma once
 // The mechanisms the Privacy group offers, for people: the grouped list (section headers
-// that cannot be chosen; each entry with a tooltip naming its ALGORITHMS section), the one-
+// that cannot be chosen; each entry with a tooltip naming its docs/algorithms.md section), the one-
 // line note under it, and the helpers for combo boxes whose entries core may refuse (greyed
 // out with the reason). Texts only; what is allowed is decided by core's validate().
 
