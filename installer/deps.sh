@@ -15,7 +15,7 @@ packages=(
   python3-numpy
   dpkg-dev desktop-file-utils appstream
 )
-# python3-numpy: the test that runs docs/bundle-format.md's NumPy snippet on a bundle.
+# python3-numpy: the test that runs docs/formats/bundle-format.md's NumPy snippet on a bundle.
 # openssl: test_multiparty_paillier_tls makes its TLS certificates with it (libssl3 itself comes
 # with libqt6network6, whose OpenSSL backend the party and curator commands use).
 for flag in "$@"; do

@@ -158,7 +158,7 @@ void Command::addTrainingDataOptions() {
        "RANGES"},
       {"project", "Seeded random projection to D dimensions (data-independent).", "D"},
       {"pca", "PCA to K dimensions, fitted on the training data (NOT private).", "K"},
-      {"intercept", "Append an intercept feature (ALGORITHMS §2: rows scaled by 1/sqrt 2)."},
+      {"intercept", "Append an intercept feature (docs/algorithms.md §2.1: rows scaled by 1/sqrt 2)."},
   });
   addRandomFeatureOptions();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // What every subcommand shares: its parser set-up, data options, output in text or JSON,
-// and the mapping from errors to exit codes (SPEC "CLI": 0 ok, 2 usage, 3 bad input data,
+// and the mapping from errors to exit codes (docs/cli.md: 0 ok, 2 usage, 3 bad input data,
 // 4 invalid privacy parameters, 5 bad bundle, 1 anything else; and 6, which is no error:
 // `audit` found a violation).
 

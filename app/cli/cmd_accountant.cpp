@@ -1,6 +1,6 @@
 // dpstudio-cli accountant: ε of composed DP-SGD events (Poisson-subsampled Gaussian) by the
 // PLD accountant (the default) or the RDP accountant, for add/remove or substitution
-// adjacency, or the σ that reaches a target ε (SPEC "CLI"; ALGORITHMS §1).
+// adjacency, or the σ that reaches a target ε (docs/cli.md; docs/algorithms.md §1.4–1.5).
 
 #include <QJsonArray>
 
@@ -128,7 +128,7 @@ void printReport(const Command& command, const std::vector<SgmEvent>& events, co
     for (const SgmEvent& event : events)
       eventList.append(QJsonObject{{"q", event.q}, {"sigma", event.sigma},
                                    {"steps", static_cast<qint64>(event.steps)}});
-    // SPEC's keys: `epsilon` (the chosen accountant's), `epsilon_classic` and `order` (the
+    // docs/cli.md's keys: `epsilon` (the chosen accountant's), `epsilon_classic` and `order` (the
     // RDP accountant's, also beside PLD); the rest are extra.
     QJsonObject out{
         {"accountant", QString::fromStdString(privacy::accountantName(a.accountant))},

@@ -1,8 +1,8 @@
-// `audit --mechanism X ... --trials N`: the empirical privacy audit (ALGORITHMS §3 J). On a
+// `audit --mechanism X ... --trials N`: the empirical privacy audit (docs/algorithms.md §3 J). On a
 // built-in small problem by default, or on --train DATA (its training part is D; the canary
 // is searched among its test part's points too, and for prediction the query; an
 // experiment, never a release: nothing goes to a ledger). JSON keys:
-// mechanism, epsilon, delta, epsilon_lower, violation, trials (SPEC), plus calibration,
+// mechanism, epsilon, delta, epsilon_lower, violation, trials (docs/cli.md), plus calibration,
 // confidence, epsilon_lower_uncorrected, detectable_epsilon, statistic, problem, decision,
 // curve, seconds, warning. Exit code 6 (kAuditViolation) when the audit finds a violation,
 // after printing the result as usual, so that scripts and CI can act on it; 0 when it finds
@@ -70,7 +70,7 @@ void printResult(const audit::AuditResult& r) {
 
 int runAudit(const QStringList& args) {
   Command command("audit", "Empirical privacy audit: run a mechanism on adjacent datasets and bound epsilon "
-                           "from below (ALGORITHMS J), with the largest bound its trials could certify. Exit code 6 "
+                           "from below (docs/algorithms.md §3 J), with the largest bound its trials could certify. Exit code 6 "
                            "when it finds a violation (epsilon_lower > the claimed epsilon), 0 when it finds none.",
                   "");
   command.addTrainingDataOptions();

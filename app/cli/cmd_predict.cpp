@@ -1,5 +1,5 @@
 // `predict --model FILE.dpmodel --data DATA [--out preds.csv] [--json]`: the bundle's
-// preprocessing and model applied to DATA's rows (SPEC "CLI", issue 12).
+// preprocessing and model applied to DATA's rows (docs/cli.md, issue 12).
 //
 // A stateful private predictor (prediction sensitivity, subsample-and-aggregate) answers
 // every row or none: more rows than its budget has left is refused as a whole (exit 4),

@@ -1,4 +1,4 @@
-// `train --mechanism prediction|subsample|multiparty` (ALGORITHMS §3 F, G, I).
+// `train --mechanism prediction|subsample|multiparty` (docs/algorithms.md §3 F, G, I).
 //
 // Private prediction has no released model to score: as paper 003 does, the test accuracy is
 // measured by answering B test points through the private predictor (all of them when the

@@ -1,5 +1,5 @@
 #pragma once
-// `--ledger FILE|default` and `--dataset-name NAME` (README "The privacy ledger"): the
+// `--ledger FILE|default` and `--dataset-name NAME` (docs/cli.md "The privacy ledger"): the
 // commands that make a release — `train` (a private model, a private predictor's answers,
 // multiparty) and `predict` with a private predictor's bundle — append it to a ledger file,
 // the one the GUI keeps per user with `default` (core/privacy/ledger_file.h).

@@ -19,7 +19,7 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command);
 // The same for the mechanism named here rather than by --mechanism (sweep's --mechanisms).
 Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QString& mechanism);
 
-// --tune-lambdas L1,L2,..: private parameter tuning (ALGORITHMS §3 H) over these λ.
+// --tune-lambdas L1,L2,..: private parameter tuning (docs/algorithms.md §3 H) over these λ.
 void addTuningOption(QCommandLineParser& parser);
 // The candidates, or an empty list when the option is absent. A malformed list is a usage
 // error; values that are not finite and > 0 are invalid privacy parameters (exit 4), as

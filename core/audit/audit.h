@@ -1,5 +1,5 @@
 #pragma once
-// J. Empirical privacy audit (ALGORITHMS §3 J).
+// J. Empirical privacy audit (docs/algorithms.md §3 J).
 //
 // For a mechanism and its settings, and a pair of adjacent datasets D, D' (D' replaces one
 // example of D by a canary chosen to move the output most; audit_problem.h), run the

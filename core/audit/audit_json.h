@@ -1,6 +1,6 @@
 #pragma once
 // An audit result as JSON, one form for `dpstudio-cli audit --json` and the Audit view's
-// export (SPEC keys: mechanism, epsilon, delta, epsilon_lower, violation, trials; and detectable_epsilon,
+// export (docs/cli.md keys: mechanism, epsilon, delta, epsilon_lower, violation, trials; and detectable_epsilon,
 // calibration, confidence, epsilon_lower_uncorrected, statistic, problem, decision, curve,
 // seconds, seed, warning).
 

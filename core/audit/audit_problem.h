@@ -1,5 +1,5 @@
 #pragma once
-// Adjacent datasets for the audit (ALGORITHMS §3 J): D, and D' = D with one row replaced by
+// Adjacent datasets for the audit (docs/algorithms.md §3 J): D, and D' = D with one row replaced by
 // a canary chosen to move the mechanism's output as much as possible.
 //
 // Canary choice (data_canary.h): the candidates are unit vectors (the norm bound, ‖x‖ = 1)

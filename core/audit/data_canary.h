@@ -1,5 +1,5 @@
 #pragma once
-// The adversary's choice on the user's own data (ALGORITHMS §3 J (a); issue 13 §2): the
+// The adversary's choice on the user's own data (docs/algorithms.md §3 J (a); issue 13 §2): the
 // training row to replace, the canary to put in its place, and for prediction the query.
 //
 // Candidate canaries (canaryCandidates): unit vectors along ± each column of θ*(D) and ± the

@@ -1,6 +1,6 @@
 #pragma once
 // The exact likelihood-ratio statistic for a release that is the minimizer of a perturbed
-// objective (loss perturbation, ALGORITHMS §3 C): θ̂ = argmin J_X(θ) + ⟨B, θ⟩ with
+// objective (loss perturbation, docs/algorithms.md §3 C): θ̂ = argmin J_X(θ) + ⟨B, θ⟩ with
 // J_X(θ) = Σ_i ℓ(θ; x_i, y_i) + (A/2)‖θ‖², A = nλ + ρ, on dataset X ∈ {D, D'}.
 //
 // Without a constraint the map from the noise B to θ̂ is a bijection: the noise that

@@ -1,5 +1,5 @@
 #pragma once
-// The statistics of the empirical privacy audit (ALGORITHMS §3 J): error rates of threshold
+// The statistics of the empirical privacy audit (docs/algorithms.md §3 J): error rates of threshold
 // tests that try to tell D from D' by one scalar per run, their Clopper–Pearson bounds, and
 // the ε those rates force.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// The scalar each audit run's release is reduced to (ALGORITHMS §3 J (b)): where the release
+// The scalar each audit run's release is reduced to (docs/algorithms.md §3 J (b)): where the release
 // is a noise-free output plus noise of a known law, the log-likelihood ratio of D' against D
 // — the most powerful statistic (Neyman–Pearson) — instead of a projection:
 //  - ℓ2-Laplace (density ∝ e^{−β‖b‖}): s = ‖o − a‖ − ‖o − a'‖, summed over the release's
@@ -26,7 +26,7 @@ namespace dpstudio::audit {
 // scatter then tells D from D' by the representation, not the calibration: prediction
 // sensitivity on breast cancer (one answer, claimed ε = 1, true loss ≤ 0.5) was "certified"
 // at 2.46 that way in experiment mode. The audit measures the calibration; release mode's
-// rounding is what answers the representation (ALGORITHMS §1).
+// rounding is what answers the representation (docs/algorithms.md §1.2).
 inline constexpr double kLikelihoodGrid = 1e-9;
 double onLikelihoodGrid(double value, double unit);
 

@@ -1,5 +1,5 @@
 #pragma once
-// The audit's adversary for subsample-and-aggregate on the user's own data (ALGORITHMS §3 J
+// The audit's adversary for subsample-and-aggregate on the user's own data (docs/algorithms.md §3 J
 // (a)): the query and canary that move the answer distribution most that N runs can see.
 //
 // The teachers are trained on D with the predictor's own partition. Among up to 2 000 of D's

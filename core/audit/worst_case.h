@@ -1,5 +1,5 @@
 #pragma once
-// The audit's worst cases (ALGORITHMS §3 J (a)): adjacent datasets on which one substitution
+// The audit's worst cases (docs/algorithms.md §3 J (a)): adjacent datasets on which one substitution
 // moves the release as far as the calibration allows, built in one dimension, where the
 // ℓ2-Laplace privacy loss reaches its maximum on half of the draws (in m dimensions it
 // rarely nears it).
@@ -12,7 +12,7 @@
 //    exactly Δ = 2/(nλ); for logistic regression |ℓ'| ≈ 1/2 near θ = 0 and θ* moves by about
 //    Δ/2 — no row of a logistic model moves it by the full Δ, which the calibration
 //    nevertheless covers.
-//  - Loss perturbation on a binary linear model (ALGORITHMS §3 C): the same row (x = 1,
+//  - Loss perturbation on a binary linear model (docs/algorithms.md §3 C): the same row (x = 1,
 //    label 1) with one companion at the origin (n = 2, so nλ ≪ ρ). Its noise-free objective
 //    is J(θ) = ℓ(yθ) + (A/2)θ², A = nλ + ρ, and an output θ is explained by the noise
 //    b(θ) = −J'(θ). For the Huber SVM on (1 − h, 1 + h) D's row is on the quadratic part

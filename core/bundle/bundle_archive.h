@@ -1,5 +1,5 @@
 #pragma once
-// A .dpmodel bundle as members (docs/bundle-format.md): manifest.json, MODEL_CARD.md and the
+// A .dpmodel bundle as members (docs/formats/bundle-format.md): manifest.json, MODEL_CARD.md and the
 // .npy arrays, checked for integrity but not yet for meaning (bundle_reader.h turns them
 // into a predictor). The archive is a zip that NumPy reads as an .npz.
 //

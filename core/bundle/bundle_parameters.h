@@ -1,6 +1,6 @@
 #pragma once
 // A model's parameter vector θ (core/models) as the array a bundle stores, in the layout a
-// NumPy user expects (docs/bundle-format.md), and back.
+// NumPy user expects (docs/formats/bundle-format.md), and back.
 //
 //   binary logreg / Huber SVM   "weights" (d,)             label = 1 if x·w > 0 else 0
 //   one-vs-rest, softmax        "weights" (d, C)           label = argmax(x @ W)

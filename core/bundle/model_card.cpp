@@ -109,7 +109,7 @@ QString modelCard(const QJsonObject& m) {
   card += m.contains("inference") ? " (each row spends one answer of the budget; the file records it).\n"
                                   : " and the accuracy when DATA has labels.\n";
   card += "- Inspect: `dpstudio-cli inspect THIS.dpmodel` prints the manifest and the privacy statement.\n";
-  card += "- NumPy: `numpy.load(\"THIS.dpmodel\")` reads the arrays; docs/bundle-format.md has a NumPy-only "
+  card += "- NumPy: `numpy.load(\"THIS.dpmodel\")` reads the arrays; docs/formats/bundle-format.md has a NumPy-only "
           "predictor. Scores: " + m["model"].toObject()["score"].toString() + ".\n";
   return card;
 }

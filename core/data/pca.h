@@ -1,6 +1,6 @@
 #pragma once
 // Principal axes. Anything computed here is fitted on the data it is given: callers that
-// apply it to private data must mark their result "not private" (ALGORITHMS §0).
+// apply it to private data must mark their result "not private" (docs/algorithms.md §0.2).
 
 #include <Eigen/Core>
 

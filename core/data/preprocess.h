@@ -1,6 +1,6 @@
 #pragma once
 // Preprocessing, fitted on the training part and applied identically to every other part
-// (test data, points queried later, the decision view's grid). ALGORITHMS §0: every privacy
+// (test data, points queried later, the decision view's grid). docs/algorithms.md §0: every privacy
 // proof assumes ‖x‖ ≤ 1, which the public norm bound R enforces. Steps run in this order:
 //   1. declared public feature ranges   [lo, hi] → [0, 1], values outside clipped
 //   2. random projection to D dims      data-independent: private for free
@@ -9,7 +9,7 @@
 //   5. the public norm bound R          clip ‖x‖ to R, then divide by R, so ‖x‖ ≤ 1
 //   6. random Fourier features          the feature map of random_features.h: D cosines,
 //                                       ‖φ(x)‖ ≤ 1 by construction; data-independent
-//   7. an intercept feature             ALGORITHMS §2: rows scaled by 1/√2, then 1/√2
+//   7. an intercept feature             docs/algorithms.md §2.1: rows scaled by 1/√2, then 1/√2
 //                                       appended, so a row of norm ≤ 1 keeps norm ≤ 1
 // Steps 6–7 are the "feature map": the model reads its output, but the decision view draws
 // the rows as they are before it (model_view.h), since a plane in φ-space means nothing.
@@ -91,7 +91,7 @@ void applyNormBound(Eigen::MatrixXd& X, double bound);  // clip to ‖x‖ ≤ R
 // (rowwise, row by row, squared); returns how many rows had ‖x‖ > 1.
 Index clipRowsToUnitBall(Eigen::MatrixXd& X);
 // A d × D matrix with N(0, 1/D) entries, drawn from Rng(seed) in column order.
-// ALGORITHMS §2's intercept: [x/√2, 1/√2].
+// docs/algorithms.md §2.1's intercept: [x/√2, 1/√2].
 Eigen::MatrixXd appendIntercept(const Eigen::MatrixXd& X);
 Eigen::MatrixXd randomProjectionMatrix(Index inputDim, Index outputDim, std::uint64_t seed);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Random Fourier features (ALGORITHMS §2; paper 002 §6; Rahimi & Recht 2007) for the RBF
+// Random Fourier features (docs/algorithms.md §2.4; paper 002 §6; Rahimi & Recht 2007) for the RBF
 // kernel k(x, x') = exp(−γ‖x − x'‖²): D random cosines, so that a linear model on φ(x) is
 // an approximate kernel machine in x.
 //
@@ -7,7 +7,7 @@
 //
 // Scale: k is the characteristic function of N(0, 2γI) (Bochner), and
 // E[2·cos(ωᵀx + b)·cos(ωᵀx' + b)] = k(x, x'), so 2·φ(x)ᵀφ(x') → k(x, x') as D grows.
-// Rahimi & Recht put the factor √2 into φ; ALGORITHMS §2 leaves it out so that
+// Rahimi & Recht put the factor √2 into φ; docs/algorithms.md §2.4 leaves it out so that
 // ‖φ(x)‖² = Σ_j cos²(·)/D ≤ 1 for EVERY x: the features meet every mechanism's ‖x‖ ≤ 1
 // without a norm bound. (A linear model absorbs the constant factor into θ.)
 //

@@ -1,5 +1,5 @@
 #pragma once
-// What the audit (ALGORITHMS §J) of a plan audits: the one mapping from a PrivacyPlan to
+// What the audit (docs/algorithms.md §3 J) of a plan audits: the one mapping from a PrivacyPlan to
 // core's audit::AuditOptions, used by `dpstudio-cli audit` and the GUI's Audit view alike.
 // The audit sits below the experiment layer and knows mechanisms, not plans.
 

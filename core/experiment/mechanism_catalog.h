@@ -34,7 +34,7 @@ struct MechanismUses {
 struct MechanismEntry {
   std::string key;      // "output": the CLI's --mechanism, bundles, the ledger
   std::string title;    // "Output perturbation"
-  std::string section;  // "A": its section of the algorithms reference (docs/algorithms.md)
+  std::string section;  // "A": its section of the algorithms reference (docs/algorithms.md §3 A)
   MechanismGroup group = MechanismGroup::PrivateTraining;
   PlanKind plan = PlanKind::Training;
   std::string qualifier;  // what limits it, for the GUI list: "binary models", or empty

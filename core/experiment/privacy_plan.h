@@ -4,7 +4,7 @@
 // (plan_run.h). Exactly one of
 //
 //   NonPrivate          the baseline alone;
-//   TrainingMechanism   a private training mechanism (ALGORITHMS §3 A–E), optionally with
+//   TrainingMechanism   a private training mechanism (docs/algorithms.md §3 A–E), optionally with
 //                       λ chosen privately among candidates (§3 H);
 //   PrivatePrediction   prediction sensitivity or subsample-and-aggregate (§3 F, G);
 //   Multiparty          the perturbed average of K parties' models (§3 I);

@@ -197,7 +197,7 @@ Result<DataVariant> SweepRunner::makeVariant(const TrialId& id) const {
     }
     case SweepAxis::Dims: {
       // Data-independent, so private for free; the projected rows may leave the unit ball, and
-      // clipping each row back to norm 1 is a per-example transform (ALGORITHMS §0).
+      // clipping each row back to norm 1 is a per-example transform (docs/algorithms.md §0.2).
       const Eigen::MatrixXd projection =
           randomProjectionMatrix(data_.train.features(), static_cast<Index>(value), seed);
       auto project = [&](const Dataset& from) {

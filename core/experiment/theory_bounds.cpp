@@ -21,14 +21,14 @@ double lmgcZeroModelLoss(double classes, double h) { return (classes - 1.0) * hu
 
 const char* const kLmgcCaveat =
     "Paper 000's proofs rest on its Lemma 2 (J strongly convex), which does not hold for its objective: the "
-    "Huber loss is not strongly convex and the trace regularizer is linear (ALGORITHMS §3 D). The bounds are "
+    "Huber loss is not strongly convex and the trace regularizer is linear (docs/algorithms.md §3 D). The bounds are "
     "for the paper's noise, one (d+1)×(d+1) matrix b with ‖b‖ ~ Γ((d+1)², 2/ε).";
 const char* const kLmgcCorrectedCaveat =
     " This series draws the corrected noise (loss perturbation over the symmetric matrices), which the "
     "theorems do not cover: the bound is drawn for reference.";
 const char* const kAggregateCorrectedCaveat =
     "Derived for the paper's noise, Laplace of scale 2/(n_(1)ελ) per coordinate; this series draws the "
-    "corrected ℓ2-Laplace noise (ALGORITHMS §3 I), which the theorem does not cover: the bound is drawn for "
+    "corrected ℓ2-Laplace noise (docs/algorithms.md §3 I), which the theorem does not cover: the bound is drawn for "
     "reference.";
 
 }  // namespace
@@ -185,14 +185,14 @@ std::string whyNoBound(const PrivacyPlan& plan) {
   if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
     if (t->options.kind == mech::MechanismKind::DpLmgc)
       return t->tuneLambdas.empty() ? std::string() : "λ is tuned privately: the bounds need a fixed λ";
-    return "ALGORITHMS §4 has bounds for DP-LMGC (paper 000) and multiparty aggregation (paper 004) only";
+    return "docs/algorithms.md §4 has bounds for DP-LMGC (paper 000) and multiparty aggregation (paper 004) only";
   }
   if (const auto* m = std::get_if<Multiparty>(&plan.choice))
     return m->options.model == ModelKind::LogisticRegression
                ? std::string()
                : "paper 004 states its bounds for logistic regression";
   if (!plan.isPrivate()) return "the non-private model is the bounds' reference, not their subject";
-  return "ALGORITHMS §4 has bounds for DP-LMGC (paper 000) and multiparty aggregation (paper 004) only";
+  return "docs/algorithms.md §4 has bounds for DP-LMGC (paper 000) and multiparty aggregation (paper 004) only";
 }
 
 }  // namespace dpstudio::experiment

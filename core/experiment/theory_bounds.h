@@ -1,6 +1,6 @@
 #pragma once
-// The theoretical bounds of ALGORITHMS §4, "as published": each paper's formula with its own
-// constants, evaluated, not re-derived. The product does not verify them; where ALGORITHMS
+// The theoretical bounds of docs/algorithms.md §4, "as published": each paper's formula with its own
+// constants, evaluated, not re-derived. The product does not verify them; where docs/algorithms.md
 // says a paper's proof does not hold, publishedBounds() says so in the bound's caveat.
 //
 // Paper 000 (Pathak & Raj 2010), DP-LMGC, with probability at least 1 − δ:
@@ -14,7 +14,7 @@
 //                                 + 2d(K−1)(λ+1)/(n_(1)²ελ²)·log(d/δ)         (w.p. ≥ 1 − δ)
 //   Theorem 4.4  J̃(ŵ_s) − J̃(w*) ≤ 2(K−1)²(λ+1)/(2n_(1)²λ²) + 4d(K−1)(λ+1)/(n_(1)²ελ²)·log(d/δ)
 //                                 + 4d²(λ+1)/(n_(1)²ε²λ²)·log²(d/δ) + 16/(λn)·(32 + log(1/δ))
-// as printed (/work/shared/papers/004, §4.2). The text extraction of paper 004 lost every ε
+// as printed (paper 004, §4.2). The text extraction of paper 004 lost every ε
 // glyph; they are restored where the paper puts them: its eq. (4) (K = 1) reads
 // 2d²(λ+1)/(n²ε²λ²)·log²(d/δ), and its remark that for ε → ∞ Theorem 4.3 becomes
 // (K−1)²(λ+1)/(2n_(1)²λ²) puts ε in the denominators of both other terms (ε² where the noise
@@ -82,7 +82,7 @@ struct PublishedBound {
   std::string vacuousMeaning;  // why: "every minimizer of J has ‖w‖ ≤ √(log 2/λ), so no two are farther apart"
 };
 
-// The bounds of ALGORITHMS §4 that apply to `plan` on data of `shape`, at confidence 1 − δ:
+// The bounds of docs/algorithms.md §4 that apply to `plan` on data of `shape`, at confidence 1 − δ:
 // DP-LMGC (either calibration, λ fixed) → paper 000 Theorems 2 and 3; multiparty with
 // logistic regression → paper 004 Theorems 4.2, 4.3 and 4.4. Empty for any other plan (and
 // for a shape without rows, features or classes).

@@ -1,6 +1,6 @@
 #pragma once
 // What a sweep trial measures besides test accuracy, so that a chart can draw the published
-// bounds of ALGORITHMS §4 (theory_bounds.h) beside what they bound: the excess risk of the
+// bounds of docs/algorithms.md §4 (theory_bounds.h) beside what they bound: the excess risk of the
 // released model over the non-private minimizer θ* of the same objective, on the training
 // rows and on the test rows, and, for multiparty, the distance of the parties' noiseless
 // average to the all-data minimizer. Measured only for the series a bound applies to, and

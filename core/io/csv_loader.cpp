@@ -472,7 +472,7 @@ Result<Dataset> CsvParser::assemble() {
                 "; the first text " + io::quoteForMessage(s.firstText) + " on line " +
                 std::to_string(s.firstTextLine) + ")";
       data.provenance.steps.push_back(std::move(note));
-      // ALGORITHMS §0: the category list was read off the data, so a model whose input
+      // docs/algorithms.md §0.2: the category list was read off the data, so a model whose input
       // layout depends on it is not private unless the categories are declared publicly.
       data.provenance.notPrivate.push_back("the categories of column " +
                                            columnPhrase(featureColumns_[k]) +

@@ -4,7 +4,7 @@
 // summary. Private mechanisms reuse makeModel() and the same optimizers on perturbed
 // objectives.
 //
-// Regularization, per model (ALGORITHMS §2, §3):
+// Regularization, per model (docs/algorithms.md §2, §3):
 //   logreg, huber, softmax  J(θ) = (1/n)Σℓ_i + (λ/2)‖θ‖²          (mean scale)
 //   lmgc                    J(Φ) = Σℓ_i + λ·(Σ_c tr(Ψ_c) + ½‖Φ‖²_F), Φ_c ⪰ 0   (sum scale)
 

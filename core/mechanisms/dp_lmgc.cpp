@@ -1,4 +1,4 @@
-// D. DP-LMGC (paper 000 §4; ALGORITHMS §3 D).
+// D. DP-LMGC (paper 000 §4; docs/algorithms.md §3 D).
 //
 // Corrected (default): LMGC is linear in z = vec(x̃x̃ᵀ) with ‖z‖ ≤ 1, its parameters live in
 // the symmetric matrices (dimension m = C(d+1)(d+2)/2), so loss perturbation (C) applies

@@ -1,8 +1,8 @@
 #pragma once
 // The sensitivity bounds of output perturbation (A), prediction sensitivity (F) and
 // multiparty aggregation (I) hold for the exact minimizer of a strongly convex objective,
-// which no optimizer returns. ALGORITHMS §3 A asks for a gradient norm of 1e-9·(1 + ‖θ‖), but
-// that threshold depends on the data (through θ) and is not tied to the sensitivity, so
+// which no optimizer returns. A relative gradient norm of 1e-9·(1 + ‖θ‖) (the first design;
+// docs/algorithms.md §3.0) depends on the data (through θ) and is not tied to the sensitivity, so
 // the leftover distance to the minimizer is not covered by any calibration.
 //
 // Instead: fix the tolerance τ in advance from public quantities only, and calibrate on the

@@ -6,7 +6,7 @@
 // bound, all for ‖x‖ ≤ 1). The regularizer is written (nλ/2)‖θ‖² so that λ means the same
 // as for the non-private (mean-scale) learners.
 //
-// Noise under substitution (ALGORITHMS §0). The proof (paper 003 Thm. 3, after Kifer et al.
+// Noise under substitution (docs/algorithms.md §0.1). The proof (paper 003 Thm. 3, after Kifer et al.
 // Thm. 2) splits ε into a Jacobian term, ≤ r·L/ρ = ε/2, and a noise-density term, and takes
 // D' = D plus one example: the noise that explains a given output moves by ‖∇ℓ‖ ≤ K. Under
 // substitution it moves by ∇ℓ(x) − ∇ℓ(x'), up to 2K (the Jacobian term stays ε/2: both

@@ -1,16 +1,16 @@
 #pragma once
-// Private training: every mechanism of ALGORITHMS §3 A–E behind one entry point.
+// Private training: every mechanism of docs/algorithms.md §3 A–E behind one entry point.
 //
 // Options in, model and report out. A mechanism first *calibrates* — derives its noise
 // parameters from (ε, δ, n, d, C, λ, h, …) alone — and then trains with exactly those
 // numbers: the report it returns is the calibration it used, plus what it actually drew
 // (the noise norm), so every number a mechanism prints is the number it used.
 //
-// Data contract: every training row must satisfy ‖x‖₂ ≤ 1 (ALGORITHMS §0). A mechanism
+// Data contract: every training row must satisfy ‖x‖₂ ≤ 1 (docs/algorithms.md §0.2). A mechanism
 // refuses data that does not (it never rescales by a data-derived factor): declare a
 // public norm bound R in the preprocessing.
 //
-// Calibration modes: "corrected" (default) carries a proof as stated in ALGORITHMS.md;
+// Calibration modes: "corrected" (default) carries a proof as stated in docs/algorithms.md;
 // "as published" reproduces a paper's formula where that proof does not hold, and its
 // report carries a warning saying why.
 

@@ -1,4 +1,4 @@
-// B. Objective perturbation for binary models (paper 002 Alg. 2; ALGORITHMS §3 B).
+// B. Objective perturbation for binary models (paper 002 Alg. 2; docs/algorithms.md §3 B).
 //
 // Mean scale J(f) = (1/n)Σℓ(y fᵀx) + (Λ/2)‖f‖², c = sup ℓ'' (1/4 logistic, 1/(2h) Huber).
 //   ε' = ε − log(1 + 2c/(nΛ) + c²/(n²Λ²));

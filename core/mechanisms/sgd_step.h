@@ -2,7 +2,7 @@
 // Whether DP-SGD's step size can work, from public quantities only (issue 11): the step η,
 // λ, and the model's curvature bound for rows in the unit ball — never the private rows.
 //
-// DP-SGD (ALGORITHMS §3 E) steps θ ← θ − η·(ĝ + λθ) on J(θ) = (1/n)Σℓ_i + (λ/2)‖θ‖², ĝ the
+// DP-SGD (docs/algorithms.md §3 E) steps θ ← θ − η·(ĝ + λθ) on J(θ) = (1/n)Σℓ_i + (λ/2)‖θ‖², ĝ the
 // noisy mean of the clipped per-example gradients. Two limits follow:
 //   · η ≥ 2/λ: each step multiplies θ by 1 − ηλ, of magnitude ≥ 1, while ĝ stays bounded
 //     (clipped) — θ grows or oscillates without end on every dataset. Certain.

@@ -1,5 +1,5 @@
 #pragma once
-// DP-SGD's privacy under the product's adjacency: substitution of one example (ALGORITHMS §0).
+// DP-SGD's privacy under the product's adjacency: substitution of one example (docs/algorithms.md §0.1).
 //
 // Why this exists: the RDP accountant (core/privacy/rdp_accountant.h; Mironov, Talwar &
 // Zhang 2019) bounds the Poisson-subsampled Gaussian for add/remove neighbours, D and

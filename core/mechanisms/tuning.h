@@ -1,6 +1,6 @@
 #pragma once
 // H. Private parameter tuning (paper 002 Alg. 3, Chaudhuri, Monteleoni & Sarwate 2011;
-// ALGORITHMS §3 H): choose the regularization λ among candidates Λ_1..Λ_m without spending
+// docs/algorithms.md §3 H): choose the regularization λ among candidates Λ_1..Λ_m without spending
 // more than the budget of one release.
 //
 // Procedure. The training rows are permuted at random and cut into m + 1 parts of
@@ -13,7 +13,7 @@
 // source, independently of the data, so the substituted example keeps its place and lies
 // in exactly one part. In training part i it changes only model i, which is (ε, δ)-DP; the
 // choice and the release are post-processing of it. In part m+1 it moves every z_i by at
-// most 1, and the exponential mechanism with β = ε/2 is 2β = ε-DP (ALGORITHMS §1). So the
+// most 1, and the exponential mechanism with β = ε/2 is 2β = ε-DP (docs/algorithms.md §1.3). So the
 // whole procedure is (ε, δ)-DP for a base with δ, ε-DP otherwise (with a base whose own ε
 // is larger than `base.epsilon` — DP-SGD with a given noise multiplier — the larger ε).
 //

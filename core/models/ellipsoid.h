@@ -33,7 +33,7 @@
 // ellipsoids are the rule, not an accident of the optimizer.
 //
 // Shadow: for d > 2 an ellipsoid is drawn as its orthogonal projection onto the view plane
-// (ALGORITHMS §2). In view coordinates u = Vᵀx (V = view.basis, d×2 orthonormal) the shadow
+// (docs/algorithms.md §2.3). In view coordinates u = Vᵀx (V = view.basis, d×2 orthonormal) the shadow
 // of {(x−μ)ᵀΨ(x−μ) ≤ t} is the ellipse {(u − Vᵀμ)ᵀ(VᵀΨ⁻¹V)⁻¹(u − Vᵀμ) ≤ t}: its support
 // function along every in-plane direction equals the ellipsoid's. With d = 2 and the
 // identity feature view it is the exact level set.

@@ -1,5 +1,5 @@
 #pragma once
-// The Huber hinge of ALGORITHMS §2 (paper 002 eq. 23; Chapelle 2007), h > 0, target margin 1:
+// The Huber hinge of docs/algorithms.md §2.2 (paper 002 eq. 23; Chapelle 2007), h > 0, target margin 1:
 //   H_h(z) = 0                   if z > 1 + h
 //          = (1 + h − z)²/(4h)   if |1 − z| ≤ h
 //          = 1 − z               if z < 1 − h

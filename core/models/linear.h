@@ -1,5 +1,5 @@
 #pragma once
-// Linear models with no separate bias (ALGORITHMS §2: an intercept, when wanted, is an
+// Linear models with no separate bias (docs/algorithms.md §2.1: an intercept, when wanted, is an
 // appended constant feature). Labels are class indices; binary models map class 1 to
 // y = +1 and class 0 to y = −1, one-vs-rest maps "class c" to +1 and the rest to −1.
 //
@@ -65,7 +65,7 @@ class OneVsRestModel : public Model {
                                       const Eigen::VectorXi& y) const override;
   Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const override;
   // Of the whole stacked problem: K = √C, L = c, r = C. Private mechanisms instead treat
-  // the C sub-problems separately (ALGORITHMS §2, one-vs-rest) with K = 1 each.
+  // the C sub-problems separately (docs/algorithms.md §2.1, one-vs-rest) with K = 1 each.
   ModelConstants constants() const override;
   int scoreDegree() const override { return 1; }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Large-margin Gaussian classifier, LMGC (ALGORITHMS §2; paper 000 §3; Sha & Saul 2006).
+// Large-margin Gaussian classifier, LMGC (docs/algorithms.md §2.3; paper 000 §3; Sha & Saul 2006).
 //
 // Rows are augmented as x̃ = [x; 1]/√2 (so ‖x̃‖ ≤ 1 when ‖x‖ ≤ 1; the paper's plain 1 breaks
 // that). Each class c has a symmetric Φ_c ∈ R^{(d+1)×(d+1)} constrained to Φ_c ⪰ 0, with
@@ -21,7 +21,7 @@
 // Constants for ‖x‖ ≤ 1: K = √(C(C−1)) (stacked Frobenius norm of the per-example
 // gradient), L = C/(2h) (largest eigenvalue of ℓ's Hessian in the scores), r = C − 1.
 //
-// Recommended training objective (ALGORITHMS §2, sum scale):
+// Recommended training objective (docs/algorithms.md §2.3, sum scale):
 //   ObjectiveTerms terms;
 //   terms.scale = LossScale::Sum;
 //   terms.quadratic = 0;

@@ -1,7 +1,7 @@
 #pragma once
 // LMGC's training problem solved in whitened coordinates.
 //
-// The problem (lmgc.h, ALGORITHMS §2):  minimize J(Φ) = w·Σ_i ℓ_i(Φ) + (q/2)‖Φ‖²_F + ⟨c, Φ⟩
+// The problem (lmgc.h, docs/algorithms.md §2.3):  minimize J(Φ) = w·Σ_i ℓ_i(Φ) + (q/2)‖Φ‖²_F + ⟨c, Φ⟩
 // over every Φ_c ⪰ 0. Its curvature follows the data's second moments twice over (scores
 // are quadratic in x̃), so on raw features (wine: proline in the thousands beside ratios
 // below 1) the Hessian spans twelve and more orders of magnitude and projected gradient
@@ -32,7 +32,7 @@
 // mechanisms use it too (LmgcRun::Private): their guarantees hold for the exact minimizer,
 // and what they stop on is the original coordinates' measure, so how the path was steered
 // does not enter the bound (exact_minimizer.h); but a release starts from a
-// data-independent point (ALGORITHMS §3 A), so their start is not rescaled on the data.
+// data-independent point (docs/algorithms.md §3 A), so their start is not rescaled on the data.
 
 #include "core/models/lmgc.h"
 #include "core/models/objective.h"

@@ -3,7 +3,7 @@
 // parameterization plus a per-example loss; the trained parameters live outside it, as
 // one flat vector θ, so that a mechanism can perturb θ without knowing the model.
 //
-// Conventions (ALGORITHMS §0, §2): rows x satisfy ‖x‖₂ ≤ 1 wherever privacy constants are
+// Conventions (docs/algorithms.md §0, §2): rows x satisfy ‖x‖₂ ≤ 1 wherever privacy constants are
 // used; labels are class indices 0..C−1; scores are "larger is more likely", so the
 // prediction is the row-wise argmax of scores() for every model.
 //
@@ -27,7 +27,7 @@ std::string modelKindName(ModelKind kind);  // "logreg", "huber", "softmax", "lm
 // "Softmax regression", "LMGC".
 std::string modelLongName(ModelKind kind);
 
-// The constants a privacy calibration needs, for rows with ‖x‖ ≤ 1 (ALGORITHMS §2).
+// The constants a privacy calibration needs, for rows with ‖x‖ ≤ 1 (docs/algorithms.md §2.1).
 struct ModelConstants {
   double gradientBound = 0;  // K: ‖∇_θ ℓ(θ; x, y)‖ ≤ K
   double hessianBound = 0;   // L: largest eigenvalue of ℓ's Hessian in the scores ≤ L

@@ -3,7 +3,7 @@
 //
 //   J(θ) = w·Σ_i ℓ(θ; x_i, y_i) + (q/2)·‖θ‖² + cᵀθ,   θ in the model's feasible set,
 //
-// with w = 1 on the sum scale and w = 1/n on the mean scale (ALGORITHMS §0). The ℓ2
+// with w = 1 on the sum scale and w = 1/n on the mean scale (docs/algorithms.md §0.3). The ℓ2
 // regularizer (q = λ), objective/loss perturbation (c = b/n or B, extra q = Δ or ρ) and
 // LMGC's trace regularizer (linear in Φ: part of c) are all instances.
 

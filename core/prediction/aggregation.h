@@ -1,5 +1,5 @@
 #pragma once
-// How the perturbed average of the parties' local models is produced (ALGORITHMS §3 I).
+// How the perturbed average of the parties' local models is produced (docs/algorithms.md §3 I).
 //
 // The aggregation is an interface so that the protocol that computes it can change without
 // touching the rest: a trusted curator that sees every local model in the clear, or paper

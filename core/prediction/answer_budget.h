@@ -1,5 +1,5 @@
 #pragma once
-// The inference budget of a private predictor (ALGORITHMS §3 F, G): at most B answers, the
+// The inference budget of a private predictor (docs/algorithms.md §3 F, G): at most B answers, the
 // count of answers given is part of the predictor's state, and answer B+1 is refused.
 //
 // Copies SHARE the count: a copy of a predictor is the same release, so answering through

@@ -1,5 +1,5 @@
 #pragma once
-// ALGORITHMS §0 for the prediction mechanisms (F, I), as for training: every row must
+// docs/algorithms.md §0.2 for the prediction mechanisms (F, I), as for training: every row must
 // satisfy ‖x‖ ≤ 1, which a public norm bound enforces.
 
 #include "core/data/dataset.h"

@@ -1,5 +1,5 @@
 #pragma once
-// I. Multiparty aggregation, end to end (ALGORITHMS §3 I; paper 004 §3, §4.2, Figure 2):
+// I. Multiparty aggregation, end to end (docs/algorithms.md §3 I; paper 004 §3, §4.2, Figure 2):
 // split the training rows among K simulated parties, train each party's exact local
 // minimizer (in parallel, cancellable), release the perturbed average through an
 // AggregationProtocol (aggregation.h), and compute what paper 004's Figure 2 compares it

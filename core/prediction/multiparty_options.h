@@ -1,5 +1,5 @@
 #pragma once
-// I. Multiparty aggregation (ALGORITHMS §3 I; paper 004, Pathak, Rane & Raj 2010): the
+// I. Multiparty aggregation (docs/algorithms.md §3 I; paper 004, Pathak, Rane & Raj 2010): the
 // options, the party sizes and the calibration.
 //
 // Party j holds n_j rows and trains the exact minimizer ŵ_j of

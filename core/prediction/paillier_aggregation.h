@@ -1,5 +1,5 @@
 #pragma once
-// Paper 004's privacy-preserving protocol (§3.2; ALGORITHMS §3 I "Protocol") as an
+// Paper 004's privacy-preserving protocol (§3.2; docs/algorithms.md §3 I "Protocol") as an
 // AggregationProtocol: the K parties and an untrusted curator, with Paillier encryption
 // (core/crypto), find the smallest party by additive sharing, blind-and-permute and DGK
 // comparisons, select that party's noise obliviously, and end with additive shares of K·ŵ_s,

@@ -1,5 +1,5 @@
 #pragma once
-// Private prediction (ALGORITHMS §3 F, G): the options of the two mechanisms and their
+// Private prediction (docs/algorithms.md §3 F, G): the options of the two mechanisms and their
 // calibration — the noise parameters derived from (ε, δ, B, n, λ, K, T) alone, as a
 // mech::MechanismReport in the same style as the training mechanisms (every number printed
 // is the number used; "as published" carries a warning saying why it does not hold).

@@ -1,5 +1,5 @@
 #pragma once
-// F. Prediction sensitivity (ALGORITHMS §3 F; paper 003 §3.2, Alg. 6/7).
+// F. Prediction sensitivity (docs/algorithms.md §3 F; paper 003 §3.2, Alg. 6/7).
 //
 // A PrivatePredictor wraps the exact minimizer θ* of J(θ) = (1/n)Σℓ + (λ/2)‖θ‖² (trained
 // non-privately, to the gradient tolerance τ fixed in advance: core/mechanisms/exact_minimizer.h)

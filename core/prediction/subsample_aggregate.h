@@ -1,12 +1,12 @@
 #pragma once
-// G. Subsample-and-aggregate (ALGORITHMS §3 G; paper 003 §3.2, Alg. 8; Dwork & Feldman 2018).
+// G. Subsample-and-aggregate (docs/algorithms.md §3 G; paper 003 §3.2, Alg. 8; Dwork & Feldman 2018).
 //
 // The training rows are cut by a seeded, data-independent partition into T disjoint parts of
 // ⌊n/T⌋ rows; T teachers are trained non-privately (any learner) on their parts; a query x
 // is answered with label y with probability ∝ exp(β·votes_y(x)), votes_y = the number of
 // teachers predicting y. One substituted example lies in at most one part, so it changes at
 // most one teacher and moves one vote from one class to another: each answer is 2β-DP
-// (ALGORITHMS §1). Corrected: β = ε*/2 with ε* the per-answer budget; as published: β = ε/B
+// (docs/algorithms.md §1.3). Corrected: β = ε*/2 with ε* the per-answer budget; as published: β = ε/B
 // (or Thm 8 for δ > 0), which is only (2ε)-DP — its report says so (prediction_options.h).
 //
 // Queries need no norm bound (the teachers are black boxes to the proof). Budget, copies and

@@ -1,5 +1,5 @@
 #pragma once
-// Composition of (ε, δ)-DP releases (ALGORITHMS §1) and the per-answer budgets that
+// Composition of (ε, δ)-DP releases (docs/algorithms.md §1.3) and the per-answer budgets that
 // private prediction (§3 F, G) derives from them. Pure functions, thread-safe. Errors are
 // ErrorKind::InvalidPrivacy and name the parameter ("epsilon", "delta", "delta_prime",
 // "uses").

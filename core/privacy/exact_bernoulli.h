@@ -1,6 +1,6 @@
 #pragma once
-// Exact Bernoulli draws for the exponential mechanism (ALGORITHMS §1, *Amended*: "the
-// exponential mechanism in floating point needs the same care: sample it exactly").
+// Exact Bernoulli draws for the exponential mechanism (docs/algorithms.md §1.2 "Randomness": "the
+// exponential mechanism in floating point needs the same care: it is sampled exactly").
 //
 // Why: the float sampler (one uniform U·Σ against cumulative weights) can only resolve
 // probabilities down to ~2⁻⁵³ of the total: a candidate whose weight is below that is never

@@ -1,6 +1,6 @@
 #pragma once
 // Calibration of Gaussian noise N(0, σ²I) for a function of ℓ2-sensitivity Δ
-// (ALGORITHMS §1). All functions are pure and thread-safe. Parameters are validated:
+// (docs/algorithms.md §1.1). All functions are pure and thread-safe. Parameters are validated:
 // epsilon finite > 0, delta in (0, 1), sensitivity finite > 0; errors are
 // ErrorKind::InvalidPrivacy and name the parameter.
 

@@ -1,7 +1,7 @@
 #pragma once
-// The session privacy ledger (SPEC "Ledger"): every release of the session — a trained
+// The session privacy ledger (docs/formats/ledger-format.md): every release of the session — a trained
 // private model, a batch of private answers, an accountant run that was used — with its
-// (ε, δ), and the running total by basic composition (ALGORITHMS §1), the only rule that
+// (ε, δ), and the running total by basic composition (docs/algorithms.md §1.3), the only rule that
 // is valid for arbitrary, adaptively chosen releases.
 //
 // The session is what this process released. What earlier sessions released lives in the
@@ -26,7 +26,7 @@
 
 namespace dpstudio::privacy {
 
-// A private predictor's inference budget (ALGORITHMS §3 F, G): the (ε, δ) of its B answers
+// A private predictor's inference budget (docs/algorithms.md §3 F, G): the (ε, δ) of its B answers
 // is recorded once, by the entry that opens the budget, at the first answer the ledger sees;
 // every session that answers through the predictor — the same bundle again, or a copy of it —
 // records its own count of answers under the budget's id, and the ledger's count for the

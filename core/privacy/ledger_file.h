@@ -1,5 +1,5 @@
 #pragma once
-// The ledger that outlives the session (SPEC "Ledger"; docs/ledger-format.md): one JSON
+// The ledger that outlives the session (docs/formats/ledger-format.md): one JSON
 // file per user that the GUI and the CLI (`--ledger FILE|default`) append to.
 //
 // Every operation takes a lock file beside the ledger (FILE.lock, QLockFile: a lock left by

@@ -1,5 +1,5 @@
 #pragma once
-// The ledger file's format (docs/ledger-format.md), version 2: one JSON object
+// The ledger file's format (docs/formats/ledger-format.md), version 2: one JSON object
 //
 //   {"format": "dpstudio-ledger", "version": 2, "written_by": "dpstudio 0.1.0",
 //    "entries": [{"id", "session", "index", "time", "mechanism", "epsilon", "delta",

@@ -1,7 +1,7 @@
 #pragma once
-// The ledger across sessions (SPEC "Ledger"): how entries from several sessions and
+// The ledger across sessions (docs/formats/ledger-format.md): how entries from several sessions and
 // processes are merged into one record, and the running totals per dataset by basic
-// composition (ALGORITHMS §1). Plain values; the ledger file (ledger_file.h), the CLI and the
+// composition (docs/algorithms.md §1.3). Plain values; the ledger file (ledger_file.h), the CLI and the
 // Ledger view all use these, so that they cannot disagree.
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// The noise distributions of ALGORITHMS §0–§1, drawn from a NoiseSource.
+// The noise distributions of docs/algorithms.md §0–§1, drawn from a NoiseSource.
 //
 // Each draw validates its parameters first (errors are ErrorKind::InvalidPrivacy and name
 // the parameter: "beta must be finite and > 0, found 0"), then returns the whole noise

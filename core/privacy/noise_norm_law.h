@@ -1,5 +1,5 @@
 #pragma once
-// The law of the norm ‖b‖₂ of one noise draw (ALGORITHMS §0–§1), for the Noise view's
+// The law of the norm ‖b‖₂ of one noise draw (docs/algorithms.md §0–§1), for the Noise view's
 // theoretical density and for goodness-of-fit tests of the samplers in noise.h.
 //
 //  - ℓ2-Laplace(β, m), density ∝ exp(−β‖b‖) on R^m: ‖b‖ ~ Gamma(shape m, scale 1/β),

@@ -1,5 +1,5 @@
 #pragma once
-// Where privacy noise comes from (ALGORITHMS §1 "Randomness"). Two sources, chosen per run
+// Where privacy noise comes from (docs/algorithms.md §1.2 "Randomness"). Two sources, chosen per run
 // and recorded with every result:
 //
 //  - experiment: a seeded, portable engine (dpstudio::Rng, Boost.Random distributions over

@@ -1,5 +1,5 @@
 #pragma once
-// The PLD accountant for DP-SGD (ALGORITHMS §1 "PLD accountant"; Koskela et al. 2020,
+// The PLD accountant for DP-SGD (docs/algorithms.md §1.5 "PLD accountant"; Koskela et al. 2020,
 // Gopi, Lee & Wutschitz 2021, Doroshenko et al. 2022): composes Poisson-subsampled
 // Gaussian events — each (q, σ, steps), possibly all different, as the RDP accountant
 // does — through their privacy loss distributions, and reads (ε, δ) off the composition.

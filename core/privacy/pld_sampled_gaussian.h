@@ -1,6 +1,6 @@
 #pragma once
 // One step of the Poisson-subsampled Gaussian as a privacy loss distribution (PLD) on a grid
-// (ALGORITHMS §1 "PLD accountant"): the exact hockey-stick curve δ(ε) of the step and its
+// (docs/algorithms.md §1.5 "PLD accountant"): the exact hockey-stick curve δ(ε) of the step and its
 // pessimistic "connect-the-dots" discretization (Doroshenko, Ghazi, Kamath, Kumar &
 // Manurangsi 2022, Alg. 1). core/privacy/pld_accountant.h composes these. Pure functions,
 // thread-safe.

@@ -1,5 +1,5 @@
 #pragma once
-// The RDP accountant for DP-SGD (ALGORITHMS §1, §3 E): composes several Poisson-subsampled
+// The RDP accountant for DP-SGD (docs/algorithms.md §1.4, §3 E): composes several Poisson-subsampled
 // Gaussian events — each (q, σ, steps), possibly all different — by adding their RDP
 // curves order by order, converts the total to (ε, δ)-DP, and calibrates σ for a target ε.
 // Pure functions and a value-type accountant; thread-safe as values are.

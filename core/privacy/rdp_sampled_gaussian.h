@@ -11,7 +11,7 @@ namespace dpstudio::privacy {
 
 // RDP at order α of one step. Requires q in (0, 1], σ finite > 0, α finite > 1; errors are
 // InvalidPrivacy naming "q", "sigma" or "order".
-//  - integer α ≥ 2: the exact binomial sum (ALGORITHMS §1)
+//  - integer α ≥ 2: the exact binomial sum (docs/algorithms.md §1.4)
 //    A_α = Σ_{k=0}^{α} C(α,k)(1−q)^{α−k} q^k e^{(k²−k)/(2σ²)}, as a log-sum-exp.
 //  - fractional α: the paper's two series (§3.3), split at z0 = σ² ln(1/q − 1) + 1/2
 //    where the two mixture components cross:

@@ -1,5 +1,5 @@
 #pragma once
-// Rounding of released parameters in release mode (ALGORITHMS §1 "Randomness", *Amended*).
+// Rounding of released parameters in release mode (docs/algorithms.md §1.2 "Randomness").
 //
 // Why: floating-point noise is not the real-valued distribution of the proofs. A double
 // x + noise can only take values whose low-order bits depend on x, so one released number

@@ -8,7 +8,7 @@
 
 namespace dpstudio {
 
-// What kind of failure; the CLI maps each kind to its exit code (SPEC "CLI").
+// What kind of failure; the CLI maps each kind to its exit code (docs/cli.md).
 enum class ErrorKind {
   Internal,          // exit 1: a bug or an environment failure (out of memory, disk full)
   Usage,             // exit 2: bad command-line usage

@@ -1,4 +1,4 @@
-// The empirical privacy audit (ALGORITHMS §3 J), label "audit" (slower; CI runs it): every
+// The empirical privacy audit (docs/algorithms.md §3 J), label "audit" (slower; CI runs it): every
 // corrected mechanism passes at N = 20 000 runs per dataset, and subsample-and-aggregate as
 // published — two classes, a lopsided vote, B = 1 — is caught: its one answer is 2β = 2ε-DP,
 // and the audit's certified ε_lower exceeds the claimed ε. Also: the result does not depend
@@ -109,7 +109,7 @@ class TestAudit : public QObject {
     QVERIFY(!r.curve.points.empty());
   }
 
-  // The test that proves the audit sees a factor-2 calibration error (ALGORITHMS §3 G).
+  // The test that proves the audit sees a factor-2 calibration error (docs/algorithms.md §3 G).
   void subsampleAsPublishedIsCaught() {
     auto o = predictionAudit(predict::PredictionKind::Subsample, 1.0, 1);
     o.prediction.calibration = mech::Calibration::Published;

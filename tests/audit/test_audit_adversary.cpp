@@ -1,4 +1,4 @@
-// Issue 13 part 2, the audit's adversary (ALGORITHMS §3 J (a), (b)): on its worst cases the
+// Issue 13 part 2, the audit's adversary (docs/algorithms.md §3 J (a), (b)): on its worst cases the
 // audit certifies at least half of the claimed ε for output and objective perturbation,
 // prediction sensitivity (ℓ2-Laplace) and corrected subsample-and-aggregate at 20 000 runs,
 // and it flags each of them under-noised by a factor 2 — the noise scale halved, which for

@@ -1,4 +1,4 @@
-// The audit's statistics (ALGORITHMS §3 J): Clopper–Pearson bounds against closed forms,
+// The audit's statistics (docs/algorithms.md §3 J): Clopper–Pearson bounds against closed forms,
 // the ε implied by error rates, thresholds, and selection/certification on samples whose
 // true privacy loss is known (a Laplace shift).
 

@@ -1,4 +1,4 @@
-// docs/bundle-format.md's NumPy-only snippet, run by /usr/bin/python3 on bundles that
+// docs/formats/bundle-format.md's NumPy-only snippet, run by /usr/bin/python3 on bundles that
 // `dpstudio-cli train --out` wrote, predicts exactly what `dpstudio-cli predict` does
 // (issue 12, "Interoperability, tested"). Skipped only when NumPy is missing.
 
@@ -25,7 +25,7 @@ namespace {
 const QString kPython = "/usr/bin/python3";
 
 QString snippetFromDocs() {
-  QFile doc(QStringLiteral(DPSTUDIO_SOURCE_DIR) + "/docs/bundle-format.md");
+  QFile doc(QStringLiteral(DPSTUDIO_SOURCE_DIR) + "/docs/formats/bundle-format.md");
   if (!doc.open(QIODevice::ReadOnly)) return {};
   const QString text = QString::fromUtf8(doc.readAll());
   const QRegularExpression block("```python\\n(.*?)```", QRegularExpression::DotMatchesEverythingOption);
@@ -62,7 +62,7 @@ class TestBundleNumpy : public QObject {
     if (!probe.waitForFinished(30000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
       QSKIP("python3-numpy is not installed (installer/deps.sh installs it)");
     const QString snippet = snippetFromDocs();
-    QVERIFY2(snippet.contains("def predict("), "no python block with predict() in docs/bundle-format.md");
+    QVERIFY2(snippet.contains("def predict("), "no python block with predict() in docs/formats/bundle-format.md");
     QFile script(dir_.filePath("predict.py"));
     QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Text));
     script.write(snippet.toUtf8());

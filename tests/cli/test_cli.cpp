@@ -1,4 +1,4 @@
-// The CLI contract of SPEC "CLI": subcommands, JSON keys and exit codes.
+// The CLI contract of docs/cli.md: subcommands, JSON keys and exit codes.
 
 #include <QJsonArray>
 #include <QTemporaryDir>

@@ -156,7 +156,7 @@ class TestCliStructure : public QObject {
   void infoLabelsMaxRowNormAsDataDerived() {
     auto run = runCli({"info", "builtin:iris", "--json"});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY(run.json().contains("max_row_norm"));  // SPEC's key stays
+    QVERIFY(run.json().contains("max_row_norm"));  // docs/cli.md's key stays
     QCOMPARE(run.json()["max_row_norm_is_data_derived"].toBool(), true);
     run = runCli({"info", "builtin:iris"});
     QVERIFY(run.out.contains("(data-derived: not a public bound; do not use as R)"));

@@ -89,7 +89,7 @@ class TestRandomFeatures : public QObject {
     const Eigen::VectorXd norms = phi.rowwise().norm();
     QVERIFY(norms.maxCoeff() <= 1.0 + 1e-12);
     QVERIFY(std::abs(norms.array().square().mean() - 0.5) < 0.05);
-    // With the intercept appended (ALGORITHMS §2) the row still has norm ≤ 1.
+    // With the intercept appended (docs/algorithms.md §2.1) the row still has norm ≤ 1.
     QVERIFY(appendIntercept(phi).rowwise().norm().maxCoeff() <= 1.0 + 1e-12);
   }
 

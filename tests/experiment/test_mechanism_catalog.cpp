@@ -89,14 +89,14 @@ class TestMechanismCatalog : public QObject {
   }
 
   // Each private mechanism's section is a heading of the algorithms reference the Help
-  // dialog shows ("## A. Output perturbation").
+  // dialog shows ("### A. Output perturbation", under "## 3. Mechanisms").
   void sectionsExistInTheReference() {
     QFile reference(QStringLiteral(DPSTUDIO_ALGORITHMS_REFERENCE));
     QVERIFY2(reference.open(QIODevice::ReadOnly), DPSTUDIO_ALGORITHMS_REFERENCE);
     const QString text = QString::fromUtf8(reference.readAll());
     for (const MechanismEntry& e : mechanismCatalog()) {
       if (e.section.empty()) continue;
-      const QString heading = QStringLiteral("## %1. ").arg(QString::fromStdString(e.section));
+      const QString heading = QStringLiteral("\n### %1. ").arg(QString::fromStdString(e.section));
       QVERIFY2(text.contains(heading), qPrintable(heading));
     }
   }

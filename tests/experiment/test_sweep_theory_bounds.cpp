@@ -1,4 +1,4 @@
-// The published bounds of ALGORITHMS §4 (core/experiment/theory_bounds.h), known answers
+// The published bounds of docs/algorithms.md §4 (core/experiment/theory_bounds.h), known answers
 // worked out by hand from the papers' formulas. Most rows choose δ = d/e so that log(d/δ) = 1
 // and every term is a small fraction; the rest check the limits the papers state (ε → ∞,
 // K = 1) and what publishedBounds() attaches: which plans have bounds, the data they are
@@ -130,7 +130,7 @@ class TestSweepTheoryBounds : public QObject {
     // h = 2 ≥ 1: H_2(0) = (1 + 2)²/(4·2) = 9/8.
     const auto wide = publishedBounds(dplmgc(mech::Calibration::Published, 1e-2, 1.0, 2.0), iris, 0.05);
     QCOMPARE(wide[1].vacuousAbove, 2.0 * 9.0 / 8.0);
-    // The paper's proof does not hold (ALGORITHMS §3 D), and the corrected noise is not its subject.
+    // The paper's proof does not hold (docs/algorithms.md §3 D), and the corrected noise is not its subject.
     QVERIFY(QString::fromStdString(bounds[0].caveat).contains("Lemma 2"));
     QVERIFY(!QString::fromStdString(bounds[0].caveat).contains("drawn for reference"));
     const auto corrected = publishedBounds(dplmgc(mech::Calibration::Corrected), iris, 0.05);

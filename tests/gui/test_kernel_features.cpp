@@ -60,7 +60,7 @@ constexpr int kXorRows = 300;
 
 KernelFields* kernel(MainWindow& window) { return window.modelPanel()->form()->kernelFields(); }
 
-// XOR has no documented public bound: R = 2 is entered, as README's CLI example does (the
+// XOR has no documented public bound: R = 2 is entered, as docs/cli.md's example does (the
 // clusters sit at (±1, ±1) with σ = 0.2).
 void openXor(MainWindow& window) {
   openDataset(window, kXor, kXorRows);

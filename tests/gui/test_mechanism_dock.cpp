@@ -151,7 +151,7 @@ void TestMechanismDock::listsAreTheCatalogues() {
     QVERIFY2(box.findText(QString::fromStdString(experiment::groupTitle(e.group))) >= 0, e.key.c_str());
     if (e.plan == experiment::PlanKind::NonPrivate) continue;
     const int row = box.findData(QString::fromStdString(e.key));
-    QVERIFY(box.itemData(row, Qt::ToolTipRole).toString().contains(QStringLiteral("\u00a7") + QString::fromStdString(e.section)));
+    QVERIFY(box.itemData(row, Qt::ToolTipRole).toString().contains(QStringLiteral("\u00a73 ") + QString::fromStdString(e.section)));
     QVERIFY(mechanismNote(e.key).startsWith(QString::fromStdString(e.note).chopped(1)));
   }
   QCOMPARE(listed, expected);

@@ -1,5 +1,5 @@
 // The private-prediction mechanisms and multiparty aggregation in the Training dock's form,
-// offscreen (ALGORITHMS §3 F, G, I): each shows the parameters it uses; an invalid budget,
+// offscreen (docs/algorithms.md §3 F, G, I): each shows the parameters it uses; an invalid budget,
 // number of teachers or party split disables Train with core's reason; the live calibration
 // is core's (calibratePrediction, calibrateMultiparty with n_(1) of the training part's
 // split); the choices persist. Training and answering: test_prediction_training.cpp.

@@ -1,5 +1,5 @@
 // Private prediction and multiparty aggregation trained from the Training dock, offscreen
-// (ALGORITHMS §3 F, G, I): a trained predictor's regions are labelled non-private, its
+// (docs/algorithms.md §3 F, G, I): a trained predictor's regions are labelled non-private, its
 // answers spend the budget point by point (the answers are the ones core gives for the same
 // seed), answer B + 1 is refused with core's message, and the ledger gets one entry at the
 // first answer; Redraw noise is a new repetition; subsample-and-aggregate trains T teachers

@@ -14,7 +14,7 @@
 namespace dpstudio::test {
 
 // Gaussian blobs with a public norm bound of 10 (the generator's scale) and, for the
-// linear models, the intercept feature of ALGORITHMS §2; a seeded stratified split.
+// linear models, the intercept feature of docs/algorithms.md §2.1; a seeded stratified split.
 inline PreparedData blobs(int classes, bool intercept, int perClass = 200) {
   auto loaded = loadBuiltin("blobs:classes=" + std::to_string(classes) + ",per_class=" + std::to_string(perClass));
   if (!loaded) qFatal("%s", loaded.error().toString().c_str());

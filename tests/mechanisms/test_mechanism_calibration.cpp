@@ -1,5 +1,5 @@
 // Calibration without data: known answers for every mechanism's derived values (computed
-// by hand here from ALGORITHMS §3), the DP-SGD σ search, the substitution accountant, and
+// by hand here from docs/algorithms.md §3), the DP-SGD σ search, the substitution accountant, and
 // option validation (rejected before any work, with the parameter named).
 
 #include <QTest>
@@ -70,7 +70,7 @@ class TestMechanismCalibration : public QObject {
     QVERIFY(!mech::noiseSwampsModelWarning(objective, test::orDie(mech::calibrate(objective, {112, 4, 3})), 3));
   }
 
-  // ALGORITHMS §3 B / issue 4: logistic (c = 1/4), n = 1000.
+  // docs/algorithms.md §3 B / issue 4: logistic (c = 1/4), n = 1000.
   void objectivePerturbationKnownAnswers() {
     auto o = test::options(MechanismKind::Objective, ModelKind::LogisticRegression, 1.0, 0.01);
     auto r = calibrated(o, {1000, 10, 2});

@@ -1,5 +1,5 @@
 // `dpstudio-cli train` with mechanisms and `calibrate`, run as a script would (QProcess):
-// the SPEC JSON keys, calibrate agreeing with the report of a run, exit code 4 for invalid
+// the JSON keys of docs/cli.md, calibrate agreeing with the report of a run, exit code 4 for invalid
 // privacy parameters, and --tune-lambdas.
 
 #include <QJsonArray>
@@ -51,7 +51,7 @@ class TestMechanismCli : public QObject {
     const QJsonArray diagnostics = out["diagnostics_not_private"].toArray();
     QVERIFY(diagnostics.contains(QJsonValue("train_accuracy")));
     QVERIFY(diagnostics.contains(QJsonValue("objective")));
-    // ‖b‖ is reported (SPEC) and marked: beside the release it would locate the exact minimizer.
+    // ‖b‖ is reported (docs/cli.md) and marked: beside the release it would locate the exact minimizer.
     QVERIFY(report["diagnostics_not_private"].toArray().contains(QJsonValue("noise_norm")));
     const auto baseline = runCli(QStringList{"train"} + kBinaryData + QStringList{"--model", "logreg", "--json"});
     QVERIFY2(baseline.exitCode == 0, qPrintable(describe(baseline)));

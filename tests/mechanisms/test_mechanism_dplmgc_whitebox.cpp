@@ -1,5 +1,5 @@
 // DP-LMGC, white box (issue 30 part 3): the noise the optimizer actually carried, read off
-// its stationarity condition, against the calibrated law (ALGORITHMS §3 D, corrected).
+// its stationarity condition, against the calibrated law (docs/algorithms.md §3 D, corrected).
 //
 // The released Φ minimizes F(Φ) = J₀(Φ) + ⟨B, Φ⟩ over Φ_c ⪰ 0, with J₀ = Σℓ + λΣtr Ψ_c +
 // (ρ/2)‖Φ‖²_F (dp_lmgc.cpp). Its KKT conditions read S_c = B_c + ∇_cJ₀(Φ) ⪰ 0 and S_cΦ_c = 0:

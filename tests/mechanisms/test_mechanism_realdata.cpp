@@ -1,6 +1,6 @@
 // Objective perturbation on a9a (UCI Adult, label "realdata"; needs DPSTUDIO_DATA_DIR).
 // Every a9a row is a one-hot encoding with at most 14 ones, so ‖x‖ ≤ √14 is known from the
-// schema, not read off the data: the public norm bound. No intercept (ALGORITHMS §2).
+// schema, not read off the data: the public norm bound. No intercept (docs/algorithms.md §2.1).
 // ε = 1, mean test accuracy over 10 seeds, at a fixed λ and with λ chosen by private
 // tuning (Chaudhuri et al. Alg. 3).
 

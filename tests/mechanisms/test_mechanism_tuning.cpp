@@ -1,4 +1,4 @@
-// Private parameter tuning (ALGORITHMS §3 H): what the report contains (and does not),
+// Private parameter tuning (docs/algorithms.md §3 H): what the report contains (and does not),
 // replay and thread-count independence, release mode, validation, and that the selection
 // follows the validation errors.
 

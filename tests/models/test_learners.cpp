@@ -83,7 +83,7 @@ class TestLearners : public QObject {
   }
 
   void exactMinimizerTolerance() {
-    // ALGORITHMS §3 A: output perturbation needs ‖∇J‖ ≤ 1e-9·(1 + ‖θ‖).
+    // The first design's relative stopping rule ‖∇J‖ ≤ 1e-9·(1 + ‖θ‖) (docs/algorithms.md §3.0).
     const auto data = prepare("builtin:breast_cancer", bounded(5000.0));
     TrainControl control;
     control.tolerance = 1e-10;

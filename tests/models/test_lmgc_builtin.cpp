@@ -375,7 +375,7 @@ class TestLmgcBuiltin : public QObject {
 
   // DP-LMGC (corrected) runs the same solver from its data-independent start (zero) and must
   // reach the minimizer of its perturbed objective Σℓ + λΣtr Ψ_c + ⟨B, Φ⟩ + (ρ/2)‖Φ‖²
-  // (ALGORITHMS §3 D): the report says converged, and the duality gap of that objective,
+  // (docs/algorithms.md §3 D): the report says converged, and the duality gap of that objective,
   // rebuilt from the replayed noise draw, certifies the released point.
   void dpLmgcReachesItsMinimizer_data() {
     QTest::addColumn<QString>("name");

@@ -1,4 +1,4 @@
-// Multiparty aggregation (ALGORITHMS §3 I): the parties' exact local minimizers, the
+// Multiparty aggregation (docs/algorithms.md §3 I): the parties' exact local minimizers, the
 // perturbed average through the protocol interface, Theorem 4.2's bound beside the measured
 // distance, the baselines, replay and thread-count independence, and what the report says.
 

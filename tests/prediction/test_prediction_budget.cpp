@@ -1,4 +1,4 @@
-// The inference budget of the private predictors (ALGORITHMS §3 F, G): B answers succeed,
+// The inference budget of the private predictors (docs/algorithms.md §3 F, G): B answers succeed,
 // answer B+1 is refused and draws no noise, the count survives copies (which share it) and
 // a JSON round trip (which restores it), a stored state cannot lower the noise, batches are
 // all or nothing, and the ledger records the budget once.

@@ -1,4 +1,4 @@
-// Calibration known answers for private prediction and multiparty aggregation (ALGORITHMS
+// Calibration known answers for private prediction and multiparty aggregation (docs/algorithms.md
 // §3 F, G, I), each computed by hand in the test, and the validation of the options.
 
 #include <QList>

@@ -1,5 +1,5 @@
 // `dpstudio-cli train --mechanism prediction|subsample|multiparty` and `audit`, run as a
-// script would (QProcess): the SPEC JSON keys, what the output says about how the test
+// script would (QProcess): the JSON keys of docs/cli.md, what the output says about how the test
 // accuracy was measured, and the exit codes of invalid parameters (4), usage errors (2) and
 // an audit's violation (6).
 
@@ -129,7 +129,7 @@ class TestPredictionCli : public QObject {
   void auditJsonHasTheSpecKeys() {
     const auto run = runCli({"audit", "--mechanism", "subsample", "--model", "logreg", "--teachers", "4", "--budget",
                              "1", "--epsilon", "1", "--calibration", "published", "--trials", "4000", "--json"});
-    QVERIFY2(run.exitCode == 6, qPrintable(describe(run)));  // a violation (README's exit codes)
+    QVERIFY2(run.exitCode == 6, qPrintable(describe(run)));  // a violation (docs/cli.md's exit codes)
     const QJsonObject json = run.json();
     for (const char* key : {"mechanism", "epsilon", "delta", "epsilon_lower", "violation", "trials", "detectable_epsilon"})
       QVERIFY2(json.contains(key), key);

@@ -1,4 +1,4 @@
-// Prediction sensitivity (ALGORITHMS §3 F) with one-vs-rest models on multi-class data of
+// Prediction sensitivity (docs/algorithms.md §3 F) with one-vs-rest models on multi-class data of
 // realistic size. Issue 13 bug 2: trainModel's one-vs-rest path ignored the exact gradient
 // tolerance τ the calibration fixes in advance (τ = 1e-4·K/n per class) and stopped at its
 // relative 1e-8, so on pendigits (7494 rows, 16 features, 10 classes) nothing was released:

@@ -1,4 +1,4 @@
-// Subsample-and-aggregate (ALGORITHMS §3 G): the sampled labels follow the exponential
+// Subsample-and-aggregate (docs/algorithms.md §3 G): the sampled labels follow the exponential
 // mechanism's exact probabilities (Pearson χ², fixed seeds), the teachers are the same for
 // 1 and 2 threads, training is cancellable, and with a generous ε the answers are accurate.
 

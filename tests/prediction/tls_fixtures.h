@@ -1,6 +1,6 @@
 #pragma once
 // What the tests of paper 004's protocol over TLS share (test_multiparty_paillier_tls*.cpp):
-// the class's CA and per-role certificates made with the `openssl` command line as README's
+// the class's CA and per-role certificates made with the `openssl` command line as docs/cli.md's
 // teacher instructions make them, party processes started on loopback, and a forged peer
 // (a TLS client of the test's own) that says whatever hello or frame a test writes.
 
@@ -50,7 +50,7 @@ inline bool makeAuthority(const QString& dir, const QString& ca, QString* error)
                  error);
 }
 
-// ROLE's certificate signed by CA, as README's teacher instructions make it:
+// ROLE's certificate signed by CA, as docs/cli.md's teacher instructions make it:
 // CA-ROLE.pem and CA-ROLE.key, subject CN=ROLE, not a CA itself.
 inline bool makeRoleCertificate(const QString& dir, const QString& ca, const QString& role, QString* error) {
   const QString base = dir + "/" + ca + "-" + role;

@@ -1,4 +1,4 @@
-// dpstudio-cli accountant (SPEC "CLI"): JSON keys and the known answers of both accountants
+// dpstudio-cli accountant (docs/cli.md): JSON keys and the known answers of both accountants
 // (PLD, the default, against Google's dp_accounting 0.6.0; RDP against its own) under both
 // adjacencies, several events, σ calibration by --target-epsilon, and exit codes.
 
@@ -55,7 +55,7 @@ class TestCliAccountant : public QObject {
     QCOMPARE(out["epsilon"].toDouble(), std::max(out["epsilon_remove"].toDouble(), out["epsilon_add"].toDouble()));
     QVERIFY(out["delta_charged"].toDouble() > 0);
     QCOMPARE(out["discretization"].toDouble(), 1e-4);
-    // RDP beside it, under SPEC's keys.
+    // RDP beside it, under docs/cli.md's keys.
     QVERIFY2(std::abs(out["epsilon_rdp"].toDouble() - 2.59708) <= 5e-6, qPrintable(run.out));
     QVERIFY2(std::abs(out["epsilon_classic"].toDouble() - 3.00921) <= 5e-6, qPrintable(run.out));
     QCOMPARE(out["order"].toDouble(), 8.0);

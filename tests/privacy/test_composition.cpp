@@ -1,5 +1,5 @@
 // Basic and advanced composition, the per-use budget search, and the per-answer helpers
-// of private prediction (ALGORITHMS §1, §3 F–G).
+// of private prediction (docs/algorithms.md §1.3, §3 F–G).
 
 #include <QTest>
 

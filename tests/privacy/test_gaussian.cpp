@@ -1,4 +1,4 @@
-// Analytic and classical Gaussian calibration (ALGORITHMS §1): known answers, the two
+// Analytic and classical Gaussian calibration (docs/algorithms.md §1.1): known answers, the two
 // routes against each other, the exact condition at the returned σ, monotonicity and
 // extreme parameters.
 

@@ -1,4 +1,4 @@
-// The PLD accountant (ALGORITHMS §1 "PLD accountant"): one step's exact δ(ε) against
+// The PLD accountant (docs/algorithms.md §1.5 "PLD accountant"): one step's exact δ(ε) against
 // 60-digit arithmetic, the connect-the-dots discretization (exact at grid points, above
 // the curve between them), the known answers of Google's dp_accounting 0.6.0, the Gaussian
 // limit q = 1 against Balle & Wang's exact curve, monotonicity, several events, the error

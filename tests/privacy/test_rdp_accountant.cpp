@@ -1,4 +1,4 @@
-// The RDP accountant for the Poisson-subsampled Gaussian (ALGORITHMS §1): known answers,
+// The RDP accountant for the Poisson-subsampled Gaussian (docs/algorithms.md §1.4): known answers,
 // the fractional-order series against quadrature and against the integer-order sum,
 // composition of several events, conversion, and conservative σ calibration.
 

@@ -24,7 +24,7 @@
 
 namespace dpstudio::ui {
 
-// The manifest's "privacy" object, as the title needs it (docs/bundle-format.md).
+// The manifest's "privacy" object, as the title needs it (docs/formats/bundle-format.md).
 struct BundlePrivacy {
   QString mechanism;  // for people: "Output perturbation", …; empty: no mechanism
   std::optional<double> epsilon;  // none: the mechanism guarantees nothing (ε = ∞)

@@ -1,5 +1,5 @@
 #pragma once
-// The decision regions of subsample-and-aggregate's teachers (ALGORITHMS §3 G) as a
+// The decision regions of subsample-and-aggregate's teachers (docs/algorithms.md §3 G) as a
 // picture: at every pixel, the class most of the T non-private teachers predict (ties to the
 // lower class, as the comparison beside the private answers counts them). It shows where the
 // private vote leans, NOT what it answers: the released label is sampled with probability

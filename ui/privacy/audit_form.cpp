@@ -98,11 +98,11 @@ void AuditForm::addNoiseRows() {
   calibration_ = new QComboBox;
   calibration_->addItem(tr("Corrected"), static_cast<int>(mech::Calibration::Corrected));
   calibration_->addItem(tr("As published"), static_cast<int>(mech::Calibration::Published));
-  calibration_->setToolTip(tr("Corrected carries a proof (ALGORITHMS.md); as published reproduces the paper's "
+  calibration_->setToolTip(tr("Corrected carries a proof (Help \u2192 Algorithms); as published reproduces the paper's "
                               "formula where that proof does not hold."));
   form_->addRow(tr("Calibration:"), calibration_);
   publishedWarning_ = new QLabel(tr("As published: the paper's calibration, whose claimed \u03b5 does not hold "
-                                    "(ALGORITHMS.md says why). Here to show that an audit can catch it."));
+                                    "(Help \u2192 Algorithms says why). Here to show that an audit can catch it."));
   publishedWarning_->setWordWrap(true);
   publishedWarning_->setStyleSheet(QStringLiteral("QLabel { color: #b71c1c; }"));
   form_->addRow(publishedWarning_);

@@ -1,5 +1,5 @@
 #pragma once
-// The Audit view (SPEC "GUI"; ALGORITHMS §3 J): the audit form (audit_form.h), Run, and the
+// The Audit view (docs/user-guide.md; docs/algorithms.md §3 J): the audit form (audit_form.h), Run, and the
 // last result — the certified ε_lower against the claimed ε with a prominent verdict
 // ("violation" in red, or "no violation detected", which is a lower bound and not a proof),
 // the certified test, the problem and the statistic, the trade-off plot (audit_chart.h) —

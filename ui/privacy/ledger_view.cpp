@@ -80,7 +80,7 @@ LedgerView::LedgerView(std::shared_ptr<privacy::PrivacyLedger> ledger, QWidget* 
 
   totals_->setWordWrap(true);
   totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  totals_->setToolTip(tr("Basic composition (ALGORITHMS \u00a71): releases that are (\u03b5\u1d62, \u03b4\u1d62)-DP "
+  totals_->setToolTip(tr("Basic composition (Help \u2192 Algorithms \u00a71.3): releases that are (\u03b5\u1d62, \u03b4\u1d62)-DP "
                          "are together (\u03a3\u03b5\u1d62, \u03a3\u03b4\u1d62)-DP, for any choice of "
                          "releases, even adaptive ones. Audits spend nothing and are not listed."));
   void_->setWordWrap(true);

@@ -1,7 +1,7 @@
 #pragma once
-// The Ledger view (SPEC "GUI"): every private release (ledger_model.h) in a table, the
+// The Ledger view (docs/user-guide.md): every private release (ledger_model.h) in a table, the
 // running total by basic composition (Σε, Σδ) — the only rule valid for arbitrary,
-// adaptively chosen releases (ALGORITHMS §1) — overall and per dataset, and a clear mark
+// adaptively chosen releases (docs/algorithms.md §1.3) — overall and per dataset, and a clear mark
 // when a δ total reaches 1: the composed guarantee is then void. "Export CSV…" saves the
 // rows.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// The Noise view (SPEC "GUI"): the norms ‖b‖ of the noise vectors the shown private model
+// The Noise view (docs/user-guide.md): the norms ‖b‖ of the noise vectors the shown private model
 // actually drew, as a density histogram against the law of ‖b‖ under its calibration
 // (mech::noiseNormLaw: Gamma(m, 1/β) for ℓ2-Laplace, σ·χ_m for Gaussian) and E‖b‖.
 //

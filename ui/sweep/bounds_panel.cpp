@@ -75,7 +75,7 @@ BoundsPanel::BoundsPanel(SweepSession* session, UtilityChart* accuracy, QWidget*
   auto* row = new QHBoxLayout;
   row->setContentsMargins(0, 0, 0, 0);
   auto* label = new QLabel(tr("Bounds as published on"));
-  label->setToolTip(tr("The papers' own formulas and constants (ALGORITHMS.md \u00a74), not verified by this product"));
+  label->setToolTip(tr("The papers' own formulas and constants (Help \u2192 Algorithms \u00a74), not verified by this product"));
   row->addWidget(label);
   row->addWidget(quantity_, 1);
   row->addWidget(confidence_);
@@ -113,7 +113,7 @@ void BoundsPanel::refreshQuantities() {
   quantity_->clear();
   for (BoundedQuantity q : available) quantity_->addItem(quantityLabel(q), static_cast<int>(q));
   const int index = quantity_->findData(current);
-  // The excess risk by default: what ALGORITHMS §4 asks to see beside its bound.
+  // The excess risk by default: the quantity most bounds of docs/algorithms.md §4 bound.
   const int preferred = quantity_->findData(static_cast<int>(BoundedQuantity::EmpiricalExcessRisk));
   quantity_->setCurrentIndex(index >= 0 ? index : std::max(0, preferred));
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The optional part of the privacy–utility view under the accuracy chart, shown by the
-// "Theoretical bounds (as published)" check box: the published bounds of ALGORITHMS §4 for
+// "Theoretical bounds (as published)" check box: the published bounds of docs/algorithms.md §4 for
 // the sweeps shown, on the quantity they bound (ui/sweep/bound_chart.h), with
 //   · a choice of the quantity: ‖ŵ − w*‖ (paper 004 Thm 4.2), empirical excess risk (paper 000
 //     Thm 2, paper 004 Thm 4.3), true excess risk (Thm 3, Thm 4.4) — those some series has;

@@ -1,6 +1,6 @@
 #pragma once
 // The kernel rows of the Training dock's "Training data" group: random Fourier features for the
-// RBF kernel exp(−γ‖x − x'‖²) (ALGORITHMS §2, core/data/random_features.h, preprocess.h
+// RBF kernel exp(−γ‖x − x'‖²) (docs/algorithms.md §2.4, core/data/random_features.h, preprocess.h
 // step 6), so that a linear model — trained privately under any linear mechanism — draws
 // curved decision regions. A checkbox turns the map on and shows its rows: D (number of
 // features, default 200), γ (checked as typed by RandomFeaturesSpec::validate(), so the

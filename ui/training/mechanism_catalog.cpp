@@ -73,7 +73,7 @@ QString mechanismNote(const std::string& key) {
   // "Noise on the trained parameters (§A)."
   const bool period = note.endsWith(QLatin1Char('.'));
   if (period) note.chop(1);
-  return QStringLiteral("%1 (\u00a7%2)%3").arg(note, text(e->section), period ? QStringLiteral(".") : QString());
+  return QStringLiteral("%1 (\u00a73 %2)%3").arg(note, text(e->section), period ? QStringLiteral(".") : QString());
 }
 
 QString mechanismNote(mech::MechanismKind kind) { return mechanismNote(mech::mechanismName(kind)); }
@@ -83,7 +83,7 @@ QString mechanismHelp(const std::string& key) {
   const experiment::MechanismEntry* e = experiment::findMechanism(key);
   if (!e) return {};
   if (e->section.empty()) return text(e->help);
-  return QStringLiteral("%1: %2 (docs/algorithms.md \u00a7%1)").arg(text(e->section), text(e->help));
+  return QStringLiteral("%1: %2 (Help \u2192 Algorithms \u00a73 %1)").arg(text(e->section), text(e->help));
 }
 
 QString mechanismTitle(const std::string& key) {

@@ -21,8 +21,8 @@ namespace dpstudio::ui {
 // catalogue key (mech::mechanismName(), predictionKindName() or "multiparty").
 void fillMechanismList(QComboBox* box);
 
-// By catalogue key: the note under the list ("Noise on the trained parameters (§A)."), the
-// tooltip ("A: Train exactly, … (docs/algorithms.md §A)"), the title ("Output perturbation").
+// By catalogue key: the note under the list ("Noise on the trained parameters (§3 A)."), the
+// tooltip ("A: Train exactly, … (Help → Algorithms §3 A)"), the title ("Output perturbation").
 QString mechanismNote(const std::string& key);
 QString mechanismHelp(const std::string& key);
 QString mechanismTitle(const std::string& key);

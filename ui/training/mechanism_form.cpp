@@ -76,7 +76,7 @@ void MechanismForm::addPrivacyRows() {
   fillMechanismList(mechanismBox_);
   mechanismBox_->setCurrentIndex(1);
   mechanismBox_->setToolTip(tr("How privacy is achieved. The private-training, private-prediction and multiparty "
-                               "mechanisms of ALGORITHMS \u00a73; \u201cNone\u201d trains the non-private "
+                               "mechanisms of Help \u2192 Algorithms \u00a73; \u201cNone\u201d trains the non-private "
                                "baseline."));
   form_->addRow(tr("&Mechanism:"), mechanismBox_);
   mechanismNote_ = new QLabel;
@@ -107,7 +107,7 @@ void MechanismForm::addPrivacyRows() {
   calibrationMode_ = new QComboBox;
   calibrationMode_->addItem(tr("Corrected"), QString::fromStdString(mech::calibrationName(Calibration::Corrected)));
   calibrationMode_->addItem(tr("As published"), QString::fromStdString(mech::calibrationName(Calibration::Published)));
-  calibrationMode_->setToolTip(tr("Corrected: a calibration whose proof holds (ALGORITHMS.md). As published: "
+  calibrationMode_->setToolTip(tr("Corrected: a calibration whose proof holds (Help \u2192 Algorithms). As published: "
                                   "the paper's own formula, to reproduce its figures \u2014 it does not carry "
                                   "the stated guarantee."));
   form_->addRow(tr("&Calibration:"), calibrationMode_);
@@ -141,7 +141,7 @@ void MechanismForm::addDpSgdRows() {
 
 void MechanismForm::addTuningRows() {
   tune_ = new QCheckBox(tr("&Tune \u03bb privately (Alg. 3)"));
-  tune_->setToolTip(tr("Chaudhuri et al. Alg. 3 (ALGORITHMS \u00a73 H): the training part is cut into m + 1 "
+  tune_->setToolTip(tr("Chaudhuri et al. Alg. 3 (Help \u2192 Algorithms \u00a73 H): the training part is cut into m + 1 "
                        "parts, one private model per candidate \u03bb, and one released, chosen by the "
                        "exponential mechanism on the last part \u2014 within the same (\u03b5, \u03b4). The "
                        "model form's \u03bb is then only the non-private reference's."));

@@ -1,6 +1,6 @@
 #pragma once
 // The privacy part of the Training dock's form: which mechanism trains the model — grouped as
-// the baseline (none), the private-training mechanisms of ALGORITHMS §3 A–E, the
+// the baseline (none), the private-training mechanisms of docs/algorithms.md §3 A–E, the
 // private-prediction mechanisms (§3 F, G: a budget B of answers, T teachers) and multiparty
 // aggregation (§3 I: K parties, prediction_fields.h) — with its
 // parameters (ε, δ, noise family, calibration mode, DP-SGD's batch, clip norm, epochs and
@@ -16,7 +16,7 @@
 // mech::calibrate() (predict::calibratePrediction(), multiparty::calibrateMultiparty() with
 // n_(1) from the split of the training part) from the parameters and the problem's shape (n
 // of the training part, d after preprocessing, C) — data-free, so cheap; DP-SGD's σ search is debounced. An "as
-// published" calibration shows its warning (the report's, from ALGORITHMS.md) in place.
+// published" calibration shows its warning (the report's, from docs/algorithms.md) in place.
 //
 // The choices persist in QSettings under "model/mechanism/".
 

@@ -1,4 +1,4 @@
-// The Mechanism form's private-prediction and multiparty choices (ALGORITHMS §3 F, G, I):
+// The Mechanism form's private-prediction and multiparty choices (docs/algorithms.md §3 F, G, I):
 // their options, checks and live calibration. The rows themselves are prediction_fields.h's.
 
 #include "ui/training/mechanism_form.h"

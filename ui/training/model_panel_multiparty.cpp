@@ -1,4 +1,4 @@
-// ModelPanel's Result rows for multiparty aggregation (ALGORITHMS §3 I): the parties, the
+// ModelPanel's Result rows for multiparty aggregation (docs/algorithms.md §3 I): the parties, the
 // distance to the all-data model against Theorem 4.2, the all-data DP baseline, and who
 // aggregated — with the Paillier protocol's transcript (transcript_dialog.h).
 #include <QFormLayout>

@@ -236,7 +236,7 @@ QWidget* ModelSettingsForm::makeDataGroup() {
   kernel_ = new KernelFields(form, this);
   intercept_ = new QCheckBox(tr("Append an intercept feature"));
   intercept_->setToolTip(tr("Rows are scaled by 1/\u221a2 and the constant 1/\u221a2 is appended "
-                            "(ALGORITHMS \u00a72), so that linear boundaries need not pass through the "
+                            "(Help \u2192 Algorithms \u00a72.1), so that linear boundaries need not pass through the "
                             "origin while \u2016x\u2016 \u2264 1 still holds. LMGC has its own offset."));
   form->addRow(QString(), intercept_);
 
@@ -392,7 +392,7 @@ QStringList ModelSettingsForm::problems() const {
   if (mechanism_->isPrivate()) {
     if (const QString problem = mechanism_->modelProblem(modelKind()); !problem.isEmpty())
       out << tr("Model: %1").arg(problem);
-    // Every privacy proof assumes ‖x‖ ≤ 1 (ALGORITHMS §0); core refuses other rows —
+    // Every privacy proof assumes ‖x‖ ≤ 1 (docs/algorithms.md §0.2); core refuses other rows —
     // except subsample-and-aggregate's, whose teachers are black boxes to its proof. Random
     // Fourier features have norm ≤ 1 whatever the rows were.
     if (mechanism_->needsUnitRows() && !useNormBound_->isChecked() && !unitRows_->isChecked() && !kernel_->isUsed())

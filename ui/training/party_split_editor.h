@@ -1,5 +1,5 @@
 #pragma once
-// How multiparty aggregation (ALGORITHMS §3 I) splits the training rows among K parties:
+// How multiparty aggregation (docs/algorithms.md §3 I) splits the training rows among K parties:
 // an even split of K parties (sizes differ by at most one row), or one fraction per party —
 // a list of fields with a remove button each and "Add party" — such as paper 004's
 // 15/20/20/20/25 % and 10/20/20/20/30 % splits, which the Presets menu fills in.

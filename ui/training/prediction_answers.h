@@ -1,5 +1,5 @@
 #pragma once
-// The answers a private predictor (ALGORITHMS §3 F, G) has given to the shown model's test
+// The answers a private predictor (docs/algorithms.md §3 F, G) has given to the shown model's test
 // points. As dpstudio-cli measures it (and paper 003), the private test accuracy is that of
 // the test points answered through the predictor, in test order — the first B at most —
 // so a user spends the budget by asking for the next few and watches it run out.

@@ -1,6 +1,6 @@
 #pragma once
 // The Training dock's "Private answers" group, shown while the model is a private predictor
-// (ALGORITHMS §3 F, G): what its budget of B answers has bought so far and the means to
+// (docs/algorithms.md §3 F, G): what its budget of B answers has bought so far and the means to
 // spend more of it. "Budget: B answers, R remaining" with a bar that fills as answers are
 // given; "Answer N more test points" (the next N test points, in order, as dpstudio-cli
 // answers them); the private test accuracy of the answered points beside the non-private

@@ -1,5 +1,5 @@
 #pragma once
-// The parameters of the private-prediction mechanisms and multiparty aggregation (ALGORITHMS
+// The parameters of the private-prediction mechanisms and multiparty aggregation (docs/algorithms.md
 // §3 F, G, I) in the Mechanism form: the budget B of answers (F, G), the number of teachers T
 // (G), and the parties (I: an even split of K or a list of fractions, party_split_editor.h)
 // with the opt-in all-data DP baseline (a second release, off by default and not persisted)

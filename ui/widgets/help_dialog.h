@@ -1,5 +1,5 @@
 #pragma once
-// Help → Algorithms (F1): the compiled-in algorithms reference (resources/help/algorithms.md)
+// Help → Algorithms (F1): the compiled-in algorithms reference (docs/algorithms.md)
 // rendered as Markdown, with a find field. Non-modal, so it can stay open beside the Model
 // dock while a user reads the formula behind a number shown there; its geometry is kept in
 // QSettings.
