@@ -18,8 +18,9 @@ std::optional<std::string> noBetterThanMostCommonClassWarning(double privateAccu
   char text[320];
   std::snprintf(text, sizeof text,
                 "the private model's test accuracy %.4f is no better than always answering the most common class "
-                "(%.4f): the noise swamps what it learned. Try a larger epsilon, a larger lambda, declared feature "
-                "ranges and norm bound that fit the data, or another mechanism (a sweep compares them)",
+                "(%.4f): at this privacy level it has learned nothing usable. Try a larger epsilon, a larger lambda, "
+                "declared feature ranges and a norm bound that fit the data, or another mechanism (a sweep "
+                "compares them)",
                 privateAccuracy, mostCommonClass);
   return std::string(text);
 }

@@ -45,7 +45,7 @@ class TestCli : public QObject {
     QVERIFY2(swamped.exitCode == 0, qPrintable(swamped.err));
     const QJsonObject out = swamped.json();
     const QJsonObject baselines = out["baselines"].toObject();
-    QVERIFY2(baselines["nonprivate_test_accuracy"].toDouble() > 0.85, qPrintable(swamped.out));
+    QVERIFY2(baselines["nonprivate_test_accuracy"].toDouble() > 0.7, qPrintable(swamped.out));
     QCOMPARE(baselines["most_common_class_test_accuracy"].toDouble(), plain["most_common_class_test_accuracy"].toDouble());
     QVERIFY(baselines["what"].toString().contains("NOT private"));
     const bool useless = out["test_accuracy"].toDouble() <= baselines["most_common_class_test_accuracy"].toDouble();

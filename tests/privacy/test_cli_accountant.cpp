@@ -191,7 +191,7 @@ class TestCliAccountant : public QObject {
   void textOutput() {
     const auto run = runCli(kMnist);
     QCOMPARE(run.exitCode, 0);
-    QVERIFY2(run.out.contains("PLD accountant") && run.out.contains("2.382"), qPrintable(run.out));
+    QVERIFY2(run.out.contains("PLD accountant") && run.out.contains("2.3817"), qPrintable(run.out));
     QVERIFY2(run.out.contains("2.59708") && run.out.contains("3.00921"), qPrintable(run.out));
     QVERIFY(run.out.contains("order 8"));
     QVERIFY(run.out.contains("add/remove"));
