@@ -226,7 +226,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
     QJsonArray sizes;
     for (Index size : d.partySizes) sizes.append(static_cast<qint64>(size));
     out["parties"] = sizes;
-    out["smallest_party"] = release.report.calibrated("smallest_party");
+    out["smallest_party"] = release.report.calibrated(mech::Calibrated::SmallestParty);
     out["distance_to_all_data"] = d.distance;
     out["theorem_4_2_bound"] = d.bound;
     out["protocol"] = protocolName;
@@ -262,7 +262,7 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
   printText("protocol        " + protocolName +
             (options.protocol == multiparty::AggregationProtocolKind::Paillier
                  ? QString(" (%1 bytes of messages%2)")
-                       .arg(release.report.calibrated("protocol_bytes"), 0, 'f', 0)
+                       .arg(release.report.calibrated(mech::Calibrated::ProtocolBytes), 0, 'f', 0)
                        .arg(transcript.value().isEmpty() ? QString() : "; transcript " + transcript.value())
                  : QString(" (sees every local model in the clear)")));
   printMechanismReport(release.report, "eta");

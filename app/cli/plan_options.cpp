@@ -2,7 +2,9 @@
 
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
+#include "core/experiment/mechanism_catalog.h"
 #include "core/experiment/mechanism_item.h"
+#include "core/experiment/plan_choice.h"
 
 namespace dpstudio::cli {
 namespace {
@@ -34,40 +36,53 @@ Result<experiment::PrivacyPlan> privacyPlan(const Command& command, const QStrin
   auto solver = solverOf();
   if (!solver) return solver.error();
 
-  experiment::PrivacyPlan plan;
-  if (name == "multiparty") {
+  // Only the chosen kind's options are read (another kind's may not even parse: a
+  // predictor's --budget is refused for a training mechanism).
+  const experiment::MechanismEntry* entry = experiment::findMechanism(name.toStdString());
+  experiment::PlanChoice choice;
+  choice.mechanism = name.toStdString();
+  choice.family = family;
+  choice.calibration = calibration;
+  choice.solver = solver.value();
+  if (entry && entry->plan == experiment::PlanKind::Multiparty) {
     auto options = multipartyOptions(command);
     if (!options) return options.error();
-    if (calibration) options.value().calibration = *calibration;
-    if (family) return usage("'" + item.toStdString() + "': multiparty has one noise family");
+    choice.multiparty = options.value();
     if (parties) {
-      options.value().parties = *parties;
-      options.value().fractions.clear();
+      choice.multiparty.parties = *parties;
+      choice.multiparty.fractions.clear();
     }
-    if (!split.empty()) options.value().fractions = split;
-    plan = experiment::PrivacyPlan::multiparty(options.value());
-  } else if (predict::parsePredictionKind(name.toStdString())) {
+    if (!split.empty()) choice.multiparty.fractions = split;
+    choice.learner = LearnerSpec{options.value().model, options.value().lambda, options.value().huber};
+    choice.epsilon = options.value().epsilon;
+  } else if (entry && entry->plan == experiment::PlanKind::Prediction) {
     auto options = predictionOptions(command, name);
     if (!options) return options.error();
-    if (calibration) options.value().calibration = *calibration;
-    if (family) options.value().family = *family;
-    plan = experiment::PrivacyPlan::prediction(options.value());
+    choice.prediction = options.value();
+    choice.learner = options.value().learner;
+    choice.epsilon = options.value().epsilon;
+    choice.delta = options.value().delta;
   } else {
     auto options = mechanismOptions(command, name);
     if (!options) return options.error();
-    if (calibration) options.value().calibration = *calibration;
-    if (family) options.value().family = *family;
-    std::vector<double> candidates;
+    choice.training = options.value();
+    choice.learner = options.value().learner;
+    choice.epsilon = options.value().epsilon;
+    choice.delta = options.value().delta;
     if (full) {
-      auto lambdas = tuneLambdas(command, options.value());
+      mech::MechanismOptions tuned = options.value();
+      if (family) tuned.family = *family;
+      if (calibration) tuned.calibration = *calibration;
+      auto lambdas = tuneLambdas(command, tuned);
       if (!lambdas) return lambdas.error();
-      candidates = std::move(lambdas).value();
+      choice.tuneLambdas = std::move(lambdas).value();
     }
-    plan = experiment::PrivacyPlan::training(options.value(), candidates);
   }
-  plan.solver = solver.value();
-  if (auto status = plan.validate(); !status) {
-    Error error = status.error();
+  auto plan = experiment::buildPlan(choice);
+  if (!plan) {
+    Error error = plan.error();
+    if (error.field == "distribution" && entry && entry->plan == experiment::PlanKind::Multiparty)
+      return usage("'" + item.toStdString() + "': multiparty has one noise family");
     error.message = "'" + item.toStdString() + "': " + error.message;
     return error;
   }

@@ -28,7 +28,7 @@ Result<PreparedAudit> prepareTraining(const AuditOptions& options, const AuditPr
   // DP-SGD calibrates σ by a search over the RDP accountant: do it once, not once per run
   // (the runs then draw exactly the noise the calibration asked for).
   if (o.kind == mech::MechanismKind::DpSgd && !o.sgd.noiseMultiplier)
-    o.sgd.noiseMultiplier = report.value().value("noise_multiplier");
+    o.sgd.noiseMultiplier = report.value().find(mech::Calibrated::NoiseMultiplier);
   auto onD = trainModel(o.learner, problem.D.X, problem.D.y, problem.D.classes());
   auto onDprime = trainModel(o.learner, problem.Dprime.X, problem.Dprime.y, problem.Dprime.classes());
   if (!onD) return onD.error();

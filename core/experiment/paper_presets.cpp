@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/experiment/mechanism_item.h"
+#include "core/experiment/plan_choice.h"
 
 namespace dpstudio::experiment {
 namespace {
@@ -57,58 +58,31 @@ PresetDataSettings adultSettings() {
 
 const std::vector<std::string> kPaper003Mechanisms = {"output", "loss", "prediction", "subsample"};
 
-Error usage(const std::string& message) { return Error{ErrorKind::Usage, message, {}, 0, "preset"}; }
-
-// The plan of one item, as the CLI's privacyPlan() builds it from the preset's options
-// (app/cli/plan_options.cpp; every option the preset does not set at its default).
+// The plan of one item ("output", "subsample:published", "multiparty:K=5", …) from the
+// preset's settings; every option the preset does not set at its default.
 Result<PrivacyPlan> presetPlan(const PresetDataSettings& s, Index teachers, const std::string& item,
                                std::optional<double> epsilon) {
   auto parsed = parseMechanismItem(item);
   if (!parsed) return parsed.error();
   const MechanismItem& m = parsed.value();
-  const double eps = epsilon.value_or(1.0);
-  const double delta = s.delta.value_or(0.0);
-  PrivacyPlan plan;
-  if (m.name == "multiparty") {
-    multiparty::MultipartyOptions o;
-    o.model = s.model;
-    o.lambda = s.lambda;
-    o.epsilon = eps;
-    if (m.calibration) o.calibration = *m.calibration;
-    if (m.family) return usage("'" + item + "': multiparty has one noise family");
-    if (m.parties) {
-      o.parties = *m.parties;
-      o.fractions.clear();
-    }
-    if (!m.split.empty()) o.fractions = m.split;
-    plan = PrivacyPlan::multiparty(o);
-  } else if (const auto kind = predict::parsePredictionKind(m.name)) {
-    predict::PredictionOptions o;
-    o.kind = *kind;
-    o.learner.kind = s.model;
-    o.learner.lambda = s.lambda;
-    o.epsilon = eps;
-    o.delta = delta;
-    if (s.budget) o.budget = *s.budget;
-    o.teachers = teachers;
-    if (m.calibration) o.calibration = *m.calibration;
-    if (m.family) o.family = *m.family;
-    plan = PrivacyPlan::prediction(o);
-  } else {
-    const auto mechanism = mech::parseMechanism(m.name);
-    if (!mechanism) return usage("'" + item + "': unknown mechanism");
-    mech::MechanismOptions o;
-    o.kind = *mechanism;
-    o.learner.kind = s.model;
-    o.learner.lambda = s.lambda;
-    o.epsilon = eps;
-    o.delta = delta;
-    if (m.calibration) o.calibration = *m.calibration;
-    if (m.family) o.family = *m.family;
-    plan = PrivacyPlan::training(o);
+  PlanChoice choice;
+  choice.mechanism = m.name;
+  choice.learner.kind = s.model;
+  choice.learner.lambda = s.lambda;
+  choice.epsilon = epsilon.value_or(1.0);
+  choice.delta = s.delta.value_or(0.0);
+  choice.family = m.family;
+  choice.calibration = m.calibration;
+  if (s.budget) choice.prediction.budget = *s.budget;
+  choice.prediction.teachers = teachers;
+  if (m.parties) {
+    choice.multiparty.parties = *m.parties;
+    choice.multiparty.fractions.clear();
   }
-  if (auto status = plan.validate(); !status) {
-    Error error = status.error();
+  if (!m.split.empty()) choice.multiparty.fractions = m.split;
+  auto plan = buildPlan(choice);
+  if (!plan) {
+    Error error = plan.error();
     error.message = "'" + item + "': " + error.message;
     return error;
   }

@@ -189,45 +189,4 @@ const std::vector<std::string>& privateMechanismKeys() {
   return keys;
 }
 
-Result<PrivacyPlan> withMechanism(const PrivacyPlan& base, const std::string& key) {
-  const LearnerSpec learner = base.learner();
-  PrivacyPlan plan;
-  if (key == "none") {
-    plan = PrivacyPlan::nonPrivate(learner);
-  } else if (auto kind = mech::parseMechanism(key); kind && *kind != mech::MechanismKind::None) {
-    mech::MechanismOptions options;
-    std::vector<double> tune;
-    if (const auto* t = std::get_if<TrainingMechanism>(&base.choice)) {
-      options = t->options;
-      tune = t->tuneLambdas;
-    }
-    options.kind = *kind;
-    options.learner = learner;
-    options.epsilon = base.isPrivate() ? base.epsilon() : options.epsilon;
-    options.delta = base.isPrivate() ? base.delta() : options.delta;
-    plan = PrivacyPlan::training(options, std::move(tune));
-  } else if (auto prediction = predict::parsePredictionKind(key)) {
-    predict::PredictionOptions options;
-    if (const auto* p = std::get_if<PrivatePrediction>(&base.choice)) options = p->options;
-    options.kind = *prediction;
-    options.learner = learner;
-    options.epsilon = base.isPrivate() ? base.epsilon() : options.epsilon;
-    options.delta = base.isPrivate() ? base.delta() : options.delta;
-    plan = PrivacyPlan::prediction(options);
-  } else if (key == "multiparty") {
-    multiparty::MultipartyOptions options;
-    if (const auto* m = std::get_if<Multiparty>(&base.choice)) options = m->options;
-    options.model = learner.kind;
-    options.lambda = learner.lambda;
-    options.huber = learner.huber;
-    options.epsilon = base.isPrivate() ? base.epsilon() : options.epsilon;
-    plan = PrivacyPlan::multiparty(options);
-  } else {
-    return Error{ErrorKind::Usage, "unknown mechanism '" + key + "' (" + mechanismKeyList() + ")", {}, 0,
-                 "mechanism"};
-  }
-  plan.solver = base.solver;
-  return plan;
-}
-
 }  // namespace dpstudio::experiment

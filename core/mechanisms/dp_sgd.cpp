@@ -199,7 +199,7 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
     report.noise = NoiseLaw::None;  // so there is no noise scale either: noiseScale() is 0
     report.set("q", p.q, "q = batch/n (Poisson sampling rate)");
     report.set("steps", static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
-    report.set("noise_multiplier", 0.0, "σ = 0: no noise is added");
+    report.set(Calibrated::NoiseMultiplier, 0.0, "σ = 0: no noise is added");
     report.set("clip_norm", o.sgd.clipNorm, "ν");
     report.statement = "NOT private (epsilon = infinity): DP-SGD with noise multiplier 0 adds no noise, " +
                        std::to_string(p.steps) + " clipped steps; a non-private baseline";
@@ -241,7 +241,7 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
              "ε of the same run for add/remove neighbours (RDP accountant), NOT the guarantee");
   report.set("q", p.q, "q = batch/n (Poisson sampling rate)");
   report.set("steps", static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
-  report.set("noise_multiplier", sigma, "σ: noise std per unit of clip norm (calibrated under substitution unless given)");
+  report.set(Calibrated::NoiseMultiplier, sigma, "σ: noise std per unit of clip norm (calibrated under substitution unless given)");
   report.setNoiseScale(sigma * o.sgd.clipNorm, "σ·ν: std of the noise added to each summed gradient");
   report.set("clip_norm", o.sgd.clipNorm, "ν");
   report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma * o.sgd.clipNorm, report.noiseDimension);

@@ -101,7 +101,19 @@ struct DerivedValue {
 // compile error: Δ (a sensitivity; objective perturbation's added ridge), ρ, the gradient
 // tolerance τ and the privately chosen λ. Shown among rows() under calibrationKey()'s names
 // ("Delta", "rho", "gradient_tolerance", "chosen_lambda"), which set(string) refuses.
-enum class Calibrated { Delta, Rho, GradientTolerance, ChosenLambda };
+// The derived values read outside the mechanism that set them (by the noise drawing, the
+// ledger, the audit, the front ends): typed, so a reader cannot misspell a key.
+enum class Calibrated {
+  Delta,              // Δ: the sensitivity the noise is scaled to
+  Rho,                // ρ: loss perturbation's strong-convexity weight
+  GradientTolerance,  // the exact-minimizer check's tolerance
+  ChosenLambda,       // private tuning's chosen λ
+  NoiseMultiplier,    // DP-SGD's σ per unit of clip norm
+  Releases,           // one-vs-rest: one release per class
+  SmallestParty,      // multiparty: n₍₁₎
+  TheoremBound,       // multiparty: paper 004's Theorem 4.2 bound (K − 1)/(n₍₁₎λ)
+  ProtocolBytes,      // multiparty through Paillier: bytes sent
+};
 std::string calibrationKey(Calibrated which);
 
 // What a mechanism calibrated and used, typed: the noise drawing, the ledger and the audit

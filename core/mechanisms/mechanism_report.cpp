@@ -14,7 +14,9 @@ namespace {
 }
 
 bool isTyped(const std::string& key) {
-  for (Calibrated which : {Calibrated::Delta, Calibrated::Rho, Calibrated::GradientTolerance, Calibrated::ChosenLambda})
+  for (Calibrated which : {Calibrated::Delta, Calibrated::Rho, Calibrated::GradientTolerance, Calibrated::ChosenLambda,
+                           Calibrated::NoiseMultiplier, Calibrated::Releases, Calibrated::SmallestParty,
+                           Calibrated::TheoremBound, Calibrated::ProtocolBytes})
     if (key == calibrationKey(which)) return true;
   return false;
 }
@@ -87,6 +89,11 @@ std::string calibrationKey(Calibrated which) {
     case Calibrated::Rho: return "rho";
     case Calibrated::GradientTolerance: return "gradient_tolerance";
     case Calibrated::ChosenLambda: return "chosen_lambda";
+    case Calibrated::NoiseMultiplier: return "noise_multiplier";
+    case Calibrated::Releases: return "releases";
+    case Calibrated::SmallestParty: return "smallest_party";
+    case Calibrated::TheoremBound: return "theorem_4_2_bound";
+    case Calibrated::ProtocolBytes: return "protocol_bytes";
   }
   return "";
 }

@@ -47,7 +47,7 @@ Result<MechanismReport> calibrateObjective(const MechanismOptions& o, const Prob
   report.noiseDimension = s.features;
   report.set("c", c, o.learner.kind == ModelKind::HuberSvm ? "c = 1/(2h)" : "c = 1/4 (logistic)");
   if (releases > 1) {
-    report.set("releases", static_cast<double>(releases), "one-vs-rest: one release per class");
+    report.set(Calibrated::Releases, static_cast<double>(releases), "one-vs-rest: one release per class");
     report.set("epsilon_per_release", epsilonEach, "ε/C (basic composition)");
   }
   report.set("epsilon_prime", k.epsilonPrime, "ε' = ε − log(1 + 2c/(nΛ) + c²/(n²Λ²)), or ε/2 when that is ≤ 0");

@@ -71,7 +71,7 @@ Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const Problem
              std::string(o.learner.kind == ModelKind::Lmgc ? "Δ = 2K/(n·λ₂)" : "Δ = 2K/(n·λ)") +
                  " + 2·(distance to the exact minimizer allowed by τ)");
   if (p.releases > 1) {
-    report.set("releases", releases, "one-vs-rest: one release per class");
+    report.set(Calibrated::Releases, releases, "one-vs-rest: one release per class");
     report.set("epsilon_per_release", epsilonEach, "ε/C (basic composition)");
     if (o.delta > 0) report.set("delta_per_release", deltaEach, "δ/C (basic composition)");
   }

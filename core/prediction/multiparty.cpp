@@ -137,7 +137,7 @@ Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const
   out.transcriptJson = std::move(release.value().transcriptJson);
   if (noise.kind() == privacy::NoiseKind::Release) mech::withholdDrawnNoise(out.report);
   mech::detail::noteClippedRows(out.report, bounded.value().count);
-  out.bound = out.report.calibrated("theorem_4_2_bound");
+  out.bound = out.report.calibrated(mech::Calibrated::TheoremBound);
   out.report.set("distance_to_all_data", out.distance,
                  "‖ŵ − w*‖ measured on the pooled data: NOT private, an experiment diagnostic");
   auto made = makeModel(options.localLearner(), train.features(), 2);

@@ -105,9 +105,9 @@ Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& o, In
   report.delta = 0.0;
   report.noiseDimension = features;
   report.set("parties", K, "K: parties, each training locally");
-  report.set("smallest_party", n1, "n_(1) = min_j n_j");
+  report.set(mech::Calibrated::SmallestParty, n1, "n_(1) = min_j n_j");
   report.set("lambda", o.lambda, "λ of J_j(w) = (1/n_j)Σℓ + λ‖w‖² (the learner's λ is 2λ)");
-  report.set("theorem_4_2_bound", (K - 1.0) / (n1 * o.lambda),
+  report.set(mech::Calibrated::TheoremBound, (K - 1.0) / (n1 * o.lambda),
              "‖ŵ − w*‖ ≤ (K−1)/(n_(1)λ): paper 004 Theorem 4.2, as published");
   const double tolerance = localGradientTolerance(o, smallestParty);
   report.set(mech::Calibrated::GradientTolerance, tolerance, "τ: every local model's gradient norm is at most τ (fixed in advance)");

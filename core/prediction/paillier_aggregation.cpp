@@ -89,7 +89,7 @@ PaillierProtocol::Run PaillierProtocol::run(const std::vector<LocalModel>& local
                          "bits of both Paillier moduli (the parties' and Charlie's)");
   out.release.report.set("fixed_point_scale_bits", static_cast<double>(crypto::FixedPoint::kScaleBits),
                          "reals are encoded as round(x·2^40) mod n: resolution 2^-40");
-  out.release.report.set("protocol_bytes", static_cast<double>(out.transcript->totalBytes()),
+  out.release.report.set(mech::Calibrated::ProtocolBytes, static_cast<double>(out.transcript->totalBytes()),
                          "bytes of all protocol messages (transcript)");
   out.release.transcriptJson = out.transcript->toJson();
   return out;

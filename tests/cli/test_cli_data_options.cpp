@@ -216,7 +216,9 @@ class TestCliDataOptions : public QObject {
     QVERIFY(run.json()["warnings"].toArray().first().toString().contains("1/n = 1/" + n + " "));
     run = runCli(base + QStringList{"--delta", "1e-5", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
-    QVERIFY(run.json()["warnings"].toArray().isEmpty());
+    // (One epoch of DP-SGD may still be warned about as no better than the most common class.)
+    for (const auto& warning : run.json()["warnings"].toArray())
+      QVERIFY2(!warning.toString().contains("1/n"), qPrintable(warning.toString()));
   }
 
   // "iteration limit reached (17); not converged, objective 0" for a DP-SGD run that ran its epochs.

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/experiment/mechanism_catalog.h"
+#include "core/experiment/plan_choice.h"
 #include "core/experiment/privacy_plan.h"
 #include "tests/common/test_support.h"
 
@@ -86,6 +87,56 @@ class TestMechanismCatalog : public QObject {
       QCOMPARE(e.releasesAnswers, e.plan == PlanKind::Prediction);
       QCOMPARE(e.startsFromBaseline, e.key == "output" || e.key == "objective" || e.key == "loss" || e.key == "dplmgc");
     }
+  }
+
+  // The one plan builder: every key builds the alternative its entry names, with the shared
+  // parameters in it and the rest from that kind's own options; choiceOf() gives the choice
+  // back, so a plan survives the round trip; errors name their field.
+  void planBuilderBuildsEveryKey() {
+    for (const MechanismEntry& e : mechanismCatalog()) {
+      PlanChoice choice;
+      choice.mechanism = e.key;
+      choice.learner = LearnerSpec{e.key == "dplmgc" ? ModelKind::Lmgc
+                                   : e.key == "dpsgd" ? ModelKind::Softmax
+                                                      : ModelKind::LogisticRegression,
+                                   0.05, 0.5};
+      choice.epsilon = 2.5;
+      choice.delta = e.uses.delta ? 1e-6 : 0.0;
+      choice.calibration = mech::Calibration::Corrected;
+      choice.prediction.budget = 7;
+      choice.prediction.teachers = 3;
+      choice.multiparty.parties = 3;
+      choice.training.sgd.epochs = 2;
+      const PrivacyPlan plan = test::orDie(buildPlan(choice));
+      QVERIFY2(kindOf(plan) == e.plan, e.key.c_str());
+      QCOMPARE(plan.key(), e.key);
+      QCOMPARE(plan.learner(), choice.learner);
+      if (e.plan != PlanKind::NonPrivate) QCOMPARE(plan.epsilon(), 2.5);
+      if (e.uses.delta) QCOMPARE(plan.delta(), 1e-6);
+      if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
+        QCOMPARE(p->options.budget, 7LL);
+        QCOMPARE(p->options.teachers, Index{3});
+      }
+      if (const auto* m = std::get_if<Multiparty>(&plan.choice)) QCOMPARE(m->options.parties, Index{3});
+      if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) QCOMPARE(t->options.sgd.epochs, 2.0);
+      QVERIFY2(test::orDie(buildPlan(choiceOf(plan))) == plan, e.key.c_str());
+    }
+    PlanChoice bad;
+    bad.mechanism = "output";
+    bad.epsilon = -1;
+    QCOMPARE(buildPlan(bad).error().field, std::string("epsilon"));
+    bad.epsilon = 1;
+    bad.mechanism = "multiparty";
+    bad.family = mech::NoiseFamily::Gaussian;
+    QCOMPARE(buildPlan(bad).error().field, std::string("distribution"));
+    bad.mechanism = "laplace";
+    QCOMPARE(buildPlan(bad).error().field, std::string("mechanism"));
+    // assemblePlan does not validate: a form shows what validate() refuses.
+    PlanChoice unchecked;
+    unchecked.mechanism = "objective";
+    unchecked.learner.kind = ModelKind::Softmax;
+    QVERIFY(assemblePlan(unchecked));
+    QVERIFY(!buildPlan(unchecked));
   }
 
   // Each private mechanism's section is a heading of the algorithms reference the Help

@@ -155,7 +155,7 @@ class TestSweepTheoryBounds : public QObject {
     // The same number as the multiparty report's theorem_4_2_bound (another code path).
     multiparty::MultipartyOptions o = std::get<Multiparty>(plan.choice).options;
     const auto report = test::orDie(multiparty::calibrateMultiparty(o, 3256, 123));
-    DPSTUDIO_COMPARE_REL(bounds[0].value, report.calibrated("theorem_4_2_bound"), 1e-15);
+    DPSTUDIO_COMPARE_REL(bounds[0].value, report.calibrated(mech::Calibrated::TheoremBound), 1e-15);
     // The corrected noise is not the theorems' subject: said so.
     const auto corrected = publishedBounds(aggregate({0.1, 0.2, 0.2, 0.2, 0.3}, 1e-3, 1.0), a9a, 0.05);
     QVERIFY(QString::fromStdString(corrected[1].caveat).contains("drawn for reference"));

@@ -3,6 +3,7 @@
 #include <QObject>
 
 #include "core/experiment/mechanism_catalog.h"
+#include "core/experiment/plan_choice.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -12,12 +13,6 @@ const experiment::MechanismEntry* catalogued(const QString& key) { return experi
 bool uses(const QString& key, bool experiment::MechanismUses::*what) {
   const experiment::MechanismEntry* e = catalogued(key);
   return e && e->uses.*what;
-}
-
-std::optional<mech::MechanismKind> trainingKind(const QString& key) {
-  const experiment::MechanismEntry* e = catalogued(key);
-  if (!e || e->plan != experiment::PlanKind::Training) return std::nullopt;
-  return mech::parseMechanism(key.toStdString());
 }
 
 // Settings core accepts for every mechanism but the one rule probed.
@@ -34,40 +29,21 @@ bool accepted(const AuditSettings& s) { return static_cast<bool>(s.validate()); 
 }  // namespace
 
 experiment::PrivacyPlan AuditSettings::plan() const {
-  const LearnerSpec learner{model, lambda, huber};
-  if (auto kind = trainingKind(mechanism)) {
-    mech::MechanismOptions o;
-    o.kind = *kind;
-    o.learner = learner;
-    o.epsilon = epsilon;
-    o.delta = delta;
-    o.family = family;
-    o.calibration = calibration;
-    o.sgd.batchSize = batchSize;
-    o.sgd.epochs = epochs;
-    return experiment::PrivacyPlan::training(o);
-  }
-  if (mechanism == QLatin1String("multiparty")) {
-    multiparty::MultipartyOptions o;
-    o.model = model;
-    o.huber = huber;
-    o.lambda = lambda;
-    o.epsilon = epsilon;
-    o.parties = parties;
-    o.calibration = calibration;
-    return experiment::PrivacyPlan::multiparty(o);
-  }
-  predict::PredictionOptions o;
-  o.kind = mechanism == QLatin1String("subsample") ? predict::PredictionKind::Subsample
-                                                   : predict::PredictionKind::Sensitivity;
-  o.learner = learner;
-  o.epsilon = epsilon;
-  o.delta = delta;
-  o.budget = budget;
-  o.teachers = teachers;
-  o.family = family;
-  o.calibration = calibration;
-  return experiment::PrivacyPlan::prediction(o);
+  experiment::PlanChoice choice;
+  choice.mechanism = mechanism.toStdString();
+  choice.learner = LearnerSpec{model, lambda, huber};
+  choice.epsilon = epsilon;
+  choice.delta = delta;
+  if (uses(mechanism, &experiment::MechanismUses::familyChoice)) choice.family = family;
+  choice.calibration = calibration;
+  choice.training.sgd.batchSize = batchSize;
+  choice.training.sgd.epochs = epochs;
+  choice.prediction.budget = budget;
+  choice.prediction.teachers = teachers;
+  choice.multiparty.parties = parties;
+  // The form offers only catalogued keys and no family for multiparty: nothing to refuse.
+  auto plan = experiment::assemblePlan(choice);
+  return plan ? std::move(plan).value() : experiment::PrivacyPlan::nonPrivate(choice.learner);
 }
 
 Result<audit::AuditOptions> AuditSettings::options() const {

@@ -27,7 +27,7 @@ QString drawContext(const TrainingResult& result, const mech::MechanismReport& r
   if (report.delta > 0) privacy += QStringLiteral(", \u03b4 = ") + number(report.delta);
   if (report.calibration == mech::Calibration::Published) privacy += QObject::tr(" (as published)");
   if (result.prediction) return QObject::tr("%1: one draw per answer").arg(privacy);
-  if (report.value("releases")) return QObject::tr("%1: one draw per class").arg(privacy);  // one-vs-rest
+  if (report.find(mech::Calibrated::Releases)) return QObject::tr("%1: one draw per class").arg(privacy);  // one-vs-rest
   return QObject::tr("%1: one draw per release").arg(privacy);
 }
 

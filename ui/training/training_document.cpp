@@ -44,13 +44,33 @@ multiparty::MultipartyOptions TrainingSettings::multipartyOptions() const {
   return options;
 }
 
+experiment::PlanChoice TrainingSettings::choice() const {
+  experiment::PlanChoice choice;
+  choice.learner = learner;
+  choice.solver = {tolerance, maxIterations};
+  if (privacy.prediction) {
+    choice.mechanism = predict::predictionKindName(privacy.prediction->kind);
+    choice.prediction = *privacy.prediction;
+    choice.epsilon = privacy.prediction->epsilon;
+    choice.delta = privacy.prediction->delta;
+  } else if (privacy.multiparty) {
+    choice.mechanism = "multiparty";
+    choice.multiparty = *privacy.multiparty;
+    choice.epsilon = privacy.multiparty->epsilon;
+  } else {
+    choice.mechanism = mech::mechanismName(privacy.options.kind);
+    choice.training = privacy.options;
+    choice.epsilon = privacy.options.epsilon;
+    choice.delta = privacy.options.delta;
+    choice.tuneLambdas = privacy.tuneLambdas;
+  }
+  return choice;
+}
+
 experiment::PrivacyPlan TrainingSettings::plan() const {
-  experiment::PrivacyPlan plan;
-  if (privacy.prediction) plan = experiment::PrivacyPlan::prediction(predictionOptions());
-  else if (privacy.multiparty) plan = experiment::PrivacyPlan::multiparty(multipartyOptions());
-  else plan = experiment::PrivacyPlan::training(mechanismOptions(), privacy.tuneLambdas);
-  plan.solver = {tolerance, maxIterations};
-  return plan;
+  // The keys come from core's own kinds, so assembling cannot fail.
+  auto plan = experiment::assemblePlan(choice());
+  return plan ? std::move(plan).value() : experiment::PrivacyPlan::nonPrivate(learner);
 }
 
 bool sameBaseline(const TrainingSettings& a, const TrainingSettings& b) {

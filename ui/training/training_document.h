@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/sources/prepare.h"
+#include "core/experiment/plan_choice.h"
 #include "core/experiment/plan_run.h"
 #include "core/learn/learner.h"
 #include "core/learn/model_view.h"
@@ -81,7 +82,9 @@ struct TrainingSettings {
   // privacy.prediction / privacy.multiparty with this learner (their model, λ and h).
   predict::PredictionOptions predictionOptions() const;
   multiparty::MultipartyOptions multipartyOptions() const;
-  // The privacy choice as core's experiment layer runs it, with this learner and solver.
+  // The privacy choice as core's plan builder takes it (core/experiment/plan_choice.h), and
+  // the plan it builds, with this learner and solver.
+  experiment::PlanChoice choice() const;
   experiment::PrivacyPlan plan() const;
   bool operator==(const TrainingSettings&) const = default;
 };
