@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "core/experiment/result_baselines.h"
 #include "ui/dataset/dataset_document.h"
 #include "ui/training/calibration_view.h"
 #include "ui/training/mechanism_form.h"
@@ -23,6 +24,13 @@
 
 namespace dpstudio::ui {
 namespace {
+
+// " · 33.3 % most common class": the accuracy of always answering the test part's most
+// common class, the floor a model must clear (measured for comparison, not private).
+QString mostCommonClassText(const TrainingResult& r) {
+  const std::optional<double> common = experiment::mostCommonClassAccuracy(r.data->test);
+  return common ? QObject::tr(" \u00b7 %1 most common class").arg(formatPercent(*common)) : QString();
+}
 
 const QString kWarningStyle = QStringLiteral(
     "QLabel { color: #8a1c00; background: #fff1e6; border: 1px solid #e8a87c;"
@@ -372,7 +380,8 @@ void ModelPanel::refreshResult() {
     showRelease(r);
   } else {
     trainAccuracyLabel_->setText(formatPercent(r.trainAccuracy));
-    testAccuracyLabel_->setText(r.testAccuracy ? formatPercent(*r.testAccuracy) : tr("\u2014 (no test part)"));
+    testAccuracyLabel_->setText(r.testAccuracy ? formatPercent(*r.testAccuracy) + mostCommonClassText(r)
+                                               : tr("\u2014 (no test part)"));
     timeLabel_->setToolTip(QString());
   }
   showOptimizer(r);
@@ -442,8 +451,18 @@ void ModelPanel::showRelease(const TrainingResult& r) {
     return tr("%1 private \u00b7 %2 %3").arg(formatPercent(privateValue), formatPercent(baseline), reference);
   };
   trainAccuracyLabel_->setText(pair(release.trainAccuracy, r.trainAccuracy));
-  testAccuracyLabel_->setText(release.testAccuracy && r.testAccuracy ? pair(*release.testAccuracy, *r.testAccuracy)
-                                                                     : tr("\u2014 (no test part)"));
+  testAccuracyLabel_->setText(release.testAccuracy && r.testAccuracy
+                                  ? pair(*release.testAccuracy, *r.testAccuracy) + mostCommonClassText(r)
+                                  : tr("\u2014 (no test part)"));
+  // A release no better than always answering the most common class has learned nothing
+  // usable at this privacy level: say so where the accuracy is read.
+  const std::optional<double> common = experiment::mostCommonClassAccuracy(r.data->test);
+  if (release.testAccuracy && common)
+    if (auto useless = experiment::noBetterThanMostCommonClassWarning(*release.testAccuracy, *common)) {
+      const QString text = tr("\u26a0 %1").arg(QString::fromStdString(*useless));
+      releaseWarning_->setText(report.warning.empty() ? text : releaseWarning_->text() + QStringLiteral("\n") + text);
+      resultForm_->setRowVisible(releaseWarning_, true);
+    }
   timeLabel_->setToolTip(tr("Private training; the non-private model took %1 s.").arg(r.seconds, 0, 'f', 2));
 }
 
