@@ -1,12 +1,40 @@
 #include "core/sources/prepare.h"
 
+#include <cstdio>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "core/data/declared_structure.h"
 #include "core/sources/source.h"
 #include "core/data/split.h"
 
 namespace dpstudio {
+namespace {
+
+// A public norm bound far above the rows' norms shrinks every row towards 0: the model then
+// learns next to nothing, privately or not (--norm-bound 1e300 was accepted without a word).
+// Said when the largest training row, after the bound, has norm below kShrunkRows: R is more
+// than 20 times the largest row. The norm is read off the data, so the warning is a
+// diagnostic for the analyst, not part of any release.
+constexpr double kShrunkRows = 0.05;
+
+std::optional<std::string> normBoundFarAboveRows(const PreprocessSpec& spec, const Dataset& rows) {
+  if (!spec.normBound || rows.rows() == 0) return std::nullopt;
+  const double largest = rows.X.rowwise().norm().maxCoeff();
+  if (!(largest < kShrunkRows)) return std::nullopt;
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "the norm bound R = %g is far above the rows: after it the largest training row has norm %.3g "
+                "(of at most 1), so every row is close to 0 and the model learns next to nothing, privately or "
+                "not. Choose R from the data's declared ranges (about the largest norm a row can have); this "
+                "count over the data is a diagnostic, NOT private",
+                *spec.normBound, largest);
+  return std::string(text);
+}
+
+}  // namespace
+
 
 Result<Dataset> alignToTraining(Dataset test, const Dataset& train) {
   const std::string& src = test.provenance.source;
@@ -106,6 +134,8 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
   if (!trainBefore) return trainBefore.error();
   auto testBefore = out.preprocessor.applyBeforeFeatureMap(std::move(test));
   if (!testBefore) return testBefore.error();
+  if (auto far = normBoundFarAboveRows(settings.preprocess, trainBefore.value()))
+    trainBefore.value().provenance.warnings.push_back(*far);
   if (out.preprocessor.hasFeatureMap() && settings.keepRowsBeforeMap) {
     out.train = out.preprocessor.applyFeatureMap(trainBefore.value());
     out.test = out.preprocessor.applyFeatureMap(testBefore.value());

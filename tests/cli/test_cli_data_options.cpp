@@ -204,6 +204,20 @@ class TestCliDataOptions : public QObject {
     QVERIFY2(run.err.contains("range 2"), qPrintable(run.err));
   }
 
+  // Issue 32 item 7: --norm-bound 1e300 was accepted without a word, every row ~0.
+  void normBoundFarAboveTheRowsWarns() {
+    const QStringList base{"train", "--train", "builtin:iris", "--model", "logreg", "--json"};
+    auto run = runCli(base + QStringList{"--norm-bound", "1e300"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    bool warned = false;
+    for (const auto& w : run.json()["warnings"].toArray()) warned |= w.toString().contains("far above the rows");
+    QVERIFY2(warned, qPrintable(run.out));
+    run = runCli(base + QStringList{"--norm-bound", "20"});  // iris: rows up to norm 11
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    for (const auto& w : run.json()["warnings"].toArray())
+      QVERIFY2(!w.toString().contains("far above the rows"), qPrintable(w.toString()));
+  }
+
   // The CLI printed "(1, 0.9)-DP" for --delta 0.9 without a word.
   void deltaAtLeastOneOverNWarns() {
     const QStringList base{"train", "--train", "builtin:iris", "--unit-rows", "--model", "softmax",
