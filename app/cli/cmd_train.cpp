@@ -15,8 +15,7 @@
 #include "core/experiment/release_entries.h"
 #include "core/experiment/result_baselines.h"
 #include "core/mechanisms/report_json.h"
-#include "core/mechanisms/noise_scale.h"
-#include "core/mechanisms/sgd_step.h"
+#include "core/mechanisms/pre_run_warnings.h"
 #include "core/privacy/validation.h"
 #include "core/sources/source.h"
 
@@ -177,17 +176,13 @@ int runTrain(const QStringList& args) {
   const bool hasRanges = !request.value().preprocess.publicRanges.empty();
   std::vector<std::string> warnings = train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
-  if (hasGuarantee)
-    if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, train.rows())) warnings.push_back(*doubtful);
+  if (isPrivate)
+    for (std::string& warning : mech::preRunWarnings(report, {train.rows(), train.features(), train.classes()},
+                                                     mechanism ? &mechanism->options : nullptr))
+      warnings.push_back(std::move(warning));
   if (isPrivate && hasTest && mostCommonClass)
     if (auto useless = experiment::noBetterThanMostCommonClassWarning(testAccuracy, *mostCommonClass))
       warnings.push_back(*useless);
-  if (mechanism) {
-    if (auto swamped = mech::noiseSwampsModelWarning(mechanism->options, report, train.classes()))
-      warnings.push_back(*swamped);
-    if (auto step = mech::dpSgdStepWarning(mechanism->options, train.features(), train.classes()))
-      warnings.push_back(*step);
-  }
   command.warn(warnings);
 
   if (command.json()) {

@@ -10,6 +10,7 @@
 
 #include "core/mechanisms/mechanism.h"
 #include "core/mechanisms/noise_scale.h"
+#include "core/mechanisms/pre_run_warnings.h"
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/gaussian.h"
 #include "core/privacy/noise.h"
@@ -68,6 +69,30 @@ class TestMechanismCalibration : public QObject {
     // Only output perturbation adds its noise to θ itself.
     auto objective = test::options(MechanismKind::Objective, ModelKind::LogisticRegression, 1.0, 1e-4);
     QVERIFY(!mech::noiseSwampsModelWarning(objective, test::orDie(mech::calibrate(objective, {112, 4, 3})), 3));
+  }
+
+  // Core's pre-run warnings, the one list both front ends show: the swamping noise for the
+  // training mechanism, a δ not below 1/n for every private plan (predictors and
+  // multiparty pass no training options), none where nothing is wrong; and private tuning's
+  // calibration is for candidate 1 on one of m + 1 parts.
+  void preRunWarningsAndTheTunedProblem() {
+    const mech::ProblemShape iris{112, 4, 3};
+    auto o = test::options(MechanismKind::Output, ModelKind::LogisticRegression, 1.0, 1e-4);
+    const auto swamped = mech::preRunWarnings(test::orDie(mech::calibrate(o, iris)), iris, &o);
+    QCOMPARE(swamped.size(), std::size_t{1});
+    QVERIFY(swamped.front().find("noise swamps the model") != std::string::npos);
+    o.learner.lambda = 1.0;
+    QVERIFY(mech::preRunWarnings(test::orDie(mech::calibrate(o, iris)), iris, &o).empty());
+    o.family = mech::NoiseFamily::Gaussian;
+    o.delta = 0.5;  // not below 1/112
+    const auto doubtful = mech::preRunWarnings(test::orDie(mech::calibrate(o, iris)), iris, &o);
+    QCOMPARE(doubtful.size(), std::size_t{1});
+    QVERIFY(doubtful.front().find("1/n") != std::string::npos);
+    QCOMPARE(mech::preRunWarnings(test::orDie(mech::calibrate(o, iris)), iris, nullptr), doubtful);
+    const mech::CalibratedProblem tuned = mech::calibratedProblem(o, {0.5, 0.1, 0.01}, iris);
+    QCOMPARE(tuned.shape.rows, Index{28});  // 112 / (3 + 1)
+    QCOMPARE(tuned.options.learner.lambda, 0.5);
+    QCOMPARE(mech::calibratedProblem(o, {}, iris).shape.rows, Index{112});
   }
 
   // docs/algorithms.md §3 B / issue 4: logistic (c = 1/4), n = 1000.

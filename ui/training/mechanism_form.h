@@ -132,7 +132,10 @@ class MechanismForm : public QWidget {
   void computeCalibration();
   void computePredictionCalibration();
   // The live text for a calibration, or core's reason there is none; "as published" warns.
-  void showCalibration(const Result<mech::MechanismReport>& report);
+  // The report (or why there is none) and its warnings; `training`: a training mechanism's
+  // options, null for a predictor or multiparty.
+  void showCalibration(const Result<mech::MechanismReport>& report, const mech::ProblemShape& shape,
+                       const mech::MechanismOptions* training);
   // The options as chosen, every number replaced by a valid default while its field is
   // invalid (so that checks blame the right field).
   mech::MechanismOptions currentOptions() const;

@@ -2,9 +2,7 @@
 // calibration view and warnings it feeds (split from mechanism_form.cpp).
 #include <QLabel>
 
-#include "core/mechanisms/noise_scale.h"
-#include "core/mechanisms/sgd_step.h"
-#include "core/privacy/validation.h"
+#include "core/mechanisms/pre_run_warnings.h"
 #include "ui/training/calibration_view.h"
 #include "ui/training/mechanism_form.h"
 
@@ -55,47 +53,36 @@ void MechanismForm::computeCalibration() {
   const PrivacySettings s = settings();
   mech::MechanismOptions options = s.options;
   options.learner = learner_;
-  mech::ProblemShape shape = *shape_;
-  if (!s.tuneLambdas.empty()) {
-    // Tuning trains each candidate on one of m + 1 equal parts (tuning.h): the calibration
-    // of the first candidate on its part.
-    const auto parts = static_cast<Index>(s.tuneLambdas.size()) + 1;
-    shape.rows = shape.rows / parts;
-    options.learner.lambda = s.tuneLambdas.front();
+  // Private tuning: the calibration of candidate 1 on one part (core's calibratedProblem).
+  const mech::CalibratedProblem problem = mech::calibratedProblem(options, s.tuneLambdas, *shape_);
+  if (!s.tuneLambdas.empty())
     calibrationTitle_->setText(tr("Calibration of candidate 1 (\u03bb = %1) on a part of n = %2, d = %3, C = %4")
-                                   .arg(options.learner.lambda, 0, 'g', 4)
-                                   .arg(shape.rows).arg(shape.features).arg(shape.classes));
-  } else {
+                                   .arg(problem.options.learner.lambda, 0, 'g', 4)
+                                   .arg(problem.shape.rows).arg(problem.shape.features).arg(problem.shape.classes));
+  else
     calibrationTitle_->setText(tr("Calibration for n = %1, d = %2, C = %3")
-                                   .arg(shape.rows).arg(shape.features).arg(shape.classes));
-  }
-  showCalibration(mech::calibrate(options, shape, s.noise));  // the scale the run will draw at
-  // Output perturbation at a λ whose noise no model survives, or a DP-SGD step beyond what
-  // is safe on data in the unit ball: say so before Train.
-  std::optional<std::string> caution;
-  if (calibration_) caution = mech::noiseSwampsModelWarning(options, *calibration_, shape.classes);
-  if (!caution) caution = mech::dpSgdStepWarning(options, shape.features, shape.classes);
-  if (caution) {
-    const QString previous = warning_->isVisible() ? warning_->text() + QStringLiteral("\n") : QString();
-    warning_->setText(previous + tr("\u26a0 %1").arg(QString::fromStdString(*caution)));
-    warning_->setVisible(true);
-  }
+                                   .arg(problem.shape.rows).arg(problem.shape.features).arg(problem.shape.classes));
+  // The scale the run will draw at, and what core warns of before it (δ against the whole
+  // training part's n: the guarantee is over all of it).
+  showCalibration(mech::calibrate(problem.options, problem.shape, s.noise), *shape_, &problem.options);
 }
 
-void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report) {
+void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report, const mech::ProblemShape& shape,
+                                    const mech::MechanismOptions* training) {
+  calibration_.reset();
   if (!report) {
     calibrationView_->showMessage(QString::fromStdString(report.error().message));
     return;
   }
   calibration_ = report.value();
   calibrationView_->setReport(*calibration_);
+  // The calibration's own warning (as published), then core's pre-run warnings (δ not
+  // below 1/n, noise that swamps the model, a DP-SGD step beyond what is safe): said
+  // before Train, as `dpstudio-cli train` says them.
   QStringList warnings;
   if (!calibration_->warning.empty()) warnings << QString::fromStdString(calibration_->warning);
-  // A δ that allows publishing a whole record is accepted (a teacher may show exactly that)
-  // but never silently; n is the training part the calibration is for.
-  if (shape_)
-    if (const auto doubtful = privacy::doubtfulDeltaWarning(calibration_->delta, static_cast<long>(shape_->rows)))
-      warnings << QString::fromStdString(*doubtful);
+  for (const std::string& warning : mech::preRunWarnings(*calibration_, shape, training))
+    warnings << QString::fromStdString(warning);
   if (!warnings.isEmpty()) {
     warning_->setText(tr("\u26a0 %1").arg(warnings.join(QStringLiteral("\n\u26a0 "))));
     warning_->setVisible(true);
