@@ -25,6 +25,7 @@
 #include "core/bundle/bundle_export.h"
 #include "core/experiment/answering.h"
 #include "core/experiment/release_entries.h"
+#include "core/experiment/result_baselines.h"
 #include "core/mechanisms/report_json.h"
 #include "core/privacy/validation.h"
 #include "core/sources/source.h"
@@ -92,11 +93,20 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   std::vector<std::string> warnings = data.train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.warnings().begin(), ledger.warnings().end());
   if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, data.train.rows())) warnings.push_back(*doubtful);
+  // The floor every answer set must clear (issue 32 item 4): the test part's most common class.
+  const std::optional<double> mostCommonClass = experiment::mostCommonClassAccuracy(data.test);
+  if (a.answered > 0 && mostCommonClass)
+    if (auto useless = experiment::noBetterThanMostCommonClassWarning(accuracy, *mostCommonClass))
+      warnings.push_back(*useless);
   command.warn(warnings);
   if (command.json()) {
     QJsonObject out = commonJson(report, data, seconds, scope);
     out["ledger"] = ledger.json();
     out["lambda"] = o.learner.lambda;
+    if (mostCommonClass)
+      out["baselines"] = QJsonObject{{"most_common_class_test_accuracy", *mostCommonClass},
+                                     {"nonprivate_test_accuracy", a.nonPrivateAccuracy},
+                                     {"what", "measured on the test part for comparison: NOT private, not a release"}};
     out["train_accuracy"] = QJsonValue::Null;
     out["test_accuracy"] = a.answered > 0 ? QJsonValue(accuracy) : QJsonValue::Null;
     out["test_accuracy_note"] = QString::fromStdString(note);
@@ -126,6 +136,9 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   printText("                (" + QString::fromStdString(note) + ")");
   printText(QString("non-private     %1 on the same points (NOT private, for comparison)")
                 .arg(a.nonPrivateAccuracy, 0, 'f', 4));
+  if (mostCommonClass)
+    printText(QString("baselines       most common class %1 on the test part (NOT private, for comparison)")
+                  .arg(*mostCommonClass, 0, 'f', 4));
   printText(QString("budget          %1 of %2 answers left").arg(a.remaining).arg(o.budget));
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(report.statement));

@@ -57,6 +57,13 @@ class TestCli : public QObject {
                               "--norm-bound", "20", "--lambda", "0.1"});
     QVERIFY2(text.out.contains("baselines       most common class 0."), qPrintable(text.out));
     QVERIFY2(text.out.contains(", non-private 0."), qPrintable(text.out));
+    // A private predictor's answers too.
+    const auto answers = runCli({"train", "--train", "builtin:iris", "--model", "logreg", "--norm-bound", "20",
+                                 "--mechanism", "subsample", "--teachers", "4", "--budget", "30", "--json"});
+    QVERIFY2(answers.exitCode == 0, qPrintable(answers.err));
+    const QJsonObject predictor = answers.json()["baselines"].toObject();
+    QCOMPARE(predictor["most_common_class_test_accuracy"].toDouble(), plain["most_common_class_test_accuracy"].toDouble());
+    QCOMPARE(predictor["nonprivate_test_accuracy"].toDouble(), answers.json()["nonprivate_test_accuracy"].toDouble());
   }
 
   void versionAndHelp() {
