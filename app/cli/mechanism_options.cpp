@@ -11,7 +11,11 @@ void addMechanismOptions(QCommandLineParser& parser) {
       {"mechanism", QString::fromStdString(experiment::mechanismKeyList() + " (default none)."), "X", "none"},
       {"epsilon", "Total privacy budget epsilon (default 1).", "E"},
       {"delta", "Total delta (default 0; Gaussian noise and DP-SGD need delta > 0).", "D"},
-      {"lambda", "Regularization strength (default 1e-4; LMGC: weight of the regularizer, default 1e-2).", "L"},
+      {"lambda",
+       "Regularization strength. Linear models: J = (1/n) sum loss + (lambda/2)||theta||^2 (default 1e-4; "
+       "scikit-learn's C is 1/(n lambda)). LMGC: lambda (sum tr Psi_c + ||Phi||_F^2 / 2) on the sum scale "
+       "(default 1e-2). Multiparty: paper 004's (1/n_j) sum loss + lambda ||w||^2 (default 1e-4).",
+       "L"},
       {"huber", "Huber hinge width h for huber and lmgc (default 0.5).", "H"},
       {"lambda2", "Output perturbation of LMGC: strong-convexity weight (default 0.01).", "L2"},
       {"distribution", "Noise family where a mechanism offers both: l2-laplace or gaussian.", "F", "l2-laplace"},
