@@ -3,6 +3,20 @@
 #include "core/experiment/mechanism_catalog.h"
 
 namespace dpstudio::experiment {
+namespace {
+
+// A training mechanism's or a predictor's options with the choice's shared parameters.
+template <typename Options>
+Options withShared(Options options, const PlanChoice& choice) {
+  options.learner = choice.learner;
+  options.epsilon = choice.epsilon;
+  options.delta = choice.delta;
+  if (choice.family) options.family = *choice.family;
+  if (choice.calibration) options.calibration = *choice.calibration;
+  return options;
+}
+
+}  // namespace
 
 Result<PrivacyPlan> assemblePlan(const PlanChoice& choice) {
   const MechanismEntry* entry = findMechanism(choice.mechanism);
@@ -13,24 +27,14 @@ Result<PrivacyPlan> assemblePlan(const PlanChoice& choice) {
   switch (entry->plan) {
     case PlanKind::NonPrivate: plan = PrivacyPlan::nonPrivate(choice.learner); break;
     case PlanKind::Training: {
-      mech::MechanismOptions o = choice.training;
+      mech::MechanismOptions o = withShared(choice.training, choice);
       o.kind = *mech::parseMechanism(entry->key);
-      o.learner = choice.learner;
-      o.epsilon = choice.epsilon;
-      o.delta = choice.delta;
-      if (choice.family) o.family = *choice.family;
-      if (choice.calibration) o.calibration = *choice.calibration;
       plan = PrivacyPlan::training(o, choice.tuneLambdas);
       break;
     }
     case PlanKind::Prediction: {
-      predict::PredictionOptions o = choice.prediction;
+      predict::PredictionOptions o = withShared(choice.prediction, choice);
       o.kind = *predict::parsePredictionKind(entry->key);
-      o.learner = choice.learner;
-      o.epsilon = choice.epsilon;
-      o.delta = choice.delta;
-      if (choice.family) o.family = *choice.family;
-      if (choice.calibration) o.calibration = *choice.calibration;
       plan = PrivacyPlan::prediction(o);
       break;
     }

@@ -41,9 +41,6 @@
 #include "ui/plot/region_image.h"
 #include "ui/plot/scatter_view.h"
 #include "ui/training/calibration_view.h"
-#include "core/experiment/mechanism_catalog.h"
-#include "ui/privacy/audit_settings.h"
-#include "ui/training/mechanism_catalog.h"
 #include "ui/training/mechanism_form.h"
 #include "ui/training/model_panel.h"
 #include "ui/training/model_settings_form.h"
@@ -66,12 +63,6 @@ using dpstudio::ui::MainWindow;
 using dpstudio::ui::MechanismForm;
 using dpstudio::ui::SeriesRole;
 using dpstudio::ui::TrainingController;
-namespace experiment = dpstudio::experiment;
-using dpstudio::ui::auditMechanisms;
-using dpstudio::ui::auditMechanismTitle;
-using dpstudio::ui::fillMechanismList;
-using dpstudio::ui::isComboItemEnabled;
-using dpstudio::ui::mechanismNote;
 
 namespace {
 
@@ -110,7 +101,6 @@ class TestMechanismDock : public QObject {
   void initTestCase();
   void init();
 
-  void listsAreTheCatalogues();
   void eachMechanismShowsItsParameters_data();
   void eachMechanismShowsItsParameters();
   void refusedChoicesAreDisabledWithTheReason();
@@ -136,30 +126,6 @@ void TestMechanismDock::initTestCase() {
 }
 
 void TestMechanismDock::init() { QSettings().clear(); }
-
-// The Mechanism list and the Audit list are core's catalogue: every key once, under its
-// group's header, with the catalogue's note and a tooltip naming its section.
-void TestMechanismDock::listsAreTheCatalogues() {
-  QComboBox box;
-  fillMechanismList(&box);
-  QStringList listed;
-  for (int i = 0; i < box.count(); ++i)
-    if (isComboItemEnabled(&box, i)) listed << box.itemData(i).toString();
-  QStringList expected;
-  for (const experiment::MechanismEntry& e : experiment::mechanismCatalog()) {
-    expected << QString::fromStdString(e.key);
-    QVERIFY2(box.findText(QString::fromStdString(experiment::groupTitle(e.group))) >= 0, e.key.c_str());
-    if (e.plan == experiment::PlanKind::NonPrivate) continue;
-    const int row = box.findData(QString::fromStdString(e.key));
-    QVERIFY(box.itemData(row, Qt::ToolTipRole).toString().contains(QStringLiteral("\u00a73 ") + QString::fromStdString(e.section)));
-    QVERIFY(mechanismNote(e.key).startsWith(QString::fromStdString(e.note).chopped(1)));
-  }
-  QCOMPARE(listed, expected);
-  QStringList audited;
-  for (const std::string& key : experiment::privateMechanismKeys()) audited << QString::fromStdString(key);
-  QCOMPARE(auditMechanisms(), audited);
-  QCOMPARE(auditMechanismTitle(QStringLiteral("subsample")), QStringLiteral("Subsample-and-aggregate (G)"));
-}
 
 void TestMechanismDock::eachMechanismShowsItsParameters_data() {
   QTest::addColumn<int>("mechanism");
