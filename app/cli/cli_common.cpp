@@ -150,9 +150,13 @@ void Command::addTrainingDataOptions() {
       {"test-labels", "IDX labels file for an IDX --test.", "FILE"},
       {"split-seed", "Seed of the train/test split (default 1).", "S"},
       {"unit-rows", "Scale every row to norm 1 (per example: no privacy cost)."},
-      {"norm-bound", "Public norm bound R: clip rows to norm R, then divide by R.", "R"},
+      {"norm-bound",
+       "Public norm bound R: clip rows to norm R, then divide by R (default with declared ranges: derived "
+       "from them, sqrt(d)/2).",
+       "R"},
       {"feature-range",
-       "Declared public range of every feature, mapped to [0, 1]; values outside are clipped (and counted).",
+       "Declared public range of every feature, mapped to [-1/2, 1/2] (centred on its midpoint); values outside "
+       "are clipped (and counted).",
        "LO,HI"},
       {"feature-ranges", "Declared public range of each feature, in order: lo1:hi1,lo2:hi2,...",
        "RANGES"},

@@ -30,9 +30,11 @@ Status checkManifestHeader(const QJsonObject& manifest) {
   if (manifest["format"].toString() != kFormatName)
     return bad(member, "format '" + manifest["format"].toString().toStdString() + "' is not '" + kFormatName + "'");
   if (!manifest["version"].isDouble()) return bad(member, "has no numeric \"version\" field");
-  if (manifest["version"].toDouble() != kFormatVersion)
-    return bad(member, "version " + QString::number(manifest["version"].toDouble()).toStdString() +
-                           " is not supported (this program reads version " + std::to_string(kFormatVersion) + ")");
+  const double version = manifest["version"].toDouble();
+  if (version != std::floor(version) || version < kOldestReadableVersion || version > kFormatVersion)
+    return bad(member, "version " + QString::number(version).toStdString() +
+                           " is not supported (this program reads versions " + std::to_string(kOldestReadableVersion) +
+                           " to " + std::to_string(kFormatVersion) + ")");
   for (const char* key : {"producer", "model", "preprocessing", "privacy", "training", "arrays", "checksums"})
     if (!manifest[key].isObject()) return bad(member, std::string("lacks the \"") + key + "\" object");
   for (const char* key : {"kind", "classes", "input_dim"})

@@ -22,7 +22,10 @@
 namespace dpstudio::bundle {
 
 inline constexpr const char* kFormatName = "dpstudio-model";
-inline constexpr int kFormatVersion = 1;
+// Version 2 (2026-12) maps declared feature ranges to [−½, ½] and names the mapping
+// (preprocessing.range_mapping); version 1 bundles, which map them to [0, 1], are still read.
+inline constexpr int kFormatVersion = 2;
+inline constexpr int kOldestReadableVersion = 1;
 inline constexpr const char* kManifestMember = "manifest.json";
 inline constexpr const char* kModelCardMember = "MODEL_CARD.md";
 

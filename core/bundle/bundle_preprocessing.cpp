@@ -47,8 +47,10 @@ QJsonObject preprocessingToManifest(const Preprocessor& pre, std::map<std::strin
       {"output_dim", static_cast<qint64>(pre.outputDim)},
       {"steps", stringArray(pre.steps)},
       {"feature_ranges", ranges},
+      {"range_mapping", QString::fromStdString(rangeMappingName(spec.rangeMapping))},
       {"unit_rows", spec.unitRows},
       {"norm_bound", spec.normBound ? QJsonValue(*spec.normBound) : QJsonValue::Null},
+      {"norm_bound_from_ranges", pre.normBoundFromRanges},
       {"intercept", spec.intercept},
       {"private", pre.notPrivate.empty()},
       {"not_private", stringArray(pre.notPrivate)},
@@ -104,8 +106,17 @@ Result<Preprocessor> preprocessingFromManifest(const QJsonObject& json, const st
       return bad("each feature range must be [lo, hi]", where + ".feature_ranges");
     spec.publicRanges.push_back({pair[0].toDouble(), pair[1].toDouble()});
   }
+  // Bundles written before the centred mapping have no "range_mapping": theirs is [0, 1].
+  if (json.contains("range_mapping")) {
+    const auto mapping = parseRangeMapping(json["range_mapping"].toString().toStdString());
+    if (!mapping) return bad("must be \"centred\" or \"unit interval\"", where + ".range_mapping");
+    spec.rangeMapping = *mapping;
+  } else {
+    spec.rangeMapping = RangeMapping::UnitInterval;
+  }
   spec.unitRows = json["unit_rows"].toBool();
   if (json["norm_bound"].isDouble()) spec.normBound = json["norm_bound"].toDouble();
+  pre.normBoundFromRanges = json["norm_bound_from_ranges"].toBool();
   spec.intercept = json["intercept"].toBool();
   if (auto status = spec.validate(); !status)
     return bad("invalid settings: " + status.error().message, where);

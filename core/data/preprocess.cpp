@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
+
 #include "core/data/pca.h"
 #include "core/random/rng.h"
 #include "core/util/parallel.h"
@@ -24,6 +26,31 @@ std::string number(double value) {
 }
 
 }  // namespace
+
+std::string rangeMappingName(RangeMapping mapping) {
+  return mapping == RangeMapping::Centred ? "centred" : "unit interval";
+}
+
+std::optional<RangeMapping> parseRangeMapping(const std::string& name) {
+  if (name == "centred") return RangeMapping::Centred;
+  if (name == "unit interval") return RangeMapping::UnitInterval;
+  return std::nullopt;
+}
+
+std::optional<double> derivedNormBound(const PreprocessSpec& spec, Index inputDim, const Eigen::MatrixXd& projection) {
+  if (spec.publicRanges.empty() || inputDim < 1) return std::nullopt;
+  const double root = std::sqrt(static_cast<double>(inputDim));
+  // PCA's mean lies in the box too, so x − μ lies in a box of width 2 per feature.
+  double bound = spec.pcaDim || spec.rangeMapping == RangeMapping::UnitInterval ? root : root / 2;
+  if (projection.size() > 0) {
+    // ‖P‖₂² is the largest eigenvalue of the smaller Gram matrix, PᵀP or PPᵀ.
+    const Eigen::MatrixXd gram = projection.rows() >= projection.cols() ? Eigen::MatrixXd(projection.transpose() * projection)
+                                                                        : Eigen::MatrixXd(projection * projection.transpose());
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(gram, Eigen::EigenvaluesOnly);
+    bound *= std::sqrt(std::max(0.0, eigen.eigenvalues().maxCoeff()));
+  }
+  return bound;
+}
 
 Status PreprocessSpec::validate() const {
   for (const auto& range : publicRanges) {
@@ -186,10 +213,12 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
   pre.inputDim = d;
   Index dim = d;
   if (!spec.publicRanges.empty()) {
+    const std::string target = spec.rangeMapping == RangeMapping::Centred ? "[-1/2, 1/2] (centred on its midpoint)"
+                                                                          : "[0, 1]";
     pre.steps.push_back(spec.publicRanges.size() == 1
                             ? "public feature range [" + number(spec.publicRanges[0].lo) + ", " +
-                                  number(spec.publicRanges[0].hi) + "] mapped to [0, 1]"
-                            : "per-feature public ranges mapped to [0, 1]");
+                                  number(spec.publicRanges[0].hi) + "] mapped to " + target
+                            : "per-feature public ranges, each mapped to " + target);
   }
   if (spec.projectionDim) {
     pre.projection = randomProjectionMatrix(dim, *spec.projectionDim, spec.projectionSeed);
@@ -215,7 +244,16 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
     pre.notPrivate.push_back(step + ": the basis and mean are computed from private data");
   }
   if (spec.unitRows) pre.steps.push_back("every row scaled to unit norm");
-  if (spec.normBound)
+  if (!spec.unitRows && !spec.normBound) {
+    if (auto derived = derivedNormBound(spec, d, pre.projection)) {
+      pre.spec.normBound = *derived;
+      pre.normBoundFromRanges = true;
+    }
+  }
+  if (pre.normBoundFromRanges)
+    pre.steps.push_back("norm bound R = " + number(*pre.spec.normBound) +
+                        " derived from the declared ranges (the largest norm a row can have): rows divided by R");
+  else if (spec.normBound)
     pre.steps.push_back("public norm bound R = " + number(*spec.normBound) +
                         ": rows clipped to norm R, then divided by R");
   if (spec.randomFeatures) {
@@ -252,13 +290,15 @@ Eigen::MatrixXd Preprocessor::transform(const Eigen::MatrixXd& X) const {
 }
 
 Eigen::MatrixXd Preprocessor::transformBeforeFeatureMap(Eigen::MatrixXd Z) const {
+  // (x − lo)/(hi − lo) − shift, clipped to the mapped interval [−shift, 1 − shift].
+  const double shift = spec.rangeMapping == RangeMapping::Centred ? 0.5 : 0.0;
   if (spec.publicRanges.size() == 1) {
     const auto& r = spec.publicRanges[0];
-    Z.array() = ((Z.array() - r.lo) / (r.hi - r.lo)).cwiseMax(0.0).cwiseMin(1.0);
+    Z.array() = ((Z.array() - r.lo) / (r.hi - r.lo) - shift).cwiseMax(-shift).cwiseMin(1.0 - shift);
   } else if (!spec.publicRanges.empty()) {
     for (Index j = 0; j < Z.cols(); ++j) {
       const auto& r = spec.publicRanges[static_cast<std::size_t>(j)];
-      Z.col(j) = ((Z.col(j).array() - r.lo) / (r.hi - r.lo)).cwiseMax(0.0).cwiseMin(1.0).matrix();
+      Z.col(j) = ((Z.col(j).array() - r.lo) / (r.hi - r.lo) - shift).cwiseMax(-shift).cwiseMin(1.0 - shift).matrix();
     }
   }
   if (projection.size() > 0) Z = Z * projection;

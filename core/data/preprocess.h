@@ -2,11 +2,15 @@
 // Preprocessing, fitted on the training part and applied identically to every other part
 // (test data, points queried later, the decision view's grid). docs/algorithms.md §0: every privacy
 // proof assumes ‖x‖ ≤ 1, which the public norm bound R enforces. Steps run in this order:
-//   1. declared public feature ranges   [lo, hi] → [0, 1], values outside clipped
+//   1. declared public feature ranges   [lo, hi] → [−½, ½] (centred on the range's midpoint,
+//                                       public like the range), values outside clipped;
+//                                       bundles written before 2026-12 map to [0, 1]
 //   2. random projection to D dims      data-independent: private for free
 //   3. PCA to k dims                    fitted on the data: marks the result NOT private
 //   4. scaling every row to norm 1      per-example: no privacy cost
-//   5. the public norm bound R          clip ‖x‖ to R, then divide by R, so ‖x‖ ≤ 1
+//   5. the public norm bound R          clip ‖x‖ to R, then divide by R, so ‖x‖ ≤ 1. Declared
+//                                       ranges without an R of the user's: R is derived from
+//                                       them (derivedNormBound), never from the rows
 //   6. random Fourier features          the feature map of random_features.h: D cosines,
 //                                       ‖φ(x)‖ ≤ 1 by construction; data-independent
 //   7. an intercept feature             docs/algorithms.md §2.1: rows scaled by 1/√2, then 1/√2
@@ -30,10 +34,19 @@ struct FeatureRange {
   bool operator==(const FeatureRange&) const = default;
 };
 
+// Where step 1 maps a declared range. Centred is the default: a feature's declared
+// midpoint becomes 0, so uncentred data (pixels in 0…255, counts) do not push every row
+// towards one corner of the unit ball, where the norm bound leaves the model little room
+// (docs/algorithms.md §0.2). UnitInterval is how bundles written before it read.
+enum class RangeMapping { Centred, UnitInterval };
+std::string rangeMappingName(RangeMapping mapping);  // "centred", "unit interval"
+std::optional<RangeMapping> parseRangeMapping(const std::string& name);
+
 struct PreprocessSpec {
   // Public ranges declared by the user (not read off the data): one range for every
   // feature, or one per feature. Empty: no range scaling.
   std::vector<FeatureRange> publicRanges;
+  RangeMapping rangeMapping = RangeMapping::Centred;
   std::optional<Index> projectionDim;  // random Gaussian projection to this many dims
   std::uint64_t projectionSeed = 1;
   std::optional<Index> pcaDim;         // PCA to this many dims (not private)
@@ -58,6 +71,9 @@ struct Preprocessor {
   std::optional<RandomFourierFeatures> randomFeatures;  // the drawn map (step 6), if asked for
   std::vector<std::string> steps;       // for people, in order
   std::vector<std::string> notPrivate;  // data-dependent steps (PCA)
+  // True when spec.normBound was derived from the declared ranges (the user gave none):
+  // the largest norm a row can have after steps 1–3 (derivedNormBound).
+  bool normBoundFromRanges = false;
 
   Eigen::MatrixXd transform(const Eigen::MatrixXd& X) const;
   Result<Dataset> apply(const Dataset& data) const;
@@ -74,7 +90,18 @@ struct Preprocessor {
   Dataset applyFeatureMap(Dataset beforeMap) const;  // takes applyBeforeFeatureMap's output
 };
 
+// Fits the pipeline on the training rows. With declared ranges and neither a norm bound nor
+// unit rows, the fitted spec's normBound is derivedNormBound() of it (normBoundFromRanges),
+// so the rows meet every mechanism's ‖x‖ ≤ 1 with no R for the user to compute.
 Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& train);
+
+// The largest norm a row can have after steps 1–3, from public quantities only: every
+// mapped feature lies in an interval of width 1 ([−½, ½] centred, [0, 1] otherwise), so
+// ‖x‖ ≤ √d/2 centred and √d otherwise; a projection P multiplies that by its largest
+// singular value ‖P‖₂ (P is data-independent); PCA subtracts a mean inside the same box, so
+// ‖x − μ‖ ≤ √d, its diameter, and an orthonormal basis does not lengthen it. Nullopt
+// without declared ranges. `projection` is the drawn matrix, or empty.
+std::optional<double> derivedNormBound(const PreprocessSpec& spec, Index inputDim, const Eigen::MatrixXd& projection);
 
 // Values of X outside their declared ranges (one range for all columns, or one per column),
 // which step 1 clips; 0 without ranges. Ranges that do not fit X's columns count nothing.

@@ -10,10 +10,11 @@ namespace dpstudio::mech::detail {
 // The refusal when rows exceed the unit ball: how to pick a public R from what is known of
 // the data's domain, without any value computed from the rows (issue 13 bug 6).
 inline constexpr const char* kNormBoundHint =
-    "the training rows must satisfy ||x|| <= 1 for the privacy proof and some exceed it: declare a public "
-    "norm bound R (--norm-bound R) from the data's known domain, not from the data: e.g. pixels in [0, 255] "
-    "with d features give R = 255*sqrt(d); features declared in [lo, hi] (--feature-range) give "
-    "R = max(|lo|, |hi|)*sqrt(d); or --unit-rows. Do not use the data's largest row norm (info's max_row_norm): "
+    "the training rows must satisfy ||x|| <= 1 for the privacy proof and some exceed it. Declare the features' "
+    "public ranges (--feature-range LO,HI for all, --feature-ranges lo1:hi1,... for each): they are centred and "
+    "R is derived from them, nothing to compute. Or declare a public norm bound R (--norm-bound R) from the "
+    "data's known domain, not from the data: e.g. pixels in [0, 255] with d features give R = 255*sqrt(d); or "
+    "--unit-rows. Do not use the data's largest row norm (info's max_row_norm): "
     "it is itself a release of the private data";
 
 // ‖x_i‖ ≤ 1 for every row (with a rounding allowance of 1e-9), else kNormBoundHint.

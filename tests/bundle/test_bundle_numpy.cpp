@@ -83,6 +83,8 @@ class TestBundleNumpy : public QObject {
         << binary
         << QStringList{"--model", "logreg", "--mechanism", "objective", "--feature-range", "-10,10", "--project", "3",
                        "--norm-bound", "1", "--rff-dim", "30", "--rff-gamma", "2", "--intercept"};
+    QTest::newRow("logreg, ranges with the derived norm bound")
+        << binary << QStringList{"--model", "logreg", "--mechanism", "objective", "--feature-range", "-6,6"};
     QTest::newRow("huber one-vs-rest, objective")
         << "builtin:iris" << QStringList{"--model", "huber", "--mechanism", "objective", "--unit-rows", "--epsilon", "5"};
     QTest::newRow("softmax, loss, pca") << "builtin:wine"

@@ -151,8 +151,8 @@ class TestBundleRefusals : public QObject {
       setArray(m, "weights.npy", file.readAll());
       test::resign(m);
     }, "weights.npy", "holds 1 data bytes, but shape (707604980,) needs 5660839840");
-    row("unknown version", [](Members& m, auto&) { test::editManifest(m, [](QJsonObject& j) { j["version"] = 2; }); },
-        "manifest.json", "version 2 is not supported");
+    row("unknown version", [](Members& m, auto&) { test::editManifest(m, [](QJsonObject& j) { j["version"] = 3; }); },
+        "manifest.json", "version 3 is not supported");
     row("wrong format name", [](Members& m, auto&) {
       test::editManifest(m, [](QJsonObject& j) { j["format"] = "someone-else"; });
     }, "manifest.json", "format 'someone-else' is not 'dpstudio-model'");

@@ -6,6 +6,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QByteArray>
@@ -189,7 +190,12 @@ class TestCliDataOptions : public QObject {
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     const QJsonObject clipped = run.json()["clipped_values"].toObject();
     QCOMPARE(clipped["train"].toInt() + clipped["test"].toInt(), 5);
-    QVERIFY(run.json()["preprocessing"].toArray().contains(QJsonValue("per-feature public ranges mapped to [0, 1]")));
+    const QJsonArray steps = run.json()["preprocessing"].toArray();
+    QVERIFY(steps.contains(QJsonValue("per-feature public ranges, each mapped to [-1/2, 1/2] (centred on its midpoint)")));
+    // Issue 32 item 1: R from the declared ranges (two features: √2/2), no --norm-bound asked for.
+    QVERIFY2(steps.contains(QJsonValue("norm bound R = 0.707107 derived from the declared ranges (the largest norm a "
+                                       "row can have): rows divided by R")),
+             qPrintable(QJsonDocument(steps).toJson()));
     // One range for all: a in [0, 10] has 2 outside (-1, 11), b in [0, 10] one (-3).
     run = runCli({"train", "--model", "logreg", "--train", path, "--feature-range", "0,10", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));

@@ -12,6 +12,8 @@
 #include "core/sources/source.h"
 #include "core/data/split.h"
 #include "core/data/view_projection.h"
+#include "core/random/rng.h"
+#include <Eigen/SVD>
 #include "tests/common/test_support.h"
 
 using namespace dpstudio;
@@ -154,9 +156,82 @@ class TestDataPreprocess : public QObject {
     PreprocessSpec spec;
     spec.publicRanges = {{0.0, 16.0}};
     spec.unitRows = true;
-    const Dataset out = fitPreprocessor(spec, data).value().apply(data).value();
-    QVERIFY(out.X.minCoeff() >= 0.0);
+    const Preprocessor pre = fitPreprocessor(spec, data).value();
+    QVERIFY(!pre.normBoundFromRanges);  // unit rows bound the rows already
+    const Dataset out = pre.apply(data).value();
     for (Index i = 0; i < out.rows(); ++i) DPSTUDIO_COMPARE_REL(out.X.row(i).norm(), 1.0, 1e-12);
+  }
+
+  // Issue 32 item 1: a declared range's midpoint maps to 0, its ends to ∓1/2, values beyond
+  // them are clipped; as published in bundles of version 1, [0, 1].
+  void declaredRangesAreCentredOnTheirMidpoints() {
+    Eigen::MatrixXd X(5, 2);
+    X << 0, 10,  //
+        8, 15,   //
+        16, 20,  //
+        -4, 30,  //
+        4, 12.5;
+    Dataset data;
+    data.X = X;
+    data.y = Eigen::VectorXi::Zero(5);
+    data.classNames = {"a"};
+    PreprocessSpec spec;
+    spec.publicRanges = {{0, 16}, {10, 20}};
+    spec.normBound = 1e9;  // so that the mapped values are read back times 1e9
+    const Eigen::MatrixXd centred = fitPreprocessor(spec, data).value().transform(X) * 1e9;
+    Eigen::MatrixXd expected(5, 2);
+    expected << -0.5, -0.5,  //
+        0, 0,                //
+        0.5, 0.5,            //
+        -0.5, 0.5,           //
+        -0.25, -0.25;
+    QVERIFY2(centred.isApprox(expected, 1e-12), qPrintable(QString::number((centred - expected).norm())));
+    spec.rangeMapping = RangeMapping::UnitInterval;
+    const Eigen::MatrixXd unit = fitPreprocessor(spec, data).value().transform(X) * 1e9;
+    QVERIFY(unit.isApprox((expected.array() + 0.5).matrix(), 1e-12));
+  }
+
+  // Issue 32 item 1: declared ranges give R without the user computing it — the largest norm
+  // a mapped row can have, so the box's corners land on the unit sphere and nothing is clipped.
+  void declaredRangesDeriveTheNormBound() {
+    const Dataset data = openDataset("builtin:digits").value();
+    PreprocessSpec spec;
+    spec.publicRanges = {{0.0, 16.0}};
+    const Preprocessor pre = fitPreprocessor(spec, data).value();
+    QVERIFY(pre.normBoundFromRanges);
+    QCOMPARE(*pre.spec.normBound, 4.0);  // √64 / 2
+    Eigen::MatrixXd corners(2, 64);
+    corners.row(0).setConstant(16.0);
+    corners.row(1).setConstant(0.0);
+    corners(1, 5) = 16.0;
+    const Eigen::MatrixXd mapped = pre.transform(corners);
+    DPSTUDIO_COMPARE_REL(mapped.row(0).norm(), 1.0, 1e-12);
+    DPSTUDIO_COMPARE_REL(mapped.row(1).norm(), 1.0, 1e-12);
+    QVERIFY(pre.apply(data).value().maxRowNorm() <= 1.0);
+    // The user's R wins; unit rows need none.
+    spec.normBound = 2.0;
+    QVERIFY(!fitPreprocessor(spec, data).value().normBoundFromRanges);
+    QCOMPARE(*fitPreprocessor(spec, data).value().spec.normBound, 2.0);
+  }
+
+  // Through a projection P the bound is ‖P‖₂·√d/2, a public number: every point of the box
+  // stays inside the unit ball, and the direction P stretches most reaches its boundary.
+  void derivedBoundHoldsThroughAProjection() {
+    const Dataset data = openDataset("builtin:wine").value();  // 13 features
+    PreprocessSpec spec;
+    spec.publicRanges = {{-1.0, 1.0}};
+    spec.projectionDim = 20;
+    const Preprocessor pre = fitPreprocessor(spec, data).value();
+    QVERIFY(pre.normBoundFromRanges);
+    Rng rng(5);
+    Eigen::MatrixXd points(2000, 13);
+    for (Index i = 0; i < points.rows(); ++i)
+      for (Index j = 0; j < 13; ++j) points(i, j) = rng.uniform01() < 0.5 ? -1.0 : 1.0;  // corners
+    const Eigen::VectorXd norms = pre.transform(points).rowwise().norm();
+    QVERIFY(norms.maxCoeff() <= 1.0);
+    QVERIFY2(norms.maxCoeff() > 0.5, qPrintable(QString::number(norms.maxCoeff())));
+    const double expected = std::sqrt(13.0) / 2 * Eigen::JacobiSVD<Eigen::MatrixXd>(pre.projection).singularValues()(0);
+    DPSTUDIO_COMPARE_REL(*pre.spec.normBound, expected, 1e-10);
   }
 
   void perFeatureRangesMustMatchDimension() {
