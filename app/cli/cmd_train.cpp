@@ -14,6 +14,7 @@
 #include "core/experiment/plan_run.h"
 #include "core/experiment/release_entries.h"
 #include "core/experiment/result_baselines.h"
+#include "core/experiment/sgd_convergence.h"
 #include "core/mechanisms/report_json.h"
 #include "core/mechanisms/pre_run_warnings.h"
 #include "core/privacy/validation.h"
@@ -164,6 +165,11 @@ int runTrain(const QStringList& args) {
   const double testAccuracy = hasTest ? accuracy(*model.model, model.theta, test.X, test.y) : 0.0;
   const std::optional<double> mostCommonClass = experiment::mostCommonClassAccuracy(test);
   const std::optional<double> nonPrivateAccuracy = isPrivate ? run.value().baseline.testAccuracy : std::nullopt;
+  // DP-SGD's own settings without its noise: underfitting apart from the price of privacy.
+  const bool noisyDpSgd = mechanism && mechanism->options.kind == mech::MechanismKind::DpSgd &&
+                          !(mechanism->options.sgd.noiseMultiplier && *mechanism->options.sgd.noiseMultiplier == 0);
+  const std::optional<double> noiseFreeAccuracy =
+      noisyDpSgd && hasTest ? experiment::noiseFreeSgdAccuracy(mechanism->options, train, test) : std::nullopt;
   const OptimizerOutput optimizer = optimizerOutput(model);
   // DP-SGD with noise multiplier 0 runs as a mechanism but guarantees nothing (ε = ∞).
   const bool hasGuarantee = isPrivate && std::isfinite(report.epsilon);
@@ -180,6 +186,9 @@ int runTrain(const QStringList& args) {
     for (std::string& warning : mech::preRunWarnings(report, {train.rows(), train.features(), train.classes()},
                                                      mechanism ? &mechanism->options : nullptr))
       warnings.push_back(std::move(warning));
+  if (noiseFreeAccuracy && nonPrivateAccuracy)
+    if (auto underfit = experiment::sgdUnderfitsWarning(*noiseFreeAccuracy, *nonPrivateAccuracy))
+      warnings.push_back(*underfit);
   if (isPrivate && hasTest && mostCommonClass)
     if (auto useless = experiment::noBetterThanMostCommonClassWarning(testAccuracy, *mostCommonClass))
       warnings.push_back(*useless);
@@ -217,6 +226,7 @@ int runTrain(const QStringList& args) {
       QJsonObject baselines{{"most_common_class_test_accuracy", *mostCommonClass},
                             {"what", "measured on the test part for comparison: NOT private, not a release"}};
       if (nonPrivateAccuracy) baselines["nonprivate_test_accuracy"] = *nonPrivateAccuracy;
+      if (noiseFreeAccuracy) baselines["noise_free_dpsgd_test_accuracy"] = *noiseFreeAccuracy;
       out["baselines"] = baselines;
     }
     if (hasRanges)
@@ -267,7 +277,9 @@ int runTrain(const QStringList& args) {
     printText(QString("baselines       most common class %1%2  (measured on the test part for comparison: NOT "
                       "private)")
                   .arg(*mostCommonClass, 0, 'f', 4)
-                  .arg(nonPrivateAccuracy ? QString(", non-private %1").arg(*nonPrivateAccuracy, 0, 'f', 4) : QString()));
+                  .arg(QString(nonPrivateAccuracy ? QString(", non-private %1").arg(*nonPrivateAccuracy, 0, 'f', 4) : QString()) +
+                       (noiseFreeAccuracy ? QString(", DP-SGD without noise %1").arg(*noiseFreeAccuracy, 0, 'f', 4)
+                                          : QString())));
   }
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(report.statement));

@@ -23,8 +23,9 @@ void addMechanismOptions(QCommandLineParser& parser) {
        "corrected"},
       {"batch-size", "DP-SGD: expected batch size (default 256).", "B"},
       {"clip-norm", "DP-SGD: per-example gradient clip norm (default 1).", "NU"},
-      {"epochs", "DP-SGD: epochs (default 10).", "N"},
-      {"learning-rate", "DP-SGD: step size (default 0.5).", "ETA"},
+      {"epochs", "DP-SGD: epochs; steps T = epochs*n/B (default 20).", "N"},
+      {"learning-rate", "DP-SGD: step size (default 1/(L + lambda), L the loss's curvature bound on the unit ball: "
+                        "2 for softmax).", "ETA"},
       {"noise-multiplier", "DP-SGD: sigma; default: calibrated for (epsilon, delta).", "SIGMA"},
   });
 }
@@ -73,13 +74,17 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
   for (const NumberOption& option : {NumberOption{"epsilon", &o.epsilon}, {"delta", &o.delta},
                                      {"lambda", &o.learner.lambda}, {"huber", &o.learner.huber},
                                      {"lambda2", &o.lmgcStrongConvexity}, {"batch-size", &batch},
-                                     {"clip-norm", &o.sgd.clipNorm}, {"epochs", &o.sgd.epochs},
-                                     {"learning-rate", &o.sgd.learningRate}}) {
+                                     {"clip-norm", &o.sgd.clipNorm}, {"epochs", &o.sgd.epochs}}) {
     auto value = command.number(option.name, *option.target);
     if (!value) return value.error();
     *option.target = value.value();
   }
   o.sgd.batchSize = static_cast<Index>(batch);
+  if (parser.isSet("learning-rate")) {
+    auto eta = command.number("learning-rate", 0);
+    if (!eta) return eta.error();
+    o.sgd.learningRate = eta.value();
+  }
   if (parser.isSet("noise-multiplier")) {
     auto sigma = command.number("noise-multiplier", 0);
     if (!sigma) return sigma.error();

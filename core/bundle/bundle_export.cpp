@@ -143,7 +143,8 @@ QJsonObject mechanismOptionsJson(const mech::MechanismOptions& o) {
     out["dpsgd"] = QJsonObject{{"batch_size", static_cast<qint64>(o.sgd.batchSize)},
                                {"clip_norm", o.sgd.clipNorm},
                                {"epochs", o.sgd.epochs},
-                               {"learning_rate", o.sgd.learningRate},
+                               {"learning_rate", o.sgd.learningRate ? QJsonValue(*o.sgd.learningRate)
+                                                                    : QJsonValue("from the problem")},
                                {"noise_multiplier", o.sgd.noiseMultiplier ? QJsonValue(*o.sgd.noiseMultiplier)
                                                                           : QJsonValue::Null}};
   }

@@ -75,7 +75,8 @@ std::string describePlan(const PrivacyPlan& plan) {
     out << "eps=" << exactNumber(o.epsilon) << ";delta=" << exactNumber(o.delta)
         << ";family=" << noiseFamilyName(o.family) << ";cal=" << calibrationName(o.calibration)
         << ";l2=" << exactNumber(o.lmgcStrongConvexity) << ";sgd=" << o.sgd.batchSize << ","
-        << exactNumber(o.sgd.clipNorm) << "," << exactNumber(o.sgd.epochs) << "," << exactNumber(o.sgd.learningRate)
+        << exactNumber(o.sgd.clipNorm) << "," << exactNumber(o.sgd.epochs) << ","
+        << (o.sgd.learningRate ? exactNumber(*o.sgd.learningRate) : std::string("auto"))
         << "," << (o.sgd.noiseMultiplier ? exactNumber(*o.sgd.noiseMultiplier) : "auto") << ";tune=";
     for (double lambda : t->tuneLambdas) out << exactNumber(lambda) << ",";
   } else if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {

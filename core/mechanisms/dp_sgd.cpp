@@ -26,6 +26,7 @@
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/models/lmgc.h"
 #include "core/models/objective.h"
+#include "core/mechanisms/sgd_step.h"
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/pld_accountant.h"
 #include "core/privacy/validation.h"
@@ -191,6 +192,9 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   auto made = makeModel(o.learner, s.features, s.classes);
   if (!made) return made.error();
   report.noiseDimension = made.value()->parameterCount();
+  auto step = dpSgdStep(o, s.features, s.classes);
+  if (!step) return step.error();
+  report.set(Calibrated::LearningRate, step.value().eta, step.value().formula);
   double sigma = 0;
   SgdAccount account;
   if (o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0) {
@@ -270,6 +274,7 @@ Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train,
   const SgdPlan p = planFor(o, train.rows());
   const double stepNoise = report.noiseScale();
   const double nu = o.sgd.clipNorm;
+  const double eta = report.calibrated(Calibrated::LearningRate);
   const double expectedBatch = p.q * static_cast<double>(train.rows());
 
   const auto* lmgc = dynamic_cast<const LmgcModel*>(&model);
@@ -302,7 +307,7 @@ Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train,
       sum += draw.value().noise;
     }
     const Eigen::VectorXd gradient = sum / expectedBatch + o.learner.lambda * theta;
-    theta -= o.sgd.learningRate * gradient;
+    theta -= eta * gradient;
     if (model.isConstrained()) model.project(theta);
     if (t % 16 == 0) control.progress.report(static_cast<double>(t) / static_cast<double>(p.steps));
   }
@@ -318,7 +323,7 @@ Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train,
   out.trained.summary.termination = Termination::Completed;
   out.trained.summary.message = "DP-SGD ran its " + std::to_string(p.steps) + " planned steps";
   if (stepNoise > 0) {
-    if (auto status = finishRelease(report, noise, out.trained.theta, o.sgd.learningRate * stepNoise / expectedBatch);
+    if (auto status = finishRelease(report, noise, out.trained.theta, eta * stepNoise / expectedBatch);
         !status)
       return status.error();
   } else {

@@ -96,7 +96,7 @@ Status MechanismOptions::validate() const {
       if (sgd.batchSize < 1) return invalid("the batch size must be >= 1", "batch-size");
       if (!(std::isfinite(sgd.clipNorm) && sgd.clipNorm > 0)) return invalid("the clip norm must be finite and > 0", "clip-norm");
       if (!(std::isfinite(sgd.epochs) && sgd.epochs > 0)) return invalid("epochs must be finite and > 0", "epochs");
-      if (!(std::isfinite(sgd.learningRate) && sgd.learningRate > 0))
+      if (sgd.learningRate && !(std::isfinite(*sgd.learningRate) && *sgd.learningRate > 0))
         return invalid("the learning rate must be finite and > 0", "learning-rate");
       // 0 is allowed: the non-private baseline, reported as NOT private (ε = ∞).
       if (sgd.noiseMultiplier && !(std::isfinite(*sgd.noiseMultiplier) && *sgd.noiseMultiplier >= 0))

@@ -16,7 +16,8 @@ namespace {
 bool isTyped(const std::string& key) {
   for (Calibrated which : {Calibrated::Delta, Calibrated::Rho, Calibrated::GradientTolerance, Calibrated::ChosenLambda,
                            Calibrated::NoiseMultiplier, Calibrated::Releases, Calibrated::SmallestParty,
-                           Calibrated::TheoremBound, Calibrated::ProtocolBytes})
+                           Calibrated::TheoremBound, Calibrated::ProtocolBytes,
+                           Calibrated::LearningRate})
     if (key == calibrationKey(which)) return true;
   return false;
 }
@@ -94,6 +95,7 @@ std::string calibrationKey(Calibrated which) {
     case Calibrated::SmallestParty: return "smallest_party";
     case Calibrated::TheoremBound: return "theorem_4_2_bound";
     case Calibrated::ProtocolBytes: return "protocol_bytes";
+    case Calibrated::LearningRate: return "learning_rate";
   }
   return "";
 }

@@ -18,10 +18,19 @@ Result<SgdStepLimits> dpSgdStepLimits(const MechanismOptions& options, Index fea
   return limits;
 }
 
+Result<SgdStep> dpSgdStep(const MechanismOptions& options, Index features, Index classes) {
+  if (options.sgd.learningRate) return SgdStep{*options.sgd.learningRate, false, "η: given"};
+  auto limits = dpSgdStepLimits(options, features, classes);
+  if (!limits) return limits.error();
+  return SgdStep{1.0 / (limits.value().curvature + options.learner.lambda), true,
+                 "η = 1/(L + λ), L = " + briefNumber(limits.value().curvature) +
+                     " the loss's curvature bound on the unit ball"};
+}
+
 std::optional<std::string> dpSgdStepWarning(const MechanismOptions& options, Index features, Index classes) {
-  if (options.kind != MechanismKind::DpSgd) return std::nullopt;
+  if (options.kind != MechanismKind::DpSgd || !options.sgd.learningRate) return std::nullopt;
   const auto limits = dpSgdStepLimits(options, features, classes);
-  const double eta = options.sgd.learningRate;
+  const double eta = *options.sgd.learningRate;
   if (!limits || !(eta > 0)) return std::nullopt;
   if (eta >= limits.value().divergent)
     return "the step size diverges on every dataset: each DP-SGD step multiplies \u03b8 by 1 \u2212 \u03b7\u03bb = " +

@@ -34,6 +34,17 @@ struct SgdStepLimits {
 // invalid learner or shape.
 Result<SgdStepLimits> dpSgdStepLimits(const MechanismOptions& options, Index features, Index classes);
 
+// The step DP-SGD takes: the given one, else 1/(L + λ) — half the stable limit, the step with
+// which gradient descent on an L-smooth objective decreases it every step, on every dataset
+// in the unit ball. (The old fixed default 0.5 was a quarter of softmax's: the noise-free
+// iteration underfit.)
+struct SgdStep {
+  double eta = 0;
+  bool fromProblem = false;  // not given: 1/(L + λ)
+  std::string formula;       // for the report
+};
+Result<SgdStep> dpSgdStep(const MechanismOptions& options, Index features, Index classes);
+
 // The warning for a DP-SGD step size beyond those limits; empty for other mechanisms and
 // for steps within them.
 std::optional<std::string> dpSgdStepWarning(const MechanismOptions& options, Index features, Index classes);

@@ -64,6 +64,17 @@ class TestCli : public QObject {
     const QJsonObject predictor = answers.json()["baselines"].toObject();
     QCOMPARE(predictor["most_common_class_test_accuracy"].toDouble(), plain["most_common_class_test_accuracy"].toDouble());
     QCOMPARE(predictor["nonprivate_test_accuracy"].toDouble(), answers.json()["nonprivate_test_accuracy"].toDouble());
+    // DP-SGD also shows its own settings without noise (issue 32 item 3), between the two.
+    const auto sgd = runCli({"train", "--train", "builtin:digits", "--model", "softmax", "--feature-range", "0,16",
+                             "--mechanism", "dpsgd", "--epsilon", "1", "--delta", "1e-5", "--json"});
+    QVERIFY2(sgd.exitCode == 0, qPrintable(sgd.err));
+    const QJsonObject sgdBaselines = sgd.json()["baselines"].toObject();
+    const double noiseFree = sgdBaselines["noise_free_dpsgd_test_accuracy"].toDouble();
+    QVERIFY2(noiseFree > 0.85 && noiseFree <= sgdBaselines["nonprivate_test_accuracy"].toDouble(), qPrintable(sgd.out));
+    bool underfitWarned = false;  // 0.909 against 0.971: within the gap, no warning
+    for (const auto& w : sgd.json()["warnings"].toArray()) underfitWarned |= w.toString().contains("underfit");
+    QVERIFY(!underfitWarned);
+    DPSTUDIO_COMPARE_REL(sgd.json()["report"].toObject()["learning_rate"].toDouble(), 1.0 / (0.5 + 1e-4), 1e-12);
   }
 
   void versionAndHelp() {

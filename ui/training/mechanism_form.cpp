@@ -134,8 +134,10 @@ void MechanismForm::addDpSgdRows() {
   epochs_->setHelp(tr("Passes over the data: T = \u2308epochs/q\u2309 noisy steps."));
   form_->addRow(tr("E&pochs:"), epochs_);
   learningRate_ = new NumberField;
-  learningRate_->setValue(sgd.learningRate);
-  learningRate_->setHelp(tr("Step size on the mean noisy gradient."));
+  learningRate_->setOptional(true);
+  learningRate_->setPlaceholderText(tr("from the model"));
+  learningRate_->setHelp(tr("Step size on the mean noisy gradient. Empty: 1/(L + λ), L the loss's curvature "
+                            "bound on the unit ball (2 for softmax regression)."));
   form_->addRow(tr("Learning &rate:"), learningRate_);
 }
 
@@ -305,7 +307,7 @@ mech::MechanismOptions MechanismForm::currentOptions() const {
   o.sgd.batchSize = batch_->value() ? static_cast<Index>(*batch_->value()) : defaults.batchSize;
   o.sgd.clipNorm = clip_->value().value_or(defaults.clipNorm);
   o.sgd.epochs = epochs_->value().value_or(defaults.epochs);
-  o.sgd.learningRate = learningRate_->value().value_or(defaults.learningRate);
+  o.sgd.learningRate = learningRate_->value();
   return o;
 }
 

@@ -51,10 +51,15 @@ void NumberField::setHelp(const QString& help) {
   updateMarking();
 }
 
+void NumberField::setOptional(bool optional) {
+  optional_ = optional;
+  recheck();
+}
+
 void NumberField::recheck() {
   QString problem;
   if (text().trimmed().isEmpty()) {
-    problem = tr("Enter a number.");
+    if (!optional_) problem = tr("Enter a number.");
   } else if (const std::optional<double> v = parse(); !v) {
     problem = tr("\u201c%1\u201d is not a number.").arg(text().trimmed());
   } else if (check_) {

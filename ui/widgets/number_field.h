@@ -30,7 +30,10 @@ class NumberField : public QLineEdit {
   // The check may depend on other fields; call recheck() when they change.
   void setCheck(Check check);
   void setValue(double value);  // shortest text that reads back as the same double
-  std::optional<double> value() const;  // nullopt while invalid
+  std::optional<double> value() const;  // nullopt while invalid, or empty
+  // An optional field accepts an empty text (value() nullopt): "chosen for you", which the
+  // placeholder text says.
+  void setOptional(bool optional);
   bool isValid() const { return problem_.isEmpty(); }
   const QString& problem() const { return problem_; }
   // The tooltip shown while the value is fine.
@@ -51,6 +54,7 @@ class NumberField : public QLineEdit {
   void updateMarking();
 
   Check check_;
+  bool optional_ = false;
   QString problem_;
   QString help_;
   QAction* warning_;
