@@ -221,6 +221,7 @@ Result<DataRequest> Command::dataRequest() const {
   request.testOptions = options.value();
   request.testOptions.labelsPath = parser_.value("test-labels").toStdString();
   request.testOptions.libsvmFeatures = 0;  // taken from the training data
+  request.testOptions.labelUse = LabelUse::Evaluation;  // scored only: one class will do
   if (parser_.isSet("test") && parser_.isSet("test-fraction"))
     return Error{ErrorKind::Usage, "give --test or --test-fraction, not both", {}, 0, "test-fraction"};
   if (parser_.isSet("split")) {

@@ -25,6 +25,31 @@
 namespace dpstudio::cli {
 namespace {
 
+// Rows to predict: DATA with its labels (scored), or — with --unlabelled, or when DATA's
+// columns are exactly the model's inputs — every column a feature. A CSV of new rows has no
+// label column, and a labelled file of one class is still a file to score (issue 32 item 5).
+Result<Dataset> rowsToPredict(Command& command, LoadOptions options, Index inputDim) {
+  const std::string spec = command.parser().value("data").toStdString();
+  if (command.parser().isSet("unlabelled")) {
+    options.labelUse = LabelUse::None;
+    return openDataset(spec, options);
+  }
+  options.labelUse = LabelUse::Evaluation;
+  auto labelled = openDataset(spec, options);
+  if (labelled && labelled.value().features() == inputDim) return labelled;
+  if (!options.labelColumn.empty()) return labelled;  // a label column was named: it is there
+  LoadOptions unlabelled = options;
+  unlabelled.labelUse = LabelUse::None;
+  auto features = openDataset(spec, unlabelled);
+  if (features && features.value().features() == inputDim) {
+    features.value().provenance.warnings.push_back(
+        "read without labels: the file's " + std::to_string(inputDim) +
+        " columns are the model's inputs (say --unlabelled to skip this guess, or --label-column to name one)");
+    return features;
+  }
+  return labelled;
+}
+
 Status writePredictions(const QString& path, const Dataset& data, const bundle::BundlePredictions& predictions,
                         const std::vector<std::string>& classNames) {
   QSaveFile file(path);
@@ -32,10 +57,12 @@ Status writePredictions(const QString& path, const Dataset& data, const bundle::
     return Error{ErrorKind::Internal, "cannot write predictions: " + file.errorString().toStdString(),
                  path.toStdString(), 0, {}};
   QTextStream out(&file);
-  out << "row,predicted,label\n";
-  for (Index i = 0; i < predictions.labels.size(); ++i)
-    out << (i + 1) << ',' << QString::fromStdString(classNames[static_cast<std::size_t>(predictions.labels[i])]) << ','
-        << QString::fromStdString(data.classNames[static_cast<std::size_t>(data.y[i])]) << '\n';
+  out << (data.labelled ? "row,predicted,label\n" : "row,predicted\n");
+  for (Index i = 0; i < predictions.labels.size(); ++i) {
+    out << (i + 1) << ',' << QString::fromStdString(classNames[static_cast<std::size_t>(predictions.labels[i])]);
+    if (data.labelled) out << ',' << QString::fromStdString(data.classNames[static_cast<std::size_t>(data.y[i])]);
+    out << '\n';
+  }
   out.flush();
   if (!file.commit())
     return Error{ErrorKind::Internal, "cannot write predictions: " + file.errorString().toStdString(),
@@ -57,8 +84,12 @@ int runPredict(const QStringList& args) {
   addNoiseOptions(command.parser());
   command.parser().addOptions({
       {"model", "The model bundle.", "FILE"},
-      {"data", "The rows to predict: a file or builtin:NAME.", "DATA"},
-      {"out", "Write the predictions as CSV (row, predicted, label) to this file.", "FILE"},
+      {"data",
+       "The rows to predict: a file or builtin:NAME. With labels they are scored too; a CSV whose columns are "
+       "exactly the model's inputs is read without labels.",
+       "DATA"},
+      {"unlabelled", "DATA has no label column: every column is a feature (CSV)."},
+      {"out", "Write the predictions as CSV (row, predicted[, label]) to this file.", "FILE"},
   });
   addLedgerOptions(command.parser());
   int exitCode = kOk;
@@ -81,7 +112,7 @@ int runPredict(const QStringList& args) {
 
   LoadOptions options = loadOptions.value();
   if (options.libsvmFeatures == 0) options.libsvmFeatures = model.inputDim();
-  auto opened = openDataset(command.parser().value("data").toStdString(), options);
+  auto opened = rowsToPredict(command, options, model.inputDim());
   if (!opened) return command.fail(opened.error());
   std::vector<std::string> warnings = opened.value().provenance.warnings;
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
@@ -97,7 +128,7 @@ int runPredict(const QStringList& args) {
     if (auto written = writePredictions(command.parser().value("out"), data, p, model.classNames); !written)
       return command.fail(written.error());
   const Index rows = p.labels.size();
-  const double accuracy = answered.value().accuracy;
+  const std::optional<double> accuracy = answered.value().accuracy;
   const auto remaining = model.budgetRemaining();
   // A private predictor's answers are a release: only the CSPRNG's are private (issue 30
   // bug 1). Experiment answers are replayable by whoever knows the seed, and say so.
@@ -111,7 +142,8 @@ int runPredict(const QStringList& args) {
     for (Index i = 0; i < rows; ++i)
       labels.append(QString::fromStdString(model.classNames[static_cast<std::size_t>(p.labels[i])]));
     QJsonObject out{{"rows", static_cast<qint64>(rows)},
-                    {"accuracy", rows > 0 ? QJsonValue(accuracy) : QJsonValue::Null},
+                    {"accuracy", accuracy ? QJsonValue(*accuracy) : QJsonValue::Null},
+                    {"labelled", data.labelled},
                     {"kind", model.kind()},
                     {"predictions", labels}};
     if (remaining) {
@@ -130,7 +162,8 @@ int runPredict(const QStringList& args) {
     for (Index i = 0; i < rows; ++i)
       printText(QString("%1 %2").arg(i + 1).arg(QString::fromStdString(model.classNames[static_cast<std::size_t>(p.labels[i])])));
   printText(QString("rows            %1").arg(rows));
-  if (rows > 0) printText(QString("accuracy        %1").arg(accuracy, 0, 'f', 4));
+  if (accuracy) printText(QString("accuracy        %1").arg(*accuracy, 0, 'f', 4));
+  if (!data.labelled) printText("labels          none in the data: predictions only");
   if (remaining)
     printText(QString("budget          %1 answers spent, %2 of %3 left (recorded in %4)")
                   .arg(p.answersSpent).arg(*remaining).arg(*model.budget()).arg(modelPath));

@@ -10,14 +10,22 @@ namespace dpstudio::bundle {
 
 Result<DatasetAnswers> answerDataset(LoadedBundle& loaded, const QString& path, const Dataset& data,
                                      privacy::NoiseSource& noise, privacy::PrivacyLedger* ledger) {
-  // The bundle's classes by name, so that accuracy compares like with like.
-  Dataset reference;
-  reference.X.resize(0, loaded.inputDim());
-  reference.classNames = loaded.classNames;
-  auto aligned = alignToTraining(data, reference);
-  if (!aligned) return aligned.error();
   DatasetAnswers out;
-  out.data = std::move(aligned).value();
+  if (data.labelled) {
+    // The bundle's classes by name, so that accuracy compares like with like.
+    Dataset reference;
+    reference.X.resize(0, loaded.inputDim());
+    reference.classNames = loaded.classNames;
+    auto aligned = alignToTraining(data, reference);
+    if (!aligned) return aligned.error();
+    out.data = std::move(aligned).value();
+  } else if (data.features() != loaded.inputDim()) {
+    return Error::badData("the rows have " + std::to_string(data.features()) + " features but the bundle's model takes " +
+                              std::to_string(loaded.inputDim()),
+                          data.provenance.source);
+  } else {
+    out.data = data;
+  }
   privacy::PrivacyLedger* counting = loaded.stateful() ? ledger : nullptr;
   if (counting) {
     // The ledger entry says which bundle answered which rows (a bundle never names its data:
@@ -42,7 +50,7 @@ Result<DatasetAnswers> answerDataset(LoadedBundle& loaded, const QString& path, 
       if (entry.inferenceBudget && entry.inferenceBudget->id == *loaded.budgetId) out.recorded = entry;
   out.predictions = std::move(predictions).value();
   const Index rows = out.predictions.labels.size();
-  if (rows > 0)
+  if (rows > 0 && out.data.labelled)
     out.accuracy = static_cast<double>((out.predictions.labels.array() == out.data.y.array()).count()) /
                    static_cast<double>(rows);
   return out;

@@ -23,7 +23,7 @@ namespace dpstudio::bundle {
 struct DatasetAnswers {
   Dataset data;  // the rows answered, labels in the bundle's classes
   BundlePredictions predictions;
-  double accuracy = 0;  // against data's labels; 0 without rows
+  std::optional<double> accuracy;  // against data's labels; none without rows or labels
   // This session's ledger entry of the bundle's budget as recorded (a stateful predictor
   // with a ledger).
   std::optional<privacy::LedgerEntry> recorded;

@@ -42,10 +42,11 @@ Dataset Dataset::subset(const std::vector<Index>& rowIndices) const {
   out.classNames = classNames;
   out.featureNames = featureNames;
   out.provenance = provenance;
+  out.labelled = labelled;
   return out;
 }
 
-Status validateForClassification(const Dataset& data) {
+Status validateForClassification(const Dataset& data, Index minimumClasses) {
   const std::string& src = data.provenance.source;
   if (data.X.rows() != data.y.size())
     return Error::badData("feature rows (" + std::to_string(data.X.rows()) +
@@ -55,7 +56,7 @@ Status validateForClassification(const Dataset& data) {
   if (data.features() == 0) return Error::badData("the dataset has no feature columns", src);
   if (static_cast<Index>(data.featureNames.size()) != data.features())
     return Error::badData("feature names and feature columns differ in number", src);
-  for (Index i = 0; i < data.rows(); ++i) {
+  for (Index i = 0; data.labelled && i < data.rows(); ++i) {
     if (data.y[i] < 0 || data.y[i] >= data.classes())
       return Error::badData("label index out of range", src, static_cast<long>(i + 1));
   }
@@ -66,9 +67,10 @@ Status validateForClassification(const Dataset& data) {
           return Error::badData("value is not finite", src, static_cast<long>(i + 1),
                                 data.featureNames[static_cast<std::size_t>(j)]);
   }
+  if (!data.labelled) return Ok{};
   Index present = 0;
   for (Index c : data.classCounts()) present += (c > 0);
-  if (present < 2) {
+  if (present < minimumClasses) {
     const std::string only = data.classNames.empty() ? std::string("?") : data.classNames[static_cast<std::size_t>(data.y[0])];
     return Error::badData("only one class ('" + only +
                               "') is present; classification needs at least two",

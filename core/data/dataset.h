@@ -48,6 +48,9 @@ struct Dataset {
   std::vector<std::string> classNames;    // C names; classNames[k] is class k's label
   std::vector<std::string> featureNames;  // d names
   Provenance provenance;
+  // False for rows read without labels (LabelUse::None: new rows to predict): y is then all
+  // 0 and classNames empty, and nothing may score or train on them.
+  bool labelled = true;
 
   Index rows() const { return X.rows(); }
   Index features() const { return X.cols(); }
@@ -65,7 +68,8 @@ struct Dataset {
 Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::Ref<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>& X);
 
 // Checks what every consumer relies on: shapes agree, labels are in range, every value is
-// finite, there is at least one row and at least two classes are present.
-Status validateForClassification(const Dataset& data);
+// finite, there is at least one row and at least `minimumClasses` classes are present (two
+// to train; one for rows that are only scored). Unlabelled data: the shapes and values only.
+Status validateForClassification(const Dataset& data, Index minimumClasses = 2);
 
 }  // namespace dpstudio

@@ -122,6 +122,7 @@ class CsvParser {
   std::vector<std::string> warnings_;
   std::vector<std::string> names_;  // header cells; empty without a header
   std::size_t columns_ = 0;
+  static constexpr std::size_t kNoLabel = static_cast<std::size_t>(-1);  // LabelUse::None
   std::size_t label_ = 0;
   std::vector<std::size_t> featureColumns_;  // the file column of each feature column
 
@@ -203,12 +204,13 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
   const bool secondFailed = tokenizer.failed();
 
   columns_ = first.cells.size();
-  if (columns_ < 2 && !options_.hasHeader && haveSecond && !secondFailed && second.cells.size() >= 2)
+  const std::size_t fewest = options_.labelUse == LabelUse::None ? 1 : 2;  // features (+ label)
+  if (columns_ < fewest && !options_.hasHeader && haveSecond && !secondFailed && second.cells.size() >= 2)
     return fail("the first row has a single field but the next has " + std::to_string(second.cells.size()) +
                     ": if the first row is a title, skip it (--skip-rows " +
                     std::to_string(first.line - firstLine_ + 1 + options_.skipRows) + ")",
                 first.line);
-  if (columns_ < 2)
+  if (columns_ < fewest)
     return fail("the first row has a single column (delimiter: " + delimiterName(delimiter_) +
                     "); a dataset needs feature columns and a label column",
                 first.line);
@@ -236,7 +238,13 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
   }
   if (secondFailed) return syntaxError(tokenizer);
   if (header_ && !haveSecond) return fail("no data rows after the header", first.line);
-  if (MaybeError e = resolveLabelColumn()) return e;
+  if (options_.labelUse == LabelUse::None) {
+    if (!options_.labelColumn.empty())
+      return fail("rows without labels have no label column, but one was named ('" + options_.labelColumn + "')");
+    label_ = kNoLabel;
+  } else if (MaybeError e = resolveLabelColumn()) {
+    return e;
+  }
   for (std::size_t j = 0; j < columns_; ++j)
     if (j != label_) featureColumns_.push_back(j);
   stats_.resize(featureColumns_.size());
@@ -357,7 +365,7 @@ MaybeError CsvParser::scanRecord(const CsvRecord& record) {
         "missing value (" + what + "); rows with missing values can be dropped instead of rejected",
         missing->line, columnName(column));
   }
-  labelIds_.push_back(labels_.intern(record.cells[label_].text));
+  if (label_ != kNoLabel) labelIds_.push_back(labels_.intern(record.cells[label_].text));
 
   const std::size_t features = featureColumns_.size();
   const std::size_t base = values_.size();
@@ -510,11 +518,16 @@ Result<Dataset> CsvParser::assemble() {
       data.X(r, offset[k] + categoryRemap[k][categoryIds_[k][static_cast<std::size_t>(r)]]) = 1.0;
   }
 
-  std::vector<int> labelRemap;
-  labels_.finish(data.classNames, labelRemap);
-  data.y.resize(rows_);
-  for (Index r = 0; r < rows_; ++r)
-    data.y[r] = labelRemap[static_cast<std::size_t>(labelIds_[static_cast<std::size_t>(r)])];
+  if (label_ == kNoLabel) {
+    data.labelled = false;
+    data.y = Eigen::VectorXi::Zero(rows_);
+  } else {
+    std::vector<int> labelRemap;
+    labels_.finish(data.classNames, labelRemap);
+    data.y.resize(rows_);
+    for (Index r = 0; r < rows_; ++r)
+      data.y[r] = labelRemap[static_cast<std::size_t>(labelIds_[static_cast<std::size_t>(r)])];
+  }
 
   data.provenance.source = source_;
   data.provenance.format = "csv";

@@ -182,6 +182,8 @@ Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& opti
 
   const DataFormat format = detectDataFormat(path, bytes, options.format);
 
+  if (options.labelUse == LabelUse::None && format != DataFormat::Csv && format != DataFormat::Auto)
+    return Error::badData("rows without labels are read from CSV files only: LIBSVM and IDX rows carry labels", path);
   const Progress parseProgress = io::subProgress(progress, 0.3, 1.0);
   Result<Dataset> parsed = Error::badData("unknown format", path);
   switch (format) {
@@ -204,14 +206,15 @@ Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& opti
   data.provenance.gzip = gzip;
   // What the private file decided rather than the user (declared_structure.h).
   if (format == DataFormat::LibSvm && options.libsvmFeatures == 0) markStructureFromData(data.provenance, kStructureDimension);
-  markStructureFromData(data.provenance, kStructureClasses);
-  if (!options.classes.empty()) {
+  if (data.labelled) markStructureFromData(data.provenance, kStructureClasses);
+  if (!options.classes.empty() && data.labelled) {
     auto declared = applyDeclaredClasses(std::move(data), options.classes);
     if (!declared) return declared.error();
     data = std::move(declared).value();
   }
-  if (Status valid = validateForClassification(data); !valid) return valid.error();
-  warnAboutManyClasses(data);
+  if (Status valid = validateForClassification(data, options.labelUse == LabelUse::Training ? 2 : 1); !valid)
+    return valid.error();
+  if (data.labelled) warnAboutManyClasses(data);
   progress.report(1.0);
   return data;
 }

@@ -22,6 +22,8 @@ enum class MissingPolicy {
   DropRows,  // rows with a missing value are left out; the count goes to provenance.steps
 };
 
+enum class LabelUse { Training, Evaluation, None };
+
 struct LoadOptions {
   DataFormat format = DataFormat::Auto;  // Auto: from the extension (after .gz), then content
 
@@ -51,6 +53,12 @@ struct LoadOptions {
 
   // Declared classes, in class order (declared_structure.h); empty: the labels present.
   std::vector<std::string> classes;
+
+  // What the rows are for: Training needs labels of at least two classes; Evaluation (a test
+  // file, rows to predict and score) takes labels of a single class too; None reads every
+  // column as a feature, rows without labels to predict (CSV only: LIBSVM and IDX rows
+  // always carry labels). Dataset::labelled says which was read.
+  LabelUse labelUse = LabelUse::Training;
 };
 
 // "auto" → unset, "yes" → true, "no" → false (as hasHeader takes it); nullopt for

@@ -29,7 +29,8 @@ Result<Dataset> openDataset(const std::string& spec, const LoadOptions& options,
     // Built-in datasets are public, so their classes are not marked; declared ones apply.
     if (!options.classes.empty()) data = applyDeclaredClasses(std::move(data).value(), options.classes);
     if (!data) return data;
-    if (auto status = validateForClassification(data.value()); !status) return status.error();
+    if (auto status = validateForClassification(data.value(), options.labelUse == LabelUse::Training ? 2 : 1); !status)
+      return status.error();
     return data;
   }
   return loadDatasetFile(spec, options, progress);

@@ -99,6 +99,51 @@ class TestCliBundle : public QObject {
     QVERIFY(run.json()["error"].toObject()["message"].toString().contains("features"));
   }
 
+  // Issue 32 item 5: new rows come without labels, and a labelled file may hold one class.
+  // Rows whose columns are the model's inputs are predicted (no accuracy, no label column in
+  // --out); --unlabelled says so outright; a one-class file is scored.
+  void predictLabelsUnlabelledRowsAndScoresOneClass() {
+    const QString rows = dir_.filePath("new_rows.csv");
+    {
+      QFile f(rows);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Text));
+      f.write("a,b,c,d\n5.1,3.5,1.4,0.2\n7.0,3.2,4.7,1.4\n6.3,3.3,6.0,2.5\n");
+    }
+    const QString preds = dir_.filePath("new_preds.csv");
+    const auto guessed = runCli({"predict", "--model", model_, "--data", rows, "--out", preds, "--json"});
+    QVERIFY2(guessed.exitCode == 0, qPrintable(describe(guessed)));
+    QCOMPARE(guessed.json()["rows"].toInt(), 3);
+    QVERIFY(guessed.json()["accuracy"].isNull());
+    QVERIFY(!guessed.json()["labelled"].toBool());
+    QVERIFY(guessed.json()["warnings"].toArray().first().toString().contains("read without labels"));
+    const QStringList lines = QString::fromUtf8(bytesOf(preds)).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines.front(), QString("row,predicted"));
+    const auto told = runCli({"predict", "--model", model_, "--data", rows, "--unlabelled", "--json"});
+    QVERIFY2(told.exitCode == 0, qPrintable(describe(told)));
+    QCOMPARE(told.json()["predictions"], guessed.json()["predictions"]);
+    QVERIFY(!told.json().contains("warnings"));
+    // Unlabelled rows of another width are refused by the model, naming both widths.
+    const auto wider = runCli({"predict", "--model", model_, "--data", irisHead(dir_, 3), "--unlabelled", "--json"});
+    QCOMPARE(wider.exitCode, 3);
+    QVERIFY2(wider.json()["error"].toObject()["message"].toString().contains("model takes 4"), qPrintable(describe(wider)));
+    // One class: scored, not refused ("classification needs at least two" was the error).
+    const QString setosa = dir_.filePath("setosa.csv");
+    {
+      QFile f(setosa);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Text));
+      f.write("a,b,c,d,label\n5.1,3.5,1.4,0.2,setosa\n4.9,3.0,1.4,0.2,setosa\n");
+    }
+    const auto one = runCli({"predict", "--model", model_, "--data", setosa, "--json"});
+    QVERIFY2(one.exitCode == 0, qPrintable(describe(one)));
+    QVERIFY(one.json()["labelled"].toBool());
+    QVERIFY(one.json()["accuracy"].isDouble());
+    // train --test takes a one-class test file too.
+    const auto trained = runCli({"train", "--train", "builtin:iris", "--test", setosa, "--model", "softmax",
+                                 "--unit-rows", "--json"});
+    QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
+  }
+
   void inspectPrintsManifestAndPrivacy() {
     const auto json = runCli({"inspect", model_, "--json"});
     QVERIFY2(json.exitCode == 0, qPrintable(describe(json)));

@@ -118,7 +118,7 @@ void ModelImportDialog::evaluate() {
   }
   QString text = tr("%1 rows: accuracy %2 against the dataset's labels.")
                      .arg(answered.value().predictions.labels.size())
-                     .arg(answered.value().accuracy, 0, 'f', 4);
+                     .arg(answered.value().accuracy.value_or(0.0), 0, 'f', 4);
   if (const auto remaining = loaded_.budgetRemaining())
     text += tr(" %1 answers spent; %2 of %3 left (recorded in the bundle).")
                 .arg(answered.value().predictions.answersSpent)

@@ -159,6 +159,7 @@ void DatasetController::openTest(const QString& path, const LoadOptions& options
   }
   std::shared_ptr<const Dataset> train = document_->dataset();
   LoadOptions testOptions = options;
+  testOptions.labelUse = LabelUse::Evaluation;  // scored only: one class will do
   // A LIBSVM test file never uses some of the training file's features (a9a.t lacks 123).
   if (testOptions.libsvmFeatures == 0 && train->provenance.format == "libsvm")
     testOptions.libsvmFeatures = train->features();
