@@ -4,12 +4,15 @@
 // measured by answering B test points through the private predictor (all of them when the
 // test set is smaller), and the output says so. The B points are a seeded random sample of
 // the test rows (seed: --split-seed), not the first B: on a file sorted by class (spambase)
-// the first rows are all one class. The training accuracy would spend budget
-// on training points and is not measured (null). Multiparty aggregation releases a model:
+// the first rows are all one class. By default (--evaluation experiment) a copy of the
+// predictor with its own budget answers them with experiment noise — an experiment, NOT
+// private, charged nowhere — so that an exported predictor keeps its whole budget;
+// --evaluation charged answers through the predictor itself. The training accuracy is not
+// measured (null). Multiparty aggregation releases a model:
 // its accuracies are measured as for the training mechanisms, next to paper 004's baselines.
 //
 // With --ledger (ledger_option.h) the predictor's answers are the release: its budget's entry
-// is opened by the first test answer, and a bundle (--out) keeps the budget's id so that
+// is opened by the first charged answer (a charged test answer, or a later `predict`), and a bundle (--out) keeps the budget's id so that
 // later `predict` answers count against that entry. Multiparty records each release.
 
 #include <QJsonArray>
@@ -81,15 +84,20 @@ using Answered = experiment::AnsweredSample;
 int printPrediction(const Command& command, const mech::MechanismReport& report, const PreparedData& data,
                     const predict::PredictionOptions& o, const Answered& a, double seconds,
                     const std::optional<QString>& bundlePath, const CliLedger& ledger,
-                    const bundle::GuaranteeScope& scope) {
+                    const bundle::GuaranteeScope& scope, bool experimentEvaluation) {
   const double accuracy = a.answered > 0 ? static_cast<double>(a.correct) / static_cast<double>(a.answered) : 0.0;
   const bool all = a.answered == data.test.rows();
   const std::string note = "test accuracy over " +
                            (all ? "all " + std::to_string(a.answered) + " test points"
                                 : std::to_string(a.answered) + " of the " + std::to_string(data.test.rows()) +
                                       " test points, a random sample (seed " + std::to_string(a.seed) + ")") +
-                           ", each answered through the private predictor (budget " + std::to_string(o.budget) +
-                           "); training accuracy not measured: it would spend budget";
+                           (experimentEvaluation
+                                ? ", each answered by a copy of the private predictor with its own budget and experiment "
+                                  "noise (seed " + std::to_string(a.seed) + "): an experiment on the data, NOT private, "
+                                  "not charged to the predictor's budget (--evaluation charged spends it instead)"
+                                : ", each answered through the private predictor (budget " + std::to_string(o.budget) +
+                                      "), each answer a release spending its budget") +
+                           "; training accuracy not measured";
   std::vector<std::string> warnings = data.train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.warnings().begin(), ledger.warnings().end());
   if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, data.train.rows())) warnings.push_back(*doubtful);
@@ -115,6 +123,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
     for (Index row : a.rows) rows.append(static_cast<qint64>(row + 1));
     out["answered_rows"] = rows;
     out["answered_rows_seed"] = QString::number(a.seed);
+    out["evaluation"] = experimentEvaluation ? "experiment" : "charged";
     out["warnings"] = toJsonArray(warnings);
     out["budget"] = static_cast<qint64>(o.budget);
     out["budget_remaining"] = static_cast<qint64>(a.remaining);
@@ -149,25 +158,53 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   return kOk;
 }
 
+// How a private predictor's test accuracy is measured (issue 32 item 6: an exported predictor
+// with "0 of 20 answers left" had spent them all on its own evaluation).
+enum class Evaluation { Experiment, Charged };
+
+Result<Evaluation> evaluationChoice(const Command& command) {
+  const QString name = command.parser().isSet("evaluation") ? command.parser().value("evaluation") : "experiment";
+  if (name == "experiment") return Evaluation::Experiment;
+  if (name == "charged") return Evaluation::Charged;
+  return Error{ErrorKind::Usage, "use experiment or charged, found '" + name.toStdString() + "'", {}, 0, "evaluation"};
+}
+
 int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, const PreparedData& data,
                   privacy::NoiseSource& noise, std::uint64_t sampleSeed, const CliLedger& ledger) {
   const auto start = Clock::now();
+  auto evaluation = evaluationChoice(command);
+  if (!evaluation) return command.fail(evaluation.error());
   experiment::RunControl control;
   control.trainBaseline = false;  // the answers are the result; no all-rows model beside them
   auto run = experiment::runPlan(plan, data, noise, control);
   if (!run) return command.fail(run.error());
   experiment::PredictorRelease& predictor = *run.value().prediction;
+  mech::MechanismReport report = predictor.report();
+  const auto& options = std::get<experiment::PrivatePrediction>(plan.choice).options;
+  if (evaluation.value() == Evaluation::Experiment) {
+    // Exported first, its budget whole; a copy with its own budget answers the test sample
+    // with seeded experiment noise, recorded nowhere: an experiment on the data, said so.
+    auto bundlePath = writeRunBundle(command, plan, run.value(), data, noise.provenance());
+    if (!bundlePath) return command.fail(bundlePath.error());
+    experiment::PredictorRelease copy = predictor.freshRepetition();
+    auto experimentNoise = privacy::makeNoiseSource(privacy::NoiseKind::Experiment, sampleSeed);
+    if (!experimentNoise) return command.fail(experimentNoise.error());
+    auto answered = experiment::answerTestSample(copy, data.test, *experimentNoise.value(), sampleSeed);
+    if (!answered) return command.fail(answered.error());
+    answered.value().remaining = predictor.remaining();  // the exported predictor's, untouched
+    report.noiseSource = experimentNoise.value()->provenance().describe();
+    return printPrediction(command, report, data, options, answered.value(), secondsSince(start), bundlePath.value(),
+                           ledger, printedScope(report, plan, data, *experimentNoise.value()), true);
+  }
   // The answers are the release: the predictor records them in the ledger as it gives them.
   auto answered = experiment::answerTestSample(predictor, data.test, noise, sampleSeed, ledger.session());
   if (!answered) return command.fail(answered.error());
-  mech::MechanismReport report = predictor.report();
   report.noiseSource = noise.provenance().describe();
-  const auto& options = std::get<experiment::PrivatePrediction>(plan.choice).options;
   // Exported after the test answers: they are spent, and the bundle's count says so.
   auto bundlePath = writeRunBundle(command, plan, run.value(), data, noise.provenance());
   if (!bundlePath) return command.fail(bundlePath.error());
   return printPrediction(command, report, data, options, answered.value(), secondsSince(start), bundlePath.value(),
-                         ledger, printedScope(report, plan, data, noise));
+                         ledger, printedScope(report, plan, data, noise), false);
 }
 
 // What a multiparty release costs: as published, the ε that can be proven, not the claim.

@@ -47,6 +47,11 @@ Result<std::uint64_t> readPartitionSeed(const Command& command) {
 void addPrivatePredictionOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {"budget", "prediction, subsample: answers B the predictor may give (default 100).", "B"},
+      {"evaluation",
+       "prediction, subsample: how the test accuracy is measured. experiment (default): a copy of the predictor "
+       "answers with experiment noise, NOT private and not charged, so an exported predictor keeps its whole "
+       "budget; charged: the predictor itself answers, each answer a release spending its budget.",
+       "experiment|charged"},
       {"teachers", "subsample: number of teachers T trained on disjoint parts (default 256).", "T"},
       {"parties", "multiparty: number of parties K (default 5; with --party-split, its count).", "K"},
       {"party-split", "multiparty: fractions of the training rows per party, e.g. 0.15,0.2,0.2,0.2,0.25 "

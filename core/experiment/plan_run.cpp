@@ -154,6 +154,10 @@ long long PredictorRelease::remaining() const {
   return std::visit([](const auto& p) { return p.remaining(); }, predictor);
 }
 
+PredictorRelease PredictorRelease::freshRepetition() const {
+  return std::visit([this](const auto& p) { return PredictorRelease{p.freshRepetition(), seconds}; }, predictor);
+}
+
 Eigen::VectorXi PredictorRelease::nonPrivateLabels(const Eigen::MatrixXd& X) const {
   if (const auto* sensitivity = std::get_if<predict::PrivatePredictor>(&predictor))
     return sensitivity->model().predict(sensitivity->theta(), X);

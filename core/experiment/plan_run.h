@@ -59,6 +59,9 @@ struct PredictorRelease {
   const mech::MechanismReport& report() const;  // the calibration (no noise drawn yet)
   long long budget() const;
   long long remaining() const;
+  // The same trained predictor with its own, unused budget: an experiment's copy, whose
+  // answers are not charged to this one's budget (and are not private: whoever uses it says so).
+  PredictorRelease freshRepetition() const;
   // NOT private (experiment diagnostics, never released): the labels the non-private model
   // (F: θ*) or the teachers' plurality vote (G: ties to the lower class) give the rows of X.
   Eigen::VectorXi nonPrivateLabels(const Eigen::MatrixXd& X) const;

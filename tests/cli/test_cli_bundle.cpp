@@ -99,6 +99,33 @@ class TestCliBundle : public QObject {
     QVERIFY(run.json()["error"].toObject()["message"].toString().contains("features"));
   }
 
+  // Issue 32 item 6: by default the test accuracy is an experiment on a copy of the predictor,
+  // with experiment noise and not charged, so the exported predictor keeps its whole budget
+  // and no ledger entry is made until its first real answer.
+  void exportedPredictorKeepsItsWholeBudget() {
+    const QString bundle = dir_.filePath("whole.dpmodel");
+    const QString ledger = dir_.filePath("whole-ledger.json");
+    const auto trained = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism",
+                                 "prediction", "--budget", "20", "--unit-rows", "--out", bundle, "--ledger", ledger,
+                                 "--json"});
+    QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
+    const QJsonObject out = trained.json();
+    QCOMPARE(out["evaluation"].toString(), QString("experiment"));
+    QCOMPARE(out["answered"].toInt(), 20);
+    QVERIFY(out["test_accuracy"].toDouble() > 0.5);
+    QCOMPARE(out["budget_remaining"].toInt(), 20);
+    QVERIFY(!out["private"].toBool());  // what it printed is an experiment
+    QVERIFY(out["test_accuracy_note"].toString().contains("NOT private"));
+    QCOMPARE(runCli({"inspect", bundle, "--json"}).json()["budget_remaining"].toInt(), 20);
+    QVERIFY(out["ledger"].toObject()["recorded"].toArray().isEmpty());
+    // Replayable: the same seeds give the same answers.
+    const auto again = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism", "prediction",
+                               "--budget", "20", "--unit-rows", "--json"});
+    QCOMPARE(again.json()["test_accuracy"].toDouble(), out["test_accuracy"].toDouble());
+    QCOMPARE(runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism", "prediction",
+                     "--unit-rows", "--evaluation", "sometimes"}).exitCode, 2);
+  }
+
   // Issue 32 item 5: new rows come without labels, and a labelled file may hold one class.
   // Rows whose columns are the model's inputs are predicted (no accuracy, no label column in
   // --out); --unlabelled says so outright; a one-class file is scored.
@@ -231,8 +258,10 @@ class TestCliBundle : public QObject {
   void statefulBudgetIsSpentAndRecorded() {
     const QString bundle = dir_.filePath("predictor.dpmodel");
     const auto trained = runCli({"train", "--train", "builtin:iris", "--model", "softmax", "--mechanism",
-                                 "prediction", "--budget", "50", "--unit-rows", "--out", bundle, "--json"});
+                                 "prediction", "--budget", "50", "--unit-rows", "--evaluation", "charged", "--out",
+                                 bundle, "--json"});
     QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
+    QCOMPARE(trained.json()["evaluation"].toString(), QString("charged"));
     const int remaining = trained.json()["budget_remaining"].toInt();
     QCOMPARE(remaining, 50 - trained.json()["answered"].toInt());
     QCOMPARE(runCli({"inspect", bundle, "--json"}).json()["budget_remaining"].toInt(), remaining);

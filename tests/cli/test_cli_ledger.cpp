@@ -162,7 +162,7 @@ class TestCliLedger : public QObject {
     const QString ledger = freshLedger();
     const QString bundle = dir_.filePath("counted.dpmodel");
     const auto trained = runCli(train(kIris, {"--mechanism", "prediction", "--budget", "60", "--epsilon", "1",
-                                              "--out", bundle, "--ledger", ledger, "--json"}));
+                                              "--evaluation", "charged", "--out", bundle, "--ledger", ledger, "--json"}));
     QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
     const int answered = trained.json()["answered"].toInt();
     QVERIFY(answered > 0);
@@ -205,7 +205,7 @@ class TestCliLedger : public QObject {
     const QString ledger = freshLedger();
     const QString original = dir_.filePath("original.dpmodel");
     const auto trained = runCli(train(kIris, {"--mechanism", "prediction", "--budget", "400", "--epsilon", "1",
-                                              "--out", original, "--ledger", ledger, "--json"}));
+                                              "--evaluation", "charged", "--out", original, "--ledger", ledger, "--json"}));
     QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
     const int answered = trained.json()["answered"].toInt();
     // Three copies, each able to answer all 150 rows by its own count; two fit in B, three do not.
@@ -258,7 +258,7 @@ class TestCliLedger : public QObject {
     const QString ledger = freshLedger();
     const QString bundle = dir_.filePath("unseen.dpmodel");
     const auto trained = runCli(train(kIris, {"--mechanism", "prediction", "--budget", "60", "--epsilon", "2",
-                                              "--out", bundle, "--json"}));
+                                              "--evaluation", "charged", "--out", bundle, "--json"}));
     QVERIFY2(trained.exitCode == 0, qPrintable(describe(trained)));
     const int answered = trained.json()["answered"].toInt();
     const auto predicted = runCli({"predict", "--model", bundle, "--data", irisHead(dir_, 3), "--ledger", ledger,
