@@ -54,7 +54,7 @@ Result<std::vector<TrainedModel>> drawPrivateModels(const PrivacyPlan& plan, con
       return;
     }
     RunControl control;
-    control.reuseBaseline = training ? baseline : nullptr;
+    if (training) control.reuse.baseline = lentBaseline(*baseline);
     control.trainBaseline = false;
     auto run = runPlan(plan, data, *noise.value(), control);
     if (!run) slot = Result<TrainedModel>(run.error());

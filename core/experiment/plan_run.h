@@ -1,6 +1,7 @@
 #pragma once
 // Runs a PrivacyPlan on prepared data: the one runner behind the GUI's Train, `dpstudio-cli
-// train` and every trial of a sweep. Plain values in and out, safe on a pool thread.
+// train` and every trial of a sweep (sweep.h), and the only place that dispatches over the
+// four kinds of plan. Plain values in and out, safe on a pool thread.
 //
 // What a run computes besides the release is an experiment diagnostic (the non-private
 // baseline, accuracies measured on the training rows, multiparty's distances): NOT private,
@@ -14,9 +15,14 @@
 //   Multiparty          the parties' models, the all-data minimizer w* (the baseline) and
 //                       the perturbed average (`release`), with paper 004's comparisons.
 //
-// Noise comes from the caller's source in a fixed order (experiment mode replays it).
+// A caller that runs one plan many times on the same rows (a sweep) lends the runs what they
+// can share, through RunControl::reuse (each run asks for it instead of computing it), and
+// turns off what it does not measure (RunControl::trainBaseline, diagnostics). Where work
+// comes from never changes the noise: it comes from the caller's source in a fixed order
+// (experiment mode replays it).
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -24,6 +30,8 @@
 
 #include "core/sources/prepare.h"
 #include "core/experiment/privacy_plan.h"
+#include "core/models/feature_matrix.h"
+#include "core/prediction/aggregation.h"
 #include "core/prediction/private_predictor.h"
 #include "core/prediction/subsample_aggregate.h"
 #include "core/privacy/noise_source.h"
@@ -95,20 +103,89 @@ struct PlanRun {
   bool reusableBaseline() const { return !prediction && !multiparty; }
 };
 
+// The rows a run trains and tests on, by reference: a PreparedData's, or a sweep's data
+// variant (shared by its trials, never copied).
+struct RunData {
+  const Dataset& train;
+  const Dataset& test;
+  // train's rows in the learners' layout, when the caller built them once for many runs
+  // (TrainControl::rows); else each fit builds its own.
+  std::shared_ptr<const FeatureMatrix> trainRows = nullptr;
+};
+
+// Work a run takes from its caller instead of computing it. A sweep repeats one plan on the
+// same rows many times and only the noise differs between repetitions, so its trials share
+// this work (sweep.h, "Reuse"). A provider is handed the computation the run would do and
+// returns that computation's result: computed once, by whichever run asks first, and shared
+// read-only (so it must not depend on what differs between the runs that share it: ε, δ, B,
+// the noise). It is called on the run's thread and must be safe there. Unset, the run
+// computes the work itself.
+template <class T>
+using WorkProvider = std::function<Result<std::shared_ptr<const T>>(const std::function<Result<T>()>& compute)>;
+
+struct RunReuse {
+  // The non-private model of plan.learner() on the run's rows: a NonPrivate run's result, a
+  // training mechanism's baseline (and experiment start), subsample-and-aggregate's all-rows
+  // model. Taken whenever set (also where RunControl::trainBaseline is off).
+  WorkProvider<FittedModel> baseline;
+  // Output perturbation's experiment start (RunControl::experimentWarmStart): the baseline
+  // polished to the gradient tolerance τ of its calibration, which depends on n, λ and the
+  // model's K, never on ε — one polish serves every ε (docs/algorithms.md §3.0).
+  WorkProvider<Eigen::VectorXd> exactStart;
+  // Prediction sensitivity's θ* (PrivatePredictor::train; its calibration is not used: each
+  // run restores θ* with its own (ε, δ, B) and a fresh budget).
+  WorkProvider<predict::PrivatePredictor> predictor;
+  // Subsample-and-aggregate's T teachers (predict::trainTeachers).
+  WorkProvider<std::shared_ptr<const predict::TeacherEnsemble>> teachers;
+  // Multiparty's local models (multiparty::trainLocalModels). With them the run aggregates
+  // only: its w* is allData's, else none (no distance, no all-data DP baseline).
+  WorkProvider<std::vector<multiparty::LocalModel>> parties;
+  // Multiparty's w* beside given local models: the non-private model of plan.baselineLearner()
+  // to the plan's solver tolerance (a sweep's reference series, the line its chart draws).
+  WorkProvider<FittedModel> allData;
+};
+
+// A baseline trained by an earlier run with the same learner and solver on the same prepared
+// data (PlanRun::reusableBaseline()), lent as RunReuse::baseline: taken instead of trained
+// again. `baseline` must outlive the run.
+WorkProvider<FittedModel> lentBaseline(const FittedModel& baseline);
+
 struct RunControl {
   Progress progress;
-  // A baseline trained by another run with the same learner and solver on the same prepared
-  // data (PlanRun::reusableBaseline()): taken instead of trained again.
-  const FittedModel* reuseBaseline = nullptr;
+  RunReuse reuse;
   // Train the non-private baseline beside a training mechanism's release, and subsample-and-
   // aggregate's all-rows model beside its teachers: the GUI shows them for comparison; the
   // CLI reports the release alone and skips them (PlanRun::baseline stays empty).
   bool trainBaseline = true;
+  // Measure the diagnostics of every model: accuracies on the training rows, and θ*'s
+  // accuracies (prediction sensitivity). A sweep measures test accuracy alone and turns them
+  // off, since each costs passes over the rows in every trial: a run then measures the test
+  // accuracy of its release and of a baseline it trains (train accuracies stay 0).
+  bool diagnostics = true;
+  // Experiments only (a sweep's trials, sweep.h "Reuse"; a release noise source is refused):
+  // a training mechanism that startsFromBaseline() solves its perturbed problem from the
+  // baseline (mech::trainPrivatelyFromSolution) — output perturbation from the baseline
+  // polished to its τ (RunReuse::exactStart) when startsFromExactMinimizer() — instead of
+  // from zero. The baseline is then taken or trained whatever trainBaseline says.
+  bool experimentWarmStart = false;
   // Multiparty through the Paillier protocol: called with the protocol's transcript (JSON)
   // when it aborted, so that what was sent before the abort can still be read.
   std::function<void(const std::string& transcriptJson)> abortedTranscript;
 };
 
+// RunControl::experimentWarmStart: whether a run of `mechanism` starts from the baseline
+// (the mechanisms the catalogue marks startsFromBaseline; never private λ tuning, which
+// trains other problems on other rows), and whether from the baseline polished to output
+// perturbation's τ (output perturbation, but not LMGC's, which minimizes another objective,
+// λ₂‖Φ‖²: the baseline is only a start there).
+bool startsFromBaseline(const TrainingMechanism& mechanism);
+bool startsFromExactMinimizer(const TrainingMechanism& mechanism);
+
+// Runs `plan` on `data`. Errors are values; cancellation (control.progress's stop token) is
+// ErrorKind::Cancelled.
+Result<PlanRun> runPlan(const PrivacyPlan& plan, const RunData& data, privacy::NoiseSource& noise,
+                        const RunControl& control = {});
+// The same on a PreparedData's training and test parts.
 Result<PlanRun> runPlan(const PrivacyPlan& plan, const PreparedData& data, privacy::NoiseSource& noise,
                         const RunControl& control = {});
 

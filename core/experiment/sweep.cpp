@@ -19,10 +19,7 @@
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
 #include "core/experiment/answering.h"
-#include "core/experiment/mechanism_catalog.h"
-#include "core/mechanisms/exact_minimizer.h"
-#include "core/mechanisms/tuning.h"
-#include "core/prediction/multiparty.h"
+#include "core/experiment/plan_run.h"
 #include "core/util/number_text.h"
 
 namespace dpstudio::experiment {
@@ -83,12 +80,6 @@ class SharedWork {
   std::mutex countMutex_;
 };
 
-// The mechanisms whose trials start from the non-private minimizer of their learner.
-bool startsFromBaseline(mech::MechanismKind kind) {
-  const MechanismEntry* entry = findMechanism(mech::mechanismName(kind));
-  return entry && entry->startsFromBaseline;
-}
-
 std::string learnerKey(const LearnerSpec& learner, const SolverSettings& solver) {
   return modelKindName(learner.kind) + "/" + exactNumber(learner.lambda) + "/" + exactNumber(learner.huber) + "/" +
          exactNumber(solver.tolerance) + "/" + std::to_string(solver.maxIterations);
@@ -103,6 +94,17 @@ struct TrialOutcome {
 // Whether a trial of `plan` measures what a published bound bounds (trial_measures.h).
 bool measuresBounds(const PrivacyPlan& plan, const SweepControl& control) {
   return control.measureBoundedQuantities && plan.isPrivate() && whyNoBound(plan).empty();
+}
+
+// The plan a trial runs. A multiparty trial measures the aggregate's accuracy: through the
+// trusted curator whatever protocol the plan names (Paillier's keys and comparisons would take
+// most of the sweep) and without the all-data DP baseline, a second release no trial measures.
+PrivacyPlan trialPlan(PrivacyPlan plan) {
+  if (auto* m = std::get_if<Multiparty>(&plan.choice)) {
+    m->options.protocol = multiparty::AggregationProtocolKind::TrustedCurator;
+    m->options.allDataBaseline = false;
+  }
+  return plan;
 }
 
 // The shared work a trial needs, by key.
@@ -137,8 +139,9 @@ class SweepRunner {
   TrialNeeds needsOf(const TrialId& id) const;
   Result<DataVariant> makeVariant(const TrialId& id) const;
   Result<TrialRecord> runTrial(const TrialId& id, const TrialNeeds& needs);
-  Result<TrialOutcome> runPlan(const PrivacyPlan& plan, const TrialId& id, const TrialNeeds& needs,
-                               const DataVariant& data, privacy::NoiseSource& noise, const TrainControl& control);
+  RunControl runControl(const PrivacyPlan& plan, const TrialNeeds& needs);
+  Result<TrialOutcome> outcomeOf(PlanRun& run, const PrivacyPlan& plan, const TrialId& id, const RunData& data,
+                                 privacy::NoiseSource& noise);
 
   const SweepSpec& spec_;
   const PreparedData& data_;
@@ -166,11 +169,8 @@ TrialNeeds SweepRunner::needsOf(const TrialId& id) const {
   } else if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
     // Output perturbation starts at the baseline; so do the perturbed problems (B, C, D) of a
     // sweep trial (sweep.h, "Reuse"). Tuning trains other λ on other rows: no shared start.
-    if (t->tuneLambdas.empty() && startsFromBaseline(t->options.kind)) needs.baseline = learner;
-    // LMGC's output perturbation minimizes another objective (λ₂‖Φ‖², not the baseline's):
-    // the baseline is only a start there.
-    if (needs.baseline && t->options.kind == mech::MechanismKind::Output && plan.learner().kind != ModelKind::Lmgc)
-      needs.exact = learner + "|exact";
+    if (startsFromBaseline(*t)) needs.baseline = learner;
+    if (startsFromExactMinimizer(*t)) needs.exact = learner + "|exact";
   } else if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
     if (p->options.kind == predict::PredictionKind::Sensitivity) needs.predictor = learner;
     else needs.teachers = learner + "|T" + std::to_string(p->options.teachers) + "|s" +
@@ -235,118 +235,54 @@ Result<DataVariant> SweepRunner::makeVariant(const TrialId& id) const {
   }
 }
 
-Result<TrialOutcome> SweepRunner::runPlan(const PrivacyPlan& plan, const TrialId& id, const TrialNeeds& needs,
-                                          const DataVariant& data, privacy::NoiseSource& noise,
-                                          const TrainControl& control) {
-  const Dataset& train = *data.train;
-  const Dataset& test = *data.test;
-  auto baseline = [&]() -> Result<std::shared_ptr<const FittedModel>> {
-    return baselines_.get(*needs.baseline, [&]() -> Result<FittedModel> {
-      const auto start = Clock::now();
-      // The learner of the objective θ* minimizes: multiparty's w* is its parties' (λ_learner = 2λ).
-      auto trained = trainModel(plan.baselineLearner(), train.X, train.y, train.classes(), control);
-      if (!trained) return trained.error();
-      FittedModel fitted;
-      fitted.model = std::move(trained).value();
-      fitted.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      fitted.testAccuracy = accuracyOn(fitted.model, fitted.model.theta, test);
-      return fitted;
-    }, work_.baselines);
+// A provider of RunReuse served from `cache` under `key`; none without a key.
+template <class T>
+WorkProvider<T> provider(SharedWork<T>& cache, const std::optional<std::string>& key, long long& computed) {
+  if (!key) return {};
+  return [&cache, &computed, key = *key](const std::function<Result<T>()>& compute) {
+    return cache.get(key, compute, computed);
   };
+}
 
-  if (std::holds_alternative<NonPrivate>(plan.choice)) {
-    auto fitted = baseline();
-    if (!fitted) return fitted.error();
-    return TrialOutcome{fitted.value()->testAccuracy.value_or(0), {}};
-  }
-  if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
-    if (!needs.baseline) {
-      auto trained = t->tuneLambdas.empty() ? mech::trainPrivately(t->options, train, noise, control)
-                                            : mech::tunePrivately({t->options, t->tuneLambdas}, train, noise, control);
-      if (!trained) return trained.error();
-      const TrainedModel& model = trained.value().trained;
-      return TrialOutcome{accuracyOn(model, model.theta, test).value_or(0), {}};
-    }
-    auto fitted = baseline();
-    if (!fitted) return fitted.error();
-    TrainControl own = control;
-    own.warmStart = fitted.value()->model.theta;
-    if (needs.exact) {
-      // Output perturbation's τ depends on n, λ and the model's K only, all fixed by the key
-      // (data variant, learner), not on ε or the calibration: every trial of the key polishes
-      // the same baseline to the same τ, so once here (the same start whichever trial gets
-      // there first), and each trial then checks the gradient at that start and draws its noise.
-      auto exact = exacts_.get(*needs.exact, [&]() -> Result<Eigen::VectorXd> {
-        auto calibrated = mech::calibrate(t->options, {train.rows(), train.features(), train.classes()});
-        if (!calibrated) return calibrated.error();
-        TrainControl polish = mech::exactMinimizerControl(own, calibrated.value().calibrated(mech::Calibrated::GradientTolerance));
-        auto trained = trainModel(plan.learner(), train.X, train.y, train.classes(), polish);
-        if (!trained) return trained.error();
-        return std::move(trained.value().theta);
-      }, work_.exactMinimizers);
-      if (!exact) return exact.error();
-      own.warmStart = *exact.value();
-    }
-    auto trained = mech::trainPrivatelyFromSolution(t->options, train, noise, own, fitted.value()->model.theta);
-    if (!trained) return trained.error();
-    if (trained.value().report.warmStarted) ++warmStarts_;
-    const TrainedModel& model = trained.value().trained;
-    TrialOutcome outcome{accuracyOn(model, model.theta, test).value_or(0), {}};
-    if (measuresBounds(plan, control_))
-      outcome.measures = measureExcessRisk(plan.learner(), *model.model, model.theta, fitted.value()->model.theta,
-                                           train, test);
-    return outcome;
-  }
-  if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
-    auto restoredPredictor = [&]() -> Result<PredictorRelease> {
-      if (needs.predictor) {
-        auto trained = predictors_.get(*needs.predictor, [&] {
-          return predict::PrivatePredictor::train(p->options, train, control);
-        }, work_.predictors);
-        if (!trained) return trained.error();
-        const predict::PrivatePredictor& shared = *trained.value();
-        auto restored = predict::PrivatePredictor::restore(p->options, train.rows(), train.features(),
-                                                           train.classes(), shared.theta(), 0);
-        if (!restored) return restored.error();
-        return PredictorRelease{std::move(restored).value(), 0};
-      }
-      auto trained = teachers_.get(*needs.teachers, [&] {
-        return predict::trainTeachers(p->options, train, control);
-      }, work_.teacherSets);
-      if (!trained) return trained.error();
-      auto restored = predict::SubsampleAggregate::restore(p->options, *trained.value(), 0);
-      if (!restored) return restored.error();
-      return PredictorRelease{std::move(restored).value(), 0};
-    };
-    auto made = restoredPredictor();
-    if (!made) return made.error();
-    PredictorRelease& release = made.value();
+// A trial runs its plan through runPlan, with the work it shares with other trials served from
+// the sweep's caches (sweep.h, "Reuse") and only what the trial measures computed.
+RunControl SweepRunner::runControl(const PrivacyPlan& plan, const TrialNeeds& needs) {
+  RunControl control;
+  control.progress = Progress({}, control_.progress.stopToken());
+  control.trainBaseline = false;
+  control.diagnostics = false;
+  control.experimentWarmStart = true;
+  RunReuse& reuse = control.reuse;
+  // Multiparty's baseline is w*, the parties' learner's reference model (needsOf).
+  const bool parties = std::holds_alternative<Multiparty>(plan.choice);
+  (parties ? reuse.allData : reuse.baseline) = provider(baselines_, needs.baseline, work_.baselines);
+  reuse.exactStart = provider(exacts_, needs.exact, work_.exactMinimizers);
+  reuse.predictor = provider(predictors_, needs.predictor, work_.predictors);
+  reuse.teachers = provider(teachers_, needs.teachers, work_.teacherSets);
+  reuse.parties = provider(parties_, needs.parties, work_.partySets);
+  return control;
+}
+
+// What a trial measured, from its run: a predictor's accuracy over a seeded sample of answered
+// test rows, else the test accuracy of the release (or of the non-private model), and the
+// bounded quantities where asked (trial_measures.h).
+Result<TrialOutcome> SweepRunner::outcomeOf(PlanRun& run, const PrivacyPlan& plan, const TrialId& id,
+                                            const RunData& data, privacy::NoiseSource& noise) {
+  if (run.prediction) {
     const std::uint64_t sampleSeed = trialSeed(spec_, id) ^ 0x73616d706c65ULL;  // "sample"
-    auto answered = answerTestSample(release, test, noise, sampleSeed);
+    auto answered = answerTestSample(*run.prediction, data.test, noise, sampleSeed);
     if (!answered) return answered.error();
     return TrialOutcome{answered.value().accuracy(), {}};
   }
-  const auto& m = std::get<Multiparty>(plan.choice);
-  auto locals = parties_.get(*needs.parties, [&]() -> Result<std::vector<multiparty::LocalModel>> {
-    auto rows = multiparty::partyRows(train.rows(), m.options);
-    if (!rows) return rows.error();
-    return multiparty::trainLocalModels(m.options, train, rows.value(), control);
-  }, work_.partySets);
-  if (!locals) return locals.error();
-  const multiparty::TrustedCurator curator;
-  auto released = multiparty::aggregate(*locals.value(), m.options, curator, noise);
-  if (!released) return released.error();
-  auto model = makeModel(m.options.localLearner(), train.features(), 2);
-  if (!model) return model.error();
-  if (test.rows() == 0) return TrialOutcome{};
-  TrialOutcome outcome{accuracy(*model.value(), released.value().released, test.X, test.y), {}};
-  if (needs.baseline) {
-    auto fitted = baseline();
-    if (!fitted) return fitted.error();
-    const Eigen::VectorXd& allData = fitted.value()->model.theta;
-    outcome.measures = measureExcessRisk(m.options.localLearner(), *model.value(), released.value().released,
-                                         allData, train, test);
-    outcome.measures->distance = (multiparty::plainAverage(*locals.value()) - allData).norm();
+  if (!run.release) return TrialOutcome{run.baseline.testAccuracy.value_or(0), {}};
+  const ModelRelease& release = *run.release;
+  if (release.report.warmStarted) ++warmStarts_;
+  TrialOutcome outcome{release.testAccuracy.value_or(0), {}};
+  // The reference θ* (multiparty: w*) is there exactly when the trial needs it (needsOf).
+  if (measuresBounds(plan, control_) && run.baseline.model.model) {
+    outcome.measures = measureExcessRisk(plan.baselineLearner(), *release.model.model, release.model.theta,
+                                         run.baseline.model.theta, data.train, data.test);
+    if (run.multiparty) outcome.measures->distance = run.multiparty->distance;
   }
   return outcome;
 }
@@ -355,7 +291,7 @@ Result<TrialRecord> SweepRunner::runTrial(const TrialId& id, const TrialNeeds& n
   const auto start = Clock::now();
   const SweepSeries& series = spec_.series[static_cast<std::size_t>(id.series)];
   const double value = spec_.values[static_cast<std::size_t>(id.valueIndex)];
-  const PrivacyPlan plan = spec_.planAt(series, value);
+  const PrivacyPlan plan = trialPlan(spec_.planAt(series, value));
   TrialRecord record{id, series.key, value, trialSeed(spec_, id), 0, 0};
 
   auto variant = variants_.get(needs.variant, [&]() -> Result<DataVariant> {
@@ -368,12 +304,10 @@ Result<TrialRecord> SweepRunner::runTrial(const TrialId& id, const TrialNeeds& n
   if (!variant) return variant.error();
   auto noise = privacy::makeNoiseSource(privacy::NoiseKind::Experiment, record.seed);
   if (!noise) return noise.error();
-  TrainControl control;
-  control.tolerance = plan.solver.tolerance;
-  control.maxIterations = plan.solver.maxIterations;
-  control.progress = Progress({}, control_.progress.stopToken());
-  control.rows = variant.value()->trainRows;
-  auto outcome = runPlan(plan, id, needs, *variant.value(), *noise.value(), control);
+  const RunData data{*variant.value()->train, *variant.value()->test, variant.value()->trainRows};
+  auto run = experiment::runPlan(plan, data, *noise.value(), runControl(plan, needs));
+  if (!run) return run.error();
+  auto outcome = outcomeOf(run.value(), plan, id, data, *noise.value());
   if (!outcome) return outcome.error();
   record.accuracy = outcome.value().accuracy;
   record.measures = std::move(outcome.value().measures);

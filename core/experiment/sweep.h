@@ -5,8 +5,15 @@
 // is the same for the same spec whatever the thread count or completion order (each trial
 // depends only on its seed, and every parallel loop inside it is chunk-deterministic).
 //
+// Each trial is one experiment::runPlan (plan_run.h) with its own seeded noise source; the
+// sweep turns the PlanRun into what it records (test accuracy, a predictor's accuracy over a
+// seeded sample of answered test rows, the bounded quantities). runPlan skips what no trial
+// measures (RunControl: no baseline beside a release, no diagnostics), and its multiparty
+// trials aggregate through the trusted curator without the all-data DP release.
+//
 // Reuse — a sweep repeats one mechanism many times on the same data, and only the noise
-// differs between repetitions of:
+// differs between repetitions. The sweep's caches serve this work to the trials' runs
+// (RunControl::reuse), each computed once per key by the first trial that asks:
 //   · the non-private minimizer (the reference line; output perturbation's warm start,
 //     which still releases the minimizer to the tolerance fixed in advance): once per
 //     (data variant, learner); polished once more to output perturbation's τ (which depends
@@ -21,11 +28,12 @@
 //     perturbed problem (its noise is in the objective), but from the baseline's minimizer
 //     instead of zero (mech::trainPrivatelyFromSolution; objective and loss perturbation
 //     first move it by the added terms' exact effect). A sweep is an experiment, not a
-//     release, so a data-fitted start is allowed here and nowhere else (train, the GUI and
-//     plan runs start from zero). The curve still measures what a release would give: the
-//     stopping rule ‖∇J(θ)‖ ≤ max(a, r·‖θ‖) depends on the point reached, never on the
-//     start, with a and r fixed in advance, so warm and cold runs stop in the same set, and
-//     by strong convexity within ‖∇J‖/μ of the same minimizer (mechanism.h says more).
+//     release, so a data-fitted start is allowed here and nowhere else (RunControl::
+//     experimentWarmStart; train and the GUI start from zero). The curve still measures
+//     what a release would give: the stopping rule ‖∇J(θ)‖ ≤ max(a, r·‖θ‖) depends on the
+//     point reached, never on the start, with a and r fixed in advance, so warm and cold
+//     runs stop in the same set, and by strong convexity within ‖∇J‖/μ of the same
+//     minimizer (mechanism.h says more).
 //     SweepWork::warmStarts counts them.
 // DP-SGD's iterate is its release, and private λ tuning trains other problems on other
 // rows: both start as a release would in every trial.

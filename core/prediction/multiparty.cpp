@@ -101,56 +101,46 @@ Result<Eigen::VectorXd> trainAllData(const MultipartyOptions& options, const Dat
   return std::move(trained.value().theta);
 }
 
-Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const Dataset& train,
-                                         privacy::NoiseSource& noise, const TrainControl& control,
-                                         const AggregationProtocol* protocol) {
-  // Everything that can be refused is refused before any training or noise.
-  if (auto status = options.validate(); !status) return status.error();
-  if (auto status = requireBinary(train); !status) return status.error();
-  auto bounded = predict::unitRows(train);
-  if (!bounded) return bounded.error();
-  const Dataset& rows = bounded.value().rows(train);
-  auto parties = partyRows(rows.rows(), options);
+Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
+                                                 const TrainControl& control) {
+  auto parties = partyRows(train.rows(), options);
   if (!parties) return parties.error();
-  const TrustedCurator curator;
-  const PaillierProtocol paillier;
-  const AggregationProtocol& named =
-      options.protocol == AggregationProtocolKind::Paillier ? static_cast<const AggregationProtocol&>(paillier) : curator;
-  const AggregationProtocol& chosen = protocol ? *protocol : named;
+  return trainLocalModels(options, train, parties.value(), control);
+}
 
-  // The trusted curator's average is instant; Paillier's comparisons take most of the run.
-  const double training = options.protocol == AggregationProtocolKind::Paillier ? 0.2 : 1.0;
-  auto locals = trainLocalModels(options, rows, parties.value(), scaledControl(control, 0.0, 0.8 * training));
-  if (!locals) return locals.error();
-  auto allData = trainAllData(options, rows, scaledControl(control, 0.8 * training, 0.2 * training));
-  if (!allData) return allData.error();
-
-  auto release = aggregate(locals.value(), options, chosen, noise,
-                           scaledControl(control, training, 1.0 - training).progress);
+Result<MultipartyResult> aggregateLocalModels(const MultipartyOptions& options, const Dataset& train,
+                                              const std::vector<LocalModel>& locals, const Eigen::VectorXd* allData,
+                                              privacy::NoiseSource& noise, const AggregationProtocol& protocol,
+                                              const Progress& progress, Index clippedRows) {
+  auto release = aggregate(locals, options, protocol, noise, progress);
   if (!release) return release.error();
   MultipartyResult out;
-  for (const auto& party : parties.value()) out.partySizes.push_back(static_cast<Index>(party.size()));
-  out.average = plainAverage(locals.value());
-  out.allData = std::move(allData).value();
-  out.distance = (out.average - out.allData).norm();
+  for (const LocalModel& party : locals) out.partySizes.push_back(party.rows);
+  out.average = plainAverage(locals);
+  if (allData) {
+    out.allData = *allData;
+    out.distance = (out.average - out.allData).norm();
+  }
   out.report = std::move(release.value().report);
   out.transcriptJson = std::move(release.value().transcriptJson);
   if (noise.kind() == privacy::NoiseKind::Release) mech::withholdDrawnNoise(out.report);
-  mech::detail::noteClippedRows(out.report, bounded.value().count);
+  mech::detail::noteClippedRows(out.report, clippedRows);
   out.bound = out.report.calibrated(mech::Calibrated::TheoremBound);
-  out.report.set("distance_to_all_data", out.distance,
-                 "‖ŵ − w*‖ measured on the pooled data: NOT private, an experiment diagnostic");
+  if (allData)
+    out.report.set("distance_to_all_data", out.distance,
+                   "‖ŵ − w*‖ measured on the pooled data: NOT private, an experiment diagnostic");
   auto made = makeModel(options.localLearner(), train.features(), 2);
   if (!made) return made.error();
   out.released.model = made.value();
   out.released.theta = std::move(release.value().released);
 
-  if (!options.allDataBaseline) return out;
+  if (!options.allDataBaseline || !allData) return out;
   // The all-data DP baseline, asked for: the same mechanism with one party holding all n
   // rows — a second ε-DP release from the same rows.
   MultipartyOptions pooled = options;
   pooled.parties = 1;
   pooled.fractions.clear();
+  const TrustedCurator curator;
   auto baseline = aggregate({LocalModel{out.allData, train.rows()}}, pooled, curator, noise);
   if (!baseline) return baseline.error();
   MultipartyResult::AllDataRelease drawn{std::move(baseline.value().released), std::move(baseline.value().report)};
@@ -161,6 +151,32 @@ Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const
                            "experiment spends its ε twice";
   out.allDataPrivate = std::move(drawn);
   return out;
+}
+
+Result<MultipartyResult> trainMultiparty(const MultipartyOptions& options, const Dataset& train,
+                                         privacy::NoiseSource& noise, const TrainControl& control,
+                                         const AggregationProtocol* protocol) {
+  // Everything that can be refused is refused before any training or noise.
+  if (auto status = options.validate(); !status) return status.error();
+  if (auto status = requireBinary(train); !status) return status.error();
+  auto bounded = predict::unitRows(train);
+  if (!bounded) return bounded.error();
+  const Dataset& rows = bounded.value().rows(train);
+  if (auto sizes = partySizes(rows.rows(), options); !sizes) return sizes.error();
+  const TrustedCurator curator;
+  const PaillierProtocol paillier;
+  const AggregationProtocol& named =
+      options.protocol == AggregationProtocolKind::Paillier ? static_cast<const AggregationProtocol&>(paillier) : curator;
+  const AggregationProtocol& chosen = protocol ? *protocol : named;
+
+  // The trusted curator's average is instant; Paillier's comparisons take most of the run.
+  const double training = options.protocol == AggregationProtocolKind::Paillier ? 0.2 : 1.0;
+  auto locals = trainLocalModels(options, rows, scaledControl(control, 0.0, 0.8 * training));
+  if (!locals) return locals.error();
+  auto allData = trainAllData(options, rows, scaledControl(control, 0.8 * training, 0.2 * training));
+  if (!allData) return allData.error();
+  return aggregateLocalModels(options, train, locals.value(), &allData.value(), noise, chosen,
+                              scaledControl(control, training, 1.0 - training).progress, bounded.value().count);
 }
 
 }  // namespace dpstudio::multiparty

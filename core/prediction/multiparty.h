@@ -35,6 +35,11 @@ Result<predict::RowParts> partyRows(Index n, const MultipartyOptions& options);
 Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
                                                  const predict::RowParts& parties, const TrainControl& control = {});
 
+// The same on the parties' rows of `train` (partyRows): what trainMultiparty aggregates, and
+// what a sweep trains once for every repetition of one split (experiment/sweep.h, "Reuse").
+Result<std::vector<LocalModel>> trainLocalModels(const MultipartyOptions& options, const Dataset& train,
+                                                 const TrainControl& control);
+
 // One party's local model when each party is a process of its own (dpstudio-cli party):
 // the minimizer of J_j over the rows `part` of `train`, to the gradient tolerance that
 // localGradientTolerance fixes for `smallestParty` rows. With the smallest of the parties'
@@ -65,6 +70,17 @@ struct MultipartyResult {
   std::optional<AllDataRelease> allDataPrivate;
   std::string transcriptJson;  // the protocol's message transcript (Paillier only; else empty)
 };
+
+// trainMultiparty's second half, for local models trained beforehand on `train`
+// (trainLocalModels; a sweep shares them between repetitions): the release ŵ + η through
+// `protocol`, and, only when `allData` (w*) is given, ‖ŵ − w*‖ and the all-data DP baseline
+// (options.allDataBaseline); without it MultipartyResult::allData stays empty. Noise as
+// trainMultiparty's. `clippedRows`: the rows the caller clipped to the unit ball (noted in the
+// report).
+Result<MultipartyResult> aggregateLocalModels(const MultipartyOptions& options, const Dataset& train,
+                                              const std::vector<LocalModel>& locals, const Eigen::VectorXd* allData,
+                                              privacy::NoiseSource& noise, const AggregationProtocol& protocol,
+                                              const Progress& progress = {}, Index clippedRows = 0);
 
 // The whole experiment on `train`. `protocol` defaults to the one options.protocol names (the
 // Paillier protocol with 2048-bit keys, or the TrustedCurator). Progress: the

@@ -39,7 +39,7 @@ Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& data
   control.progress = experiment::progressSegment(progress, 0.03, 1.0);
   if (sameData && reuse->hasStandardBaseline()) {
     reusable = {reuse->model, reuse->trainAccuracy, reuse->testAccuracy, reuse->seconds};
-    control.reuseBaseline = &reusable;
+    control.reuse.baseline = experiment::lentBaseline(reusable);
   }
   auto run = experiment::runPlan(plan, *result->data, *noise.value(), control);
   if (!run) return run.error();
