@@ -44,7 +44,8 @@ class TestPredictionCli : public QObject {
     requireTrainKeys(json);
     QCOMPARE(json["mechanism"].toString(), QString("prediction"));
     QCOMPARE(json["answered"].toInt(), 20);
-    QCOMPARE(json["budget_remaining"].toInt(), 0);
+    QCOMPARE(json["budget_remaining"].toInt(), 20);  // answered by an uncharged copy (--evaluation experiment)
+    QCOMPARE(json["evaluation"].toString(), QString("experiment"));
     QVERIFY(json["train_accuracy"].isNull());
     QVERIFY(json["test_accuracy_note"].toString().contains("20 of the"));  // a seeded sample, not the first 20
     const QJsonObject report = json["report"].toObject();
