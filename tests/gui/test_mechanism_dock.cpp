@@ -350,6 +350,18 @@ void TestMechanismDock::dpSgdCalibrationIsDebounced() {
   QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && *form->calibration()->value("sigma") > sigma1, kTimeoutMs);
   QVERIFY(form->calibrationView()->text().contains(QStringLiteral("\u03c3 = ")));
   saveScreenshot(window.modelPanel(), QStringLiteral("mechanism-dpsgd-panel"));
+  // Issue 32 item 3: the step is chosen from the model while the field is empty (valid, so
+  // Train stays enabled), and the calibration shows the step used; a typed step is taken.
+  dpstudio::ui::NumberField* eta = form->learningRateField();
+  QVERIFY(eta->text().isEmpty() && eta->isValid());
+  QVERIFY(!form->settings().options.sgd.learningRate);
+  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
+  QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && form->calibration()->value("learning_rate"), kTimeoutMs);
+  const double fromModel = *form->calibration()->value("learning_rate");  // 1/(1/2 + λ), λ small
+  QVERIFY2(fromModel > 1.8 && fromModel < 2.0, qPrintable(QString::number(fromModel)));
+  QTest::keyClicks(eta, QStringLiteral("1.5"));
+  QCOMPARE(*form->settings().options.sgd.learningRate, 1.5);
+  QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && *form->calibration()->value("learning_rate") == 1.5, kTimeoutMs);
 }
 
 void TestMechanismDock::dpLmgcDrawsPrivateOverNonPrivateEllipses() {
