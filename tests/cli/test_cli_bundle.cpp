@@ -13,11 +13,14 @@
 #include <QTest>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/common/test_files.h"
 
 using dpstudio::test::CliRun;
 using dpstudio::test::runCli;
 
 namespace {
+
+using dpstudio::test::irisHead;
 
 QString describe(const CliRun& run) {
   return QString("exit %1\nstdout: %2\nstderr: %3").arg(run.exitCode).arg(run.out.left(2000), run.err);
@@ -26,17 +29,6 @@ QString describe(const CliRun& run) {
 QByteArray bytesOf(const QString& path) {
   QFile f(path);
   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// The first `rows` rows of iris as a CSV file (class name last).
-QString irisHead(const QTemporaryDir& dir, int rows) {
-  const QString path = dir.filePath(QString("iris%1.csv").arg(rows));
-  QFile f(path);
-  f.open(QIODevice::WriteOnly | QIODevice::Text);
-  f.write("a,b,c,d,label\n");
-  const char* samples[] = {"5.1,3.5,1.4,0.2,setosa", "7.0,3.2,4.7,1.4,versicolor", "6.3,3.3,6.0,2.5,virginica"};
-  for (int i = 0; i < rows; ++i) f.write(QByteArray(samples[i % 3]) + "\n");
-  return path;
 }
 
 }  // namespace
@@ -130,12 +122,8 @@ class TestCliBundle : public QObject {
   // Rows whose columns are the model's inputs are predicted (no accuracy, no label column in
   // --out); --unlabelled says so outright; a one-class file is scored.
   void predictLabelsUnlabelledRowsAndScoresOneClass() {
-    const QString rows = dir_.filePath("new_rows.csv");
-    {
-      QFile f(rows);
-      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Text));
-      f.write("a,b,c,d\n5.1,3.5,1.4,0.2\n7.0,3.2,4.7,1.4\n6.3,3.3,6.0,2.5\n");
-    }
+    const QString rows =
+        dpstudio::test::writeFile(dir_, "new_rows.csv", "a,b,c,d\n5.1,3.5,1.4,0.2\n7.0,3.2,4.7,1.4\n6.3,3.3,6.0,2.5\n");
     const QString preds = dir_.filePath("new_preds.csv");
     const auto guessed = runCli({"predict", "--model", model_, "--data", rows, "--out", preds, "--json"});
     QVERIFY2(guessed.exitCode == 0, qPrintable(describe(guessed)));
@@ -155,12 +143,8 @@ class TestCliBundle : public QObject {
     QCOMPARE(wider.exitCode, 3);
     QVERIFY2(wider.json()["error"].toObject()["message"].toString().contains("model takes 4"), qPrintable(describe(wider)));
     // One class: scored, not refused ("classification needs at least two" was the error).
-    const QString setosa = dir_.filePath("setosa.csv");
-    {
-      QFile f(setosa);
-      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Text));
-      f.write("a,b,c,d,label\n5.1,3.5,1.4,0.2,setosa\n4.9,3.0,1.4,0.2,setosa\n");
-    }
+    const QString setosa =
+        dpstudio::test::writeFile(dir_, "setosa.csv", "a,b,c,d,label\n5.1,3.5,1.4,0.2,setosa\n4.9,3.0,1.4,0.2,setosa\n");
     const auto one = runCli({"predict", "--model", model_, "--data", setosa, "--json"});
     QVERIFY2(one.exitCode == 0, qPrintable(describe(one)));
     QVERIFY(one.json()["labelled"].toBool());

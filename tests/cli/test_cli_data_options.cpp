@@ -17,6 +17,7 @@
 #include <QTest>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/common/test_files.h"
 #include "tests/common/test_support.h"
 
 using dpstudio::test::CliRun;
@@ -24,17 +25,11 @@ using dpstudio::test::runCli;
 
 namespace {
 
+using dpstudio::test::writeFile;
+
 QString describe(const CliRun& run) { return run.out.left(800) + " | " + run.err.left(600); }
 
 QString fixture(const char* name) { return QString::fromStdString(dpstudio::test::fixture(name)); }
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
-  const QString path = dir.filePath(name);
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  file.write(bytes);
-  return path;
-}
 
 // Rows sorted by class, as spambase is: 60 rows of class 0, then 60 of class 1.
 QByteArray classSortedCsv() {

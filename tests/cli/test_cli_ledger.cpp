@@ -22,11 +22,14 @@
 #include <set>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/common/test_files.h"
 
 using dpstudio::test::CliRun;
 using dpstudio::test::runCli;
 
 namespace {
+
+using dpstudio::test::irisHead;
 
 QString describe(const CliRun& run) {
   return QString("exit %1\nstdout: %2\nstderr: %3").arg(run.exitCode).arg(run.out.left(3000), run.err);
@@ -46,17 +49,6 @@ const QStringList kBinary{"--train", "builtin:blobs:classes=2,per_class=100", "-
                           "--model", "logreg", "--lambda", "0.01"};
 
 QStringList train(const QStringList& data, const QStringList& more) { return QStringList{"train"} + data + more; }
-
-// The first `rows` rows of iris as a CSV file (class name last): queries for a bundle.
-QString irisHead(const QTemporaryDir& dir, int rows) {
-  const QString path = dir.filePath(QString("iris%1.csv").arg(rows));
-  QFile f(path);
-  f.open(QIODevice::WriteOnly | QIODevice::Text);
-  f.write("a,b,c,d,label\n");
-  const char* samples[] = {"5.1,3.5,1.4,0.2,setosa", "7.0,3.2,4.7,1.4,versicolor", "6.3,3.3,6.0,2.5,virginica"};
-  for (int i = 0; i < rows; ++i) f.write(QByteArray(samples[i % 3]) + "\n");
-  return path;
-}
 
 }  // namespace
 

@@ -12,18 +12,14 @@
 
 #include "core/io/load_estimate.h"
 #include "core/io/loader.h"
+#include "tests/common/test_files.h"
 #include "tests/common/test_support.h"
 
 using namespace dpstudio;
 
 namespace {
 
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
-  const QString path = dir.filePath(name);
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size()) qFatal("cannot write %s", qPrintable(path));
-  return path;
-}
+using dpstudio::test::writeFile;
 
 // Rows of varying widths of text ("0.5", "12.25", …), so that the sample's bytes per cell
 // are an average, not a constant.
