@@ -146,7 +146,7 @@ int runSweep(const QStringList& args) {
   if (!result) return command.fail(result.error());
 
   SweepOutput output;
-  output.table.layout = experiment::layoutOf(result.value().spec);
+  output.table.layout = experiment::layoutOf(result.value().spec, &prepared.value());
   output.table.layout.title = command.parser().isSet("title") ? command.parser().value("title").toStdString()
                                                               : dataTitle(data.train.provenance.source);
   output.table.shardIndex = shard.index;

@@ -1,5 +1,7 @@
 #include "core/experiment/sweep.h"
 
+#include "core/experiment/result_baselines.h"
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -452,8 +454,9 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const PreparedData& data, co
   return runner.run();
 }
 
-SweepLayout layoutOf(const SweepSpec& spec) {
+SweepLayout layoutOf(const SweepSpec& spec, const PreparedData* data) {
   SweepLayout layout;
+  if (data && spec.axis != SweepAxis::Classes) layout.mostCommonClass = mostCommonClassAccuracy(data->test);
   layout.fingerprint = spec.fingerprint();
   layout.title = spec.dataset;
   layout.axis = spec.axis;
@@ -476,6 +479,7 @@ Curve summarize(const SweepLayout& spec, const std::vector<TrialRecord>& trials)
   // A non-private series on an axis that changes neither its data nor its learner is one
   // number: a reference line.
   const bool flat = !axisChangesData(spec.axis) && spec.axis != SweepAxis::Lambda;
+  if (spec.mostCommonClass) curve.references.push_back({kMostCommonClassLine, *spec.mostCommonClass});
   std::map<std::pair<int, int>, std::vector<double>> groups;
   for (const TrialRecord& t : trials) groups[{t.id.series, t.id.valueIndex}].push_back(t.accuracy);
   for (int s = 0; s < static_cast<int>(spec.series.size()); ++s) {

@@ -131,10 +131,18 @@ struct SweepLayout {
   int repeats = 1;
   std::vector<Series> series;
   long long totalTrials = 0;  // of the whole sweep, every shard
+  // The test part's largest class share — always answering its most common class — on an
+  // axis that keeps the test part's classes (every axis but classes): a reference line
+  // beside every curve (issue 32 item 4). Measured on the data: NOT private.
+  std::optional<double> mostCommonClass;
 
   bool operator==(const SweepLayout&) const = default;
 };
-SweepLayout layoutOf(const SweepSpec& spec);
+// `data`: the prepared data the sweep runs on, for mostCommonClass (none without it).
+SweepLayout layoutOf(const SweepSpec& spec, const PreparedData* data = nullptr);
+
+// The label of the most-common-class reference line.
+inline constexpr const char* kMostCommonClassLine = "always the most common class";
 
 // Mean, sample standard deviation, count and 95 % Student-t interval per (series, value).
 Curve summarize(const SweepLayout& layout, const std::vector<TrialRecord>& trials);

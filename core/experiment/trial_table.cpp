@@ -47,6 +47,7 @@ QJsonObject layoutJson(const TrialTable& table) {
                      {"repeats", l.repeats},
                      {"series", series},
                      {"total_trials", static_cast<qint64>(l.totalTrials)},
+                     {"most_common_class", l.mostCommonClass ? QJsonValue(*l.mostCommonClass) : QJsonValue::Null},
                      {"shard", QString("%1/%2").arg(table.shardIndex + 1).arg(table.shardCount)},
                      {"complete", table.complete}};
 }
@@ -67,6 +68,7 @@ Result<TrialTable> tableFromJson(const QJsonObject& o, const std::string& path) 
                         s["private"].toBool(true)});
   }
   l.totalTrials = o["total_trials"].toInteger();
+  if (o["most_common_class"].isDouble()) l.mostCommonClass = o["most_common_class"].toDouble();  // tables before: none
   const QStringList shard = o["shard"].toString().split('/');
   bool okIndex = false, okCount = false;
   if (shard.size() == 2) {

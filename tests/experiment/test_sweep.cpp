@@ -15,6 +15,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/experiment/result_baselines.h"
 #include "core/experiment/trial_table.h"
 #include "tests/experiment/sweep_fixtures.h"
 
@@ -209,6 +210,21 @@ class TestSweep : public QObject {
     QVERIFY2(high.mean > low.mean + 0.1, qPrintable(QString("%1 vs %2").arg(high.mean).arg(low.mean)));
     QVERIFY(std::abs(high.mean - curve.references[0].accuracy) < 0.05);
     QVERIFY(curve.logAxis);
+    // Issue 32 item 4: with the data, the floor of always answering the most common class is
+    // a second reference line, and the table's header keeps it.
+    const SweepLayout withData = layoutOf(result.spec, &blobs_);
+    QCOMPARE(*withData.mostCommonClass, *mostCommonClassAccuracy(blobs_.test));
+    const Curve floored = summarize(withData, result.trials);
+    QCOMPARE(floored.references.size(), std::size_t(2));
+    QCOMPARE(floored.references[0].label, std::string(kMostCommonClassLine));
+    QCOMPARE(floored.references[0].accuracy, *withData.mostCommonClass);
+    TrialTable table;
+    table.layout = withData;
+    table.trials = result.trials;
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("floor.csv").toStdString();
+    QVERIFY(writeTrialTable(path, table).ok());
+    QCOMPARE(test::orDie(readTrialTable(path)).layout.mostCommonClass, withData.mostCommonClass);
   }
 
   void dataAxesChangeTheData() {

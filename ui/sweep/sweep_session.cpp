@@ -52,11 +52,14 @@ void SweepSession::start(SweepInput input, bool add) {
     if (!prepared) return prepared.error();
     if (progress.cancelled()) return Error::cancelled();
     experiment::SweepSpec spec = input.spec;
-    if (input.request) {
-      spec.dataset = experiment::dataIdentity(prepared.value());
+    {
       std::lock_guard lock(inbox->mutex);
-      inbox->dataset = spec.dataset;
-      inbox->loadSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
+      if (input.request) {
+        spec.dataset = experiment::dataIdentity(prepared.value());
+        inbox->dataset = spec.dataset;
+        inbox->loadSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
+      }
+      inbox->mostCommonClass = experiment::layoutOf(spec, &prepared.value()).mostCommonClass;
     }
     experiment::SweepControl control;
     control.threads = input.threads;
@@ -141,11 +144,13 @@ bool SweepSession::isLoading() const { return isRunning() && !runs_.empty() && r
 void SweepSession::drain() {
   std::vector<experiment::TrialRecord> arrived;
   std::optional<std::string> dataset;
+  std::optional<std::optional<double>> mostCommonClass;
   double loadSeconds = 0;
   {
     std::lock_guard lock(inbox_->mutex);
     arrived.swap(inbox_->trials);
     dataset.swap(inbox_->dataset);
+    mostCommonClass.swap(inbox_->mostCommonClass);
     loadSeconds = inbox_->loadSeconds;
   }
   if (dataset && !runs_.empty()) {
@@ -153,11 +158,17 @@ void SweepSession::drain() {
     Run& run = runs_.back();
     run.spec.dataset = *dataset;
     const std::string title = run.layout.title;
+    const std::optional<double> known = run.layout.mostCommonClass;
     run.layout = experiment::layoutOf(run.spec);
     run.layout.title = title;
+    run.layout.mostCommonClass = known;
     run.loading = false;
     run.loadSeconds = loadSeconds;
     emit dataLoaded();
+  }
+  if (mostCommonClass && !runs_.empty()) {
+    runs_.back().layout.mostCommonClass = *mostCommonClass;
+    if (arrived.empty()) recompute();
   }
   if (arrived.empty() || runs_.empty()) return;
   auto& trials = runs_.back().trials;

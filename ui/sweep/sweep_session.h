@@ -119,6 +119,8 @@ class SweepSession : public QObject {
     std::vector<experiment::TrialRecord> trials;
     std::optional<std::string> dataset;  // the loaded data's identity, once
     double loadSeconds = 0;
+    // SweepLayout::mostCommonClass of the prepared data, once (the outer optional: arrived).
+    std::optional<std::optional<double>> mostCommonClass;
   };
 
   void drain();
