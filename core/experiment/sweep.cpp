@@ -479,7 +479,6 @@ Curve summarize(const SweepLayout& spec, const std::vector<TrialRecord>& trials)
   // A non-private series on an axis that changes neither its data nor its learner is one
   // number: a reference line.
   const bool flat = !axisChangesData(spec.axis) && spec.axis != SweepAxis::Lambda;
-  if (spec.mostCommonClass) curve.references.push_back({kMostCommonClassLine, *spec.mostCommonClass});
   std::map<std::pair<int, int>, std::vector<double>> groups;
   for (const TrialRecord& t : trials) groups[{t.id.series, t.id.valueIndex}].push_back(t.accuracy);
   for (int s = 0; s < static_cast<int>(spec.series.size()); ++s) {
@@ -514,6 +513,8 @@ Curve summarize(const SweepLayout& spec, const std::vector<TrialRecord>& trials)
       curve.points.push_back(point);
     }
   }
+  // After the series' own references: the non-private line stays the first.
+  if (spec.mostCommonClass) curve.references.push_back({kMostCommonClassLine, *spec.mostCommonClass});
   return curve;
 }
 
