@@ -274,12 +274,10 @@ int runTrain(const QStringList& args) {
                 .arg(isPrivate ? "  (NOT private: measured on the training rows, a diagnostic)" : ""));
   if (hasTest) {
     printText(QString("test accuracy   %1").arg(testAccuracy, 0, 'f', 4));
-    printText(QString("baselines       most common class %1%2  (measured on the test part for comparison: NOT "
-                      "private)")
-                  .arg(*mostCommonClass, 0, 'f', 4)
-                  .arg(QString(nonPrivateAccuracy ? QString(", non-private %1").arg(*nonPrivateAccuracy, 0, 'f', 4) : QString()) +
-                       (noiseFreeAccuracy ? QString(", DP-SGD without noise %1").arg(*noiseFreeAccuracy, 0, 'f', 4)
-                                          : QString())));
+    QString line = QString("baselines       most common class %1").arg(*mostCommonClass, 0, 'f', 4);
+    if (nonPrivateAccuracy) line += QString(", non-private %1").arg(nonPrivateAccuracy.value(), 0, 'f', 4);
+    if (noiseFreeAccuracy) line += QString(", DP-SGD without noise %1").arg(noiseFreeAccuracy.value(), 0, 'f', 4);
+    printText(line + "  (measured on the test part for comparison: NOT private)");
   }
   printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
   printText("privacy         " + QString::fromStdString(report.statement));

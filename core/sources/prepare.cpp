@@ -27,8 +27,8 @@ std::optional<std::string> normBoundFarAboveRows(const PreprocessSpec& spec, con
   std::snprintf(text, sizeof text,
                 "the norm bound R = %g is far above the rows: after it the largest training row has norm %.3g "
                 "(of at most 1), so every row is close to 0 and the model learns next to nothing, privately or "
-                "not. Choose R from the data's declared ranges (about the largest norm a row can have); this "
-                "count over the data is a diagnostic, NOT private",
+                "not. Declare the features' ranges instead (R then follows from them) or choose a smaller R "
+                "from the data's known domain; this norm is measured on the data, a diagnostic, NOT private",
                 *spec.normBound, largest);
   return std::string(text);
 }
