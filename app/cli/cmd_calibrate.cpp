@@ -1,12 +1,14 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
 #include "core/mechanisms/report_json.h"
+#include "core/mechanisms/selection.h"
 
 namespace dpstudio::cli {
 
 int runCalibrate(const QStringList& args) {
   Command command("calibrate", "The noise parameters a run would use, without data.", "");
   addMechanismOptions(command.parser());
+  addTuningOption(command.parser());  // --mechanism auto: its λ grid and runs
   command.parser().addOptions({
       {"n", "Number of training examples.", "N"},
       {"d", "Number of features after preprocessing (before --intercept's column, if given; "
@@ -36,8 +38,22 @@ int runCalibrate(const QStringList& args) {
     if (!*r) return command.fail(r->error());
   const Index features = (mapped ? randomFeatures.value()->dim : static_cast<Index>(d.value())) +
                          (command.parser().isSet("intercept") ? 1 : 0);
-  auto report = mech::calibrate(options.value(), {static_cast<Index>(n.value()), features,
-                                                  static_cast<Index>(classes.value())}, *noise);
+  const mech::ProblemShape shape{static_cast<Index>(n.value()), features, static_cast<Index>(classes.value())};
+  auto report = [&]() -> Result<mech::MechanismReport> {
+    if (command.parser().value("mechanism") != "auto") {
+      if (command.parser().isSet("tune-lambdas") || command.parser().isSet("tune") ||
+          command.parser().isSet("selection-runs") || command.parser().isSet("selection-law"))
+        return Error{ErrorKind::Usage, "--tune, --tune-lambdas, --selection-runs and --selection-law calibrate --mechanism auto",
+                     {}, 0, "mechanism"};
+      return mech::calibrate(options.value(), shape, *noise);
+    }
+    auto lambdas = tuneLambdas(command, options.value(), true);
+    if (!lambdas) return lambdas.error();
+    auto settings = selectionSettings(command);
+    if (!settings) return settings.error();
+    settings.value().lambdas = lambdas.value();
+    return mech::calibrateSelection({options.value(), settings.value()}, shape);
+  }();
   if (!report) return command.fail(report.error());
   if (command.json()) {
     QJsonObject out = mech::reportToJson(report.value());

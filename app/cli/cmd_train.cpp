@@ -16,6 +16,7 @@
 #include "core/experiment/result_baselines.h"
 #include "core/experiment/sgd_convergence.h"
 #include "core/mechanisms/report_json.h"
+#include "core/mechanisms/selection.h"
 #include "core/mechanisms/pre_run_warnings.h"
 #include "core/privacy/validation.h"
 #include "core/sources/source.h"
@@ -120,6 +121,7 @@ int runTrain(const QStringList& args) {
     return command.fail(protocol.error());
   const auto* mechanism = std::get_if<experiment::TrainingMechanism>(&plan.value().choice);
   const bool tuned = mechanism && !mechanism->tuneLambdas.empty();
+  const bool selected = mechanism && mechanism->selection;
   auto noiseSpec = noiseChoice(command);
   if (!noiseSpec) return command.fail(noiseSpec.error());
   auto ledger = CliLedger::open(command, "dpstudio-cli train");
@@ -166,7 +168,7 @@ int runTrain(const QStringList& args) {
   const std::optional<double> mostCommonClass = experiment::mostCommonClassAccuracy(test);
   const std::optional<double> nonPrivateAccuracy = isPrivate ? run.value().baseline.testAccuracy : std::nullopt;
   // DP-SGD's own settings without its noise: underfitting apart from the price of privacy.
-  const bool noisyDpSgd = mechanism && mechanism->options.kind == mech::MechanismKind::DpSgd &&
+  const bool noisyDpSgd = mechanism && !selected && mechanism->options.kind == mech::MechanismKind::DpSgd &&
                           !(mechanism->options.sgd.noiseMultiplier && *mechanism->options.sgd.noiseMultiplier == 0);
   const std::optional<double> noiseFreeAccuracy =
       noisyDpSgd && hasTest ? experiment::noiseFreeSgdAccuracy(mechanism->options, train, test) : std::nullopt;
@@ -178,13 +180,24 @@ int runTrain(const QStringList& args) {
   const bundle::GuaranteeScope scope = bundle::guaranteeScope(
       report, bundle::privacyContext(plan.value(), prepared.value(), noise.value()->provenance()));
   const LearnerSpec learner = plan.value().learner();
-  const double lambda = tuned ? *report.find(mech::Calibrated::ChosenLambda) : learner.lambda;
+  const double lambda = tuned || selected ? *report.find(mech::Calibrated::ChosenLambda) : learner.lambda;
+  // Private selection: what it chose among (public, fixed before the data were read).
+  std::vector<std::string> candidates;
+  if (selected) {
+    auto planned = mech::planSelection({mechanism->options, *mechanism->selection},
+                                       {train.rows(), train.features(), train.classes()});
+    if (!planned) return command.fail(planned.error());
+    for (const mech::MechanismOptions& candidate : planned.value().candidates)
+      candidates.push_back(mech::candidateLabel(candidate));
+  }
+  const std::string chosen =
+      selected ? candidates.at(static_cast<std::size_t>(*report.value("chosen_index")) - 1) : std::string();
   const bool hasRanges = !request.value().preprocess.publicRanges.empty();
   std::vector<std::string> warnings = train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
   if (isPrivate)
     for (std::string& warning : mech::preRunWarnings(report, {train.rows(), train.features(), train.classes()},
-                                                     mechanism ? &mechanism->options : nullptr))
+                                                     mechanism && !selected ? &mechanism->options : nullptr))
       warnings.push_back(std::move(warning));
   if (noiseFreeAccuracy && nonPrivateAccuracy)
     if (auto underfit = experiment::sgdUnderfitsWarning(*noiseFreeAccuracy, *nonPrivateAccuracy))
@@ -238,6 +251,13 @@ int runTrain(const QStringList& args) {
     if (isPrivate)
       out["diagnostics_not_private"] = QJsonArray{"train_accuracy", "objective", "iterations", "gradient_norm",
                                                   "termination", "clipped_values"};
+    if (selected) {
+      QJsonObject selection{{"candidates", toJsonArray(candidates)}, {"chosen", QString::fromStdString(chosen)},
+                            {"private_selection", report.value("runs").has_value()}};
+      if (const auto runs = report.value("runs")) selection["runs"] = *runs;
+      if (const auto mean = report.value("mean_runs")) selection["mean_runs"] = *mean;
+      out["selection"] = selection;
+    }
     if (tuned) {
       QJsonArray lambdas;
       for (double candidate : mechanism->tuneLambdas) lambdas.append(candidate);
@@ -253,6 +273,15 @@ int runTrain(const QStringList& args) {
                 .arg(lambda)
                 .arg(tuned ? QString(", chosen privately among %1 candidates").arg(mechanism->tuneLambdas.size())
                            : QString()));
+  if (selected && report.value("runs"))
+    printText(QString("selection       %1, chosen privately among %2 candidates in %3 runs")
+                  .arg(QString::fromStdString(chosen))
+                  .arg(candidates.size())
+                  .arg(*report.value("runs")));
+  else if (selected)
+    printText(QString("selection       %1: the public rule's choice, at the whole epsilon (--tune chooses privately "
+                      "among every mechanism)")
+                  .arg(QString::fromStdString(chosen)));
   printText(QString("data            %1 train rows, %2 test rows, %3 features, %4 classes")
                 .arg(train.rows()).arg(test.rows()).arg(train.features()).arg(train.classes()));
   if (train.provenance.csv) printText("header          " + headerText(train.provenance));

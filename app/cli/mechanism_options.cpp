@@ -52,7 +52,10 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
   if (!kind) return Error{ErrorKind::Usage, "choose --model logreg, huber, softmax or lmgc", {}, 0, "model"};
   o.learner.kind = *kind;
   o.learner.lambda = defaultLambda(*kind);
-  const auto mechanism = mech::parseMechanism(mechanismName.toStdString());
+  // Private selection chooses the kind itself (PrivacyPlan::selection); its options are the shared ones.
+  const experiment::MechanismEntry* entry = experiment::findMechanism(mechanismName.toStdString());
+  const bool selects = entry && entry->selectsMechanism;
+  const auto mechanism = selects ? std::optional(mech::MechanismKind::None) : mech::parseMechanism(mechanismName.toStdString());
   if (!mechanism)
     return Error{ErrorKind::Usage, "unknown mechanism '" + mechanismName.toStdString() + "' (" +
                                        experiment::mechanismKeyList({experiment::PlanKind::NonPrivate,
@@ -90,18 +93,48 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
     if (!sigma) return sigma.error();
     o.sgd.noiseMultiplier = sigma.value();
   }
+  if (selects) {
+    if (parser.isSet("lambda"))
+      return Error{ErrorKind::Usage, "auto chooses lambda itself among its candidates: give them with --tune-lambdas",
+                   {}, 0, "lambda"};
+    if (parser.isSet("distribution"))
+      return Error{ErrorKind::Usage, "auto chooses each candidate's noise family itself", {}, 0, "distribution"};
+    return o;
+  }
   if (auto status = o.validate(); !status) return status.error();
   return o;
 }
 
 void addTuningOption(QCommandLineParser& parser) {
-  parser.addOption({"tune-lambdas",
-                    "Choose lambda privately among these candidates (comma-separated; Chaudhuri et al. Alg. 3): "
-                    "the data are split into m+1 parts, one model per candidate, one released.",
-                    "L1,L2,.."});
+  parser.addOptions({
+      {"tune-lambdas",
+       "Choose lambda privately among these candidates (comma-separated). With a mechanism: Chaudhuri et al. "
+       "Alg. 3, the data split into m+1 parts, one model per candidate, one released. With --mechanism auto: "
+       "the lambda grid of every candidate mechanism (default: each mechanism's own).",
+       "L1,L2,.."},
+      {"tune", "--mechanism auto: choose privately among every mechanism that fits the model, each with a few "
+               "lambda (costs part of epsilon; default: the public rule's one mechanism at the whole epsilon)."},
+      {"selection-runs", "--mechanism auto: the mean number of training runs (default twice the candidates, at "
+                         "least 10).", "N"},
+      {"selection-law", "--mechanism auto: the law of the number of runs, geometric (default) or logarithmic "
+                        "(cheaper in epsilon, more often a single run).", "LAW"},
+  });
 }
 
-Result<std::vector<double>> tuneLambdas(const Command& command, const mech::MechanismOptions& base) {
+Result<mech::SelectionSettings> selectionSettings(const Command& command) {
+  mech::SelectionSettings settings;
+  settings.tune = command.parser().isSet("tune");
+  auto runs = command.number("selection-runs", 0);
+  if (!runs) return runs.error();
+  settings.meanRuns = runs.value();
+  const QString law = command.parser().value("selection-law");
+  if (law == "logarithmic") settings.law = mech::RunLaw::Logarithmic;
+  else if (!law.isEmpty() && law != "geometric")
+    return Error{ErrorKind::Usage, "use geometric or logarithmic", {}, 0, "selection-law"};
+  return settings;
+}
+
+Result<std::vector<double>> tuneLambdas(const Command& command, const mech::MechanismOptions& base, bool forSelection) {
   std::vector<double> lambdas;
   if (!command.parser().isSet("tune-lambdas")) return lambdas;
   const QString text = command.parser().value("tune-lambdas");
@@ -113,6 +146,7 @@ Result<std::vector<double>> tuneLambdas(const Command& command, const mech::Mech
                    {}, 0, "tune-lambdas"};
     lambdas.push_back(value);
   }
+  if (forSelection) return lambdas;  // private selection checks its grid itself (SelectionOptions::validate)
   if (auto status = mech::TuningOptions{base, lambdas}.validate(); !status) return status.error();
   return lambdas;
 }

@@ -4,6 +4,7 @@
 
 #include "app/cli/cli_common.h"
 #include "core/mechanisms/mechanism.h"
+#include "core/mechanisms/selection_settings.h"
 #include "core/privacy/noise_source.h"
 
 namespace dpstudio::cli {
@@ -24,7 +25,11 @@ void addTuningOption(QCommandLineParser& parser);
 // The candidates, or an empty list when the option is absent. A malformed list is a usage
 // error; values that are not finite and > 0 are invalid privacy parameters (exit 4), as
 // are --mechanism none and the other checks of TuningOptions::validate().
-Result<std::vector<double>> tuneLambdas(const Command& command, const mech::MechanismOptions& base);
+// forSelection: the λ grid of --mechanism auto, checked by the selection itself.
+Result<std::vector<double>> tuneLambdas(const Command& command, const mech::MechanismOptions& base,
+                                        bool forSelection = false);
+// --selection-runs and --selection-law (--mechanism auto).
+Result<mech::SelectionSettings> selectionSettings(const Command& command);
 
 struct NoiseChoice {
   privacy::NoiseKind kind = privacy::NoiseKind::Release;

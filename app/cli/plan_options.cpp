@@ -73,9 +73,16 @@ Result<experiment::PrivacyPlan> privacyPlan(const Command& command, const QStrin
       mech::MechanismOptions tuned = options.value();
       if (family) tuned.family = *family;
       if (calibration) tuned.calibration = *calibration;
-      auto lambdas = tuneLambdas(command, tuned);
+      const bool selects = entry && entry->selectsMechanism;
+      auto lambdas = tuneLambdas(command, tuned, selects);
       if (!lambdas) return lambdas.error();
       choice.tuneLambdas = std::move(lambdas).value();
+      auto selection = selectionSettings(command);
+      if (!selection) return selection.error();
+      choice.selection = selection.value();
+      for (const char* option : {"tune", "selection-runs", "selection-law"})
+        if (!selects && command.parser().isSet(option))
+          return Error{ErrorKind::Usage, std::string("--") + option + " goes with --mechanism auto", {}, 0, option};
     }
   }
   auto plan = experiment::buildPlan(choice);

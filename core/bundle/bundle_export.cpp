@@ -7,6 +7,7 @@
 #include "core/bundle/bundle_privacy.h"
 #include "core/bundle/manifest_fields.h"
 #include "core/bundle/model_card.h"
+#include "core/mechanisms/selection.h"
 #include "core/models/linear.h"
 #include "core/prediction/predictor_json.h"
 #include "core/util/overloaded.h"
@@ -189,6 +190,24 @@ Result<BundleContents> bundleFromPlanRun(const experiment::PrivacyPlan& plan, co
           },
           [&](const experiment::TrainingMechanism& m) {
             if (!run.release) return false;
+            if (m.selection) {
+              // The released run's own options: the candidate list is a function of public
+              // numbers (selection.h), so the chosen index names them.
+              auto selection = mech::planSelection({m.options, *m.selection}, {train.rows(), train.features(), train.classes()});
+              const auto chosen = run.release->report.value("chosen_index");
+              if (!selection || !chosen || *chosen < 1 || *chosen > static_cast<double>(selection.value().candidates.size()))
+                return false;
+              const mech::MechanismOptions& candidate = selection.value().candidates[static_cast<std::size_t>(*chosen) - 1];
+              payload = releasedModel(run.release->model, candidate.learner, run.release->report, true, contents.arrays,
+                                      arrayInfo);
+              payload.options = mechanismOptionsJson(candidate);
+              training["learner"] = learnerJson(candidate.learner);
+              training["selection"] = QJsonObject{
+                  {"candidates", static_cast<qint64>(selection.value().candidates.size())},
+                  {"mean_runs", selection.value().meanRuns},
+                  {"run_law", m.selection->law == mech::RunLaw::Geometric ? "geometric" : "logarithmic"}};
+              return true;
+            }
             payload = releasedModel(run.release->model, learner, run.release->report, true, contents.arrays, arrayInfo);
             payload.options = mechanismOptionsJson(m.options);
             if (context.tuned) {

@@ -7,6 +7,9 @@ Result<audit::AuditOptions> auditOptionsFor(const PrivacyPlan& plan, long long t
   o.trials = trials;
   o.seed = seed;
   if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
+    if (t->selection)
+      return Error{ErrorKind::Usage, "private selection is not audited: audit one of its candidate mechanisms", {}, 0,
+                   "mechanism"};
     if (!t->tuneLambdas.empty())
       return Error{ErrorKind::Usage, "private lambda tuning is not audited: audit the mechanism with one lambda", {},
                    0, "tune-lambdas"};

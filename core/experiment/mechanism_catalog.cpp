@@ -12,6 +12,7 @@ using P = PlanKind;
 // DP-SGD (Gaussian by construction), the predictors (+ B; subsample + T), multiparty (ε, K).
 constexpr MechanismUses kTraining{};
 constexpr MechanismUses kNone{.delta = false, .familyChoice = false};
+constexpr MechanismUses kSelection{.familyChoice = false};
 constexpr MechanismUses kSgd{.familyChoice = false, .sgd = true};
 constexpr MechanismUses kSensitivity{.budget = true};
 constexpr MechanismUses kSubsample{.budget = true, .teachers = true};
@@ -23,6 +24,13 @@ std::vector<MechanismEntry> buildCatalog() {
        .note = "Trains the model exactly: not differentially private. The reference every private model is "
                "measured against.",
        .help = "The exact minimizer of the regularized loss, with no noise: the baseline.", .uses = kNone},
+      {.key = "auto", .title = "Private selection", .section = "K",
+       .note = "Chooses the mechanism and \u03bb privately; every candidate trains on all the rows.",
+       .help = "Runs randomly chosen candidates (each training mechanism that fits the model, with a few \u03bb; "
+               "DP-SGD too when \u03b4 > 0) a random number of times and releases the run with the best noisy "
+               "training accuracy (Liu & Talwar; Papernot & Steinke). The whole selection spends the \u03b5 and "
+               "\u03b4 given.",
+       .uses = kSelection, .selectsMechanism = true},
       {.key = "output", .title = "Output perturbation", .section = "A",
        .note = "Noise on the trained parameters.",
        .help = "Train exactly, then add noise scaled to the model's sensitivity \u0394 = 2K/(n\u03bb) (Chaudhuri "

@@ -45,6 +45,8 @@ struct MechanismEntry {
   // per learner): the mechanisms that minimize a perturbation of the baseline's objective.
   bool startsFromBaseline = false;
   bool releasesAnswers = false;  // releases answers to queries, not a model
+  // Chooses the training mechanism and λ itself, privately (§3 K): a PrivacyPlan::selection.
+  bool selectsMechanism = false;
 };
 
 // Every mechanism, "none" first, in the order the GUI lists them.

@@ -28,6 +28,12 @@ Result<PrivacyPlan> assemblePlan(const PlanChoice& choice) {
     case PlanKind::NonPrivate: plan = PrivacyPlan::nonPrivate(choice.learner); break;
     case PlanKind::Training: {
       mech::MechanismOptions o = withShared(choice.training, choice);
+      if (entry->selectsMechanism) {
+        mech::SelectionSettings settings = choice.selection;
+        settings.lambdas = choice.tuneLambdas;
+        plan = PrivacyPlan::selection(o, settings);
+        break;
+      }
       o.kind = *mech::parseMechanism(entry->key);
       plan = PrivacyPlan::training(o, choice.tuneLambdas);
       break;
@@ -75,6 +81,10 @@ PlanChoice choiceOf(const PrivacyPlan& plan) {
   if (const auto* t = std::get_if<TrainingMechanism>(&plan.choice)) {
     choice.training = t->options;
     choice.tuneLambdas = t->tuneLambdas;
+    if (t->selection) {
+      choice.selection = *t->selection;
+      choice.tuneLambdas = t->selection->lambdas;
+    }
   } else if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
     choice.prediction = p->options;
   } else if (const auto* m = std::get_if<Multiparty>(&plan.choice)) {

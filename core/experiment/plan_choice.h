@@ -28,7 +28,9 @@ struct PlanChoice {
   mech::MechanismOptions training;
   predict::PredictionOptions prediction;
   multiparty::MultipartyOptions multiparty;
-  std::vector<double> tuneLambdas;  // a training mechanism's private choice of λ (§3 H)
+  // A training mechanism's private choice of λ (§3 H); private selection's λ grid (§3 K).
+  std::vector<double> tuneLambdas;
+  mech::SelectionSettings selection;  // private selection's run law (its lambdas: tuneLambdas)
   SolverSettings solver;
 };
 

@@ -4,6 +4,7 @@
 
 #include "core/experiment/mechanism_catalog.h"
 #include "core/mechanisms/exact_minimizer.h"
+#include "core/mechanisms/selection.h"
 #include "core/mechanisms/tuning.h"
 #include "core/prediction/multiparty.h"
 #include "core/prediction/paillier_aggregation.h"
@@ -106,6 +107,10 @@ Result<ModelRelease> trainRelease(const Run& run, const TrainingMechanism& plan,
     // start must not depend on the data).
     if (plan.options.kind == mech::MechanismKind::Output && plan.tuneLambdas.empty() && baseline.model.model)
       control.warmStart = baseline.model.theta;
+    if (plan.selection) {
+      control.warmStart.reset();
+      return mech::selectPrivately({plan.options, *plan.selection}, train, run.noise, control);
+    }
     return plan.tuneLambdas.empty() ? mech::trainPrivately(plan.options, train, run.noise, control)
                                     : mech::tunePrivately({plan.options, plan.tuneLambdas}, train, run.noise, control);
   }();
@@ -287,7 +292,7 @@ WorkProvider<FittedModel> lentBaseline(const FittedModel& baseline) {
 
 bool startsFromBaseline(const TrainingMechanism& mechanism) {
   const MechanismEntry* entry = findMechanism(mech::mechanismName(mechanism.options.kind));
-  return mechanism.tuneLambdas.empty() && entry && entry->startsFromBaseline;
+  return mechanism.tuneLambdas.empty() && !mechanism.selection && entry && entry->startsFromBaseline;
 }
 
 bool startsFromExactMinimizer(const TrainingMechanism& mechanism) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/experiment/mechanism_catalog.h"
+#include "core/mechanisms/selection.h"
 #include "core/mechanisms/tuning.h"
 #include "core/util/overloaded.h"
 
@@ -12,7 +13,18 @@ PrivacyPlan PrivacyPlan::nonPrivate(const LearnerSpec& learner) { return {NonPri
 
 PrivacyPlan PrivacyPlan::training(const mech::MechanismOptions& options, std::vector<double> tuneLambdas) {
   if (options.kind == mech::MechanismKind::None) return nonPrivate(options.learner);
-  return {TrainingMechanism{options, std::move(tuneLambdas)}, {}};
+  return {TrainingMechanism{options, std::move(tuneLambdas), std::nullopt}, {}};
+}
+
+PrivacyPlan PrivacyPlan::selection(const mech::MechanismOptions& options, const mech::SelectionSettings& settings) {
+  TrainingMechanism choice{options, {}, settings};
+  choice.options.kind = mech::MechanismKind::None;
+  return {choice, {}};
+}
+
+bool PrivacyPlan::isSelection() const {
+  const auto* t = std::get_if<TrainingMechanism>(&choice);
+  return t && t->selection;
 }
 
 PrivacyPlan PrivacyPlan::prediction(const predict::PredictionOptions& options) {
@@ -24,7 +36,9 @@ PrivacyPlan PrivacyPlan::multiparty(const multiparty::MultipartyOptions& options
 std::string PrivacyPlan::key() const {
   return std::visit(Overloaded{
                         [](const NonPrivate&) { return std::string("none"); },
-                        [](const TrainingMechanism& t) { return mech::mechanismName(t.options.kind); },
+                        [](const TrainingMechanism& t) {
+                          return t.selection ? std::string("auto") : mech::mechanismName(t.options.kind);
+                        },
                         [](const PrivatePrediction& p) { return predict::predictionKindName(p.options.kind); },
                         [](const Multiparty&) { return std::string("multiparty"); },
                     },
@@ -106,6 +120,7 @@ Status PrivacyPlan::validate() const {
   return std::visit(Overloaded{
                         [](const NonPrivate& n) { return n.learner.validate(); },
                         [](const TrainingMechanism& t) {
+                          if (t.selection) return mech::SelectionOptions{t.options, *t.selection}.validate();
                           if (t.tuneLambdas.empty()) return t.options.validate();
                           return mech::TuningOptions{t.options, t.tuneLambdas}.validate();
                         },
@@ -122,7 +137,10 @@ Result<mech::MechanismReport> PrivacyPlan::calibrate(const mech::ProblemShape& s
             none.learner = n.learner;
             return mech::calibrate(none, shape);
           },
-          [&](const TrainingMechanism& t) { return mech::calibrate(t.options, shape); },
+          [&](const TrainingMechanism& t) {
+            if (t.selection) return mech::calibrateSelection({t.options, *t.selection}, shape);
+            return mech::calibrate(t.options, shape);
+          },
           [&](const PrivatePrediction& p) { return predict::calibratePrediction(p.options, shape); },
           [&](const Multiparty& m) -> Result<mech::MechanismReport> {
             auto sizes = multiparty::partySizes(shape.rows, m.options);
@@ -163,6 +181,7 @@ std::string PrivacyPlan::title() const {
       Overloaded{
           [](const NonPrivate&) { return std::string("Non-private"); },
           [](const TrainingMechanism& t) {
+            if (t.selection) return findMechanism("auto")->title;
             std::string title = findMechanism(mech::mechanismName(t.options.kind))->title;
             if (t.options.family == mech::NoiseFamily::Gaussian) title += ", Gaussian";
             if (!t.tuneLambdas.empty()) title += ", \u03bb tuned privately";

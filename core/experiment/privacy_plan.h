@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/mechanisms/mechanism.h"
+#include "core/mechanisms/selection_settings.h"
 #include "core/prediction/multiparty_options.h"
 #include "core/prediction/prediction_options.h"
 
@@ -28,8 +29,11 @@ struct NonPrivate {
   bool operator==(const NonPrivate&) const = default;
 };
 struct TrainingMechanism {
-  mech::MechanismOptions options;   // kind ≠ None
+  mech::MechanismOptions options;   // kind ≠ None, unless `selection` is set
   std::vector<double> tuneLambdas;  // not empty: choose λ privately among these (§3 H)
+  // Set: the mechanism and λ are chosen privately on all the rows (§3 K, `--mechanism auto`);
+  // options give the learner and the selection's whole (ε, δ), and options.kind is None.
+  std::optional<mech::SelectionSettings> selection;
   bool operator==(const TrainingMechanism&) const = default;
 };
 struct PrivatePrediction {
@@ -55,12 +59,15 @@ struct PrivacyPlan {
   static PrivacyPlan nonPrivate(const LearnerSpec& learner);
   // kind None gives nonPrivate(options.learner).
   static PrivacyPlan training(const mech::MechanismOptions& options, std::vector<double> tuneLambdas = {});
+  // Private selection among mechanisms and λ (§3 K): options give the learner, ε and δ.
+  static PrivacyPlan selection(const mech::MechanismOptions& options, const mech::SelectionSettings& settings);
+  bool isSelection() const;
   static PrivacyPlan prediction(const predict::PredictionOptions& options);
   static PrivacyPlan multiparty(const multiparty::MultipartyOptions& options);
 
   bool isPrivate() const { return !std::holds_alternative<NonPrivate>(choice); }
   // The mechanism's key, as the CLI's --mechanism names it: "none", "output", "objective",
-  // "loss", "dplmgc", "dpsgd", "prediction", "subsample", "multiparty".
+  // "loss", "dplmgc", "dpsgd", "prediction", "subsample", "multiparty", "auto".
   std::string key() const;
 
   // The model trained (multiparty: its model, λ of λ‖w‖² and h, as a learner spec).

@@ -52,6 +52,12 @@ std::vector<privacy::LedgerEntry> releaseLedgerEntries(const PrivacyPlan& plan,
     appendPart(entry.note, "K = " + std::to_string(multiparty->partySizes.size()) + " parties of " + sizes +
                                " rows");
   }
+  if (plan.isSelection())
+    appendPart(entry.note, report.value("runs")
+                               ? "private selection: released " + report.mechanism + " after " +
+                                     significantDigits(*report.value("runs"), 6) + " runs among " +
+                                     significantDigits(report.value("candidates").value_or(0), 6) + " candidates"
+                               : "auto: " + report.mechanism + ", the public rule's choice");
   if (const auto lambda = report.find(mech::Calibrated::ChosenLambda))
     appendPart(entry.note, "chosen lambda = " + significantDigits(*lambda, 6));
   else appendPart(entry.note, "lambda = " + significantDigits(plan.learner().lambda, 6));

@@ -79,6 +79,11 @@ std::string describePlan(const PrivacyPlan& plan) {
         << (o.sgd.learningRate ? exactNumber(*o.sgd.learningRate) : std::string("auto"))
         << "," << (o.sgd.noiseMultiplier ? exactNumber(*o.sgd.noiseMultiplier) : "auto") << ";tune=";
     for (double lambda : t->tuneLambdas) out << exactNumber(lambda) << ",";
+    if (t->selection) {
+      out << ";select=" << exactNumber(t->selection->meanRuns) << ","
+          << (t->selection->law == mech::RunLaw::Geometric ? "geometric" : "logarithmic") << ",";
+      for (double lambda : t->selection->lambdas) out << exactNumber(lambda) << ",";
+    }
   } else if (const auto* p = std::get_if<PrivatePrediction>(&plan.choice)) {
     const predict::PredictionOptions& o = p->options;
     out << "eps=" << exactNumber(o.epsilon) << ";delta=" << exactNumber(o.delta) << ";budget=" << o.budget

@@ -167,8 +167,11 @@ struct MechanismReport {
   // whatever δ the options carried.
   double chargedEpsilon() const { return epsilonThatHolds_ ? epsilonThatHolds_->value : epsilon; }
   double chargedDelta() const {
-    return noise == NoiseLaw::Gaussian || noise == NoiseLaw::ExponentialMechanism ? delta : 0.0;
+    return chargesDelta || noise == NoiseLaw::Gaussian || noise == NoiseLaw::ExponentialMechanism ? delta : 0.0;
   }
+  // Set where the guarantee has a δ whatever the chosen model's noise law: private selection
+  // accounted through Rényi DP (selection.h), whose δ comes from the conversion to (ε, δ).
+  bool chargesDelta = false;
 
   // Every derived number, in display order: the noise scale, the other derived values, the
   // ε that holds. value() looks a key up among them.

@@ -34,7 +34,40 @@ class StepRdp {
   std::map<double, double> cache_;
 };
 
+// Adds one event's substitution and add/remove RDP at every order (NaN where a series did
+// not converge: rdpToEpsilon then skips the order).
+Status addEventRdp(const privacy::SgmEvent& event, const std::vector<double>& orders, std::vector<double>& substitution,
+                   std::vector<double>& addRemove) {
+  const double T = static_cast<double>(event.steps);
+  StepRdp step(event.q, event.sigma);
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const double alpha = orders[i];
+    auto plain = step.at(alpha);
+    if (!plain) return plain.error();
+    addRemove[i] += T * plain.value();
+    if (event.q >= 1) {
+      // No subsampling: the Gaussian mechanism of sensitivity 2 (in units of ν), exactly.
+      substitution[i] += T * 2.0 * alpha / (event.sigma * event.sigma);
+      continue;
+    }
+    auto toNeighbour = step.at(2 * alpha);
+    auto fromNeighbour = step.at(2 * alpha - 1);
+    if (!toNeighbour) return toNeighbour.error();
+    if (!fromNeighbour) return fromNeighbour.error();
+    substitution[i] += T * ((alpha - 0.5) / (alpha - 1) * toNeighbour.value() + fromNeighbour.value());
+  }
+  return Ok{};
+}
+
 }  // namespace
+
+Result<std::vector<double>> substitutionRdpCurve(const privacy::SgmEvent& event, const std::vector<double>& orders) {
+  std::vector<double> substitution(orders.size(), 0.0), addRemove(orders.size(), 0.0);
+  if (auto added = addEventRdp(event, orders, substitution, addRemove); !added) return added.error();
+  for (double& value : substitution)
+    if (std::isnan(value)) value = std::numeric_limits<double>::infinity();
+  return substitution;
+}
 
 Result<SubstitutionAccount> accountSubstitution(const std::vector<privacy::SgmEvent>& events, double delta) {
   if (events.empty())
@@ -56,26 +89,8 @@ Result<SubstitutionAccount> accountSubstitution(const std::vector<privacy::SgmEv
 
   const std::vector<double> orders = privacy::defaultRdpOrders();
   std::vector<double> substitution(orders.size(), 0.0), addRemove(orders.size(), 0.0);
-  for (const privacy::SgmEvent& event : events) {
-    const double T = static_cast<double>(event.steps);
-    StepRdp step(event.q, event.sigma);
-    for (std::size_t i = 0; i < orders.size(); ++i) {
-      const double alpha = orders[i];
-      auto plain = step.at(alpha);
-      if (!plain) return plain.error();
-      addRemove[i] += T * plain.value();
-      if (event.q >= 1) {
-        // No subsampling: the Gaussian mechanism of sensitivity 2 (in units of ν), exactly.
-        substitution[i] += T * 2.0 * alpha / (event.sigma * event.sigma);
-        continue;
-      }
-      auto toNeighbour = step.at(2 * alpha);
-      auto fromNeighbour = step.at(2 * alpha - 1);
-      if (!toNeighbour) return toNeighbour.error();
-      if (!fromNeighbour) return fromNeighbour.error();
-      substitution[i] += T * ((alpha - 0.5) / (alpha - 1) * toNeighbour.value() + fromNeighbour.value());
-    }
-  }
+  for (const privacy::SgmEvent& event : events)
+    if (auto added = addEventRdp(event, orders, substitution, addRemove); !added) return added.error();
   using privacy::RdpConversion;
   auto improved = privacy::rdpToEpsilon(orders, substitution, delta, RdpConversion::Improved);
   auto classic = privacy::rdpToEpsilon(orders, substitution, delta, RdpConversion::Classic);

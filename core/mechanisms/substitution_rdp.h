@@ -49,6 +49,10 @@ Result<SubstitutionAccount> accountSubstitution(double q, double sigma, long lon
 // also say which event, 1-based).
 Result<SubstitutionAccount> accountSubstitution(const std::vector<privacy::SgmEvent>& events, double delta);
 
+// One event's substitution RDP at each of `orders` (> 1): +∞ where a series does not
+// converge. The curve private selection composes (selection.h). Errors as accountSubstitution.
+Result<std::vector<double>> substitutionRdpCurve(const privacy::SgmEvent& event, const std::vector<double>& orders);
+
 struct SubstitutionCalibration {
   double sigma = 0;  // the smallest σ found (to a relative 1e-9) with account.epsilon ≤ target
   SubstitutionAccount account;  // at that σ

@@ -63,7 +63,7 @@ class TestMechanismCatalog : public QObject {
 
   void keyListIsASentenceOfTheKeys() {
     const std::string all = mechanismKeyList();
-    QVERIFY2(all.rfind("none, output, ", 0) == 0, all.c_str());
+    QVERIFY2(all.rfind("none, auto, output, ", 0) == 0, all.c_str());
     QVERIFY2(all.size() > 11 && all.substr(all.size() - 14) == " or multiparty", all.c_str());
     for (const MechanismEntry& e : mechanismCatalog()) QVERIFY2(all.find(e.key) != std::string::npos, e.key.c_str());
     const std::string training = mechanismKeyList({PlanKind::NonPrivate, PlanKind::Training});

@@ -2,7 +2,10 @@
 // the JSON keys of docs/cli.md, calibrate agreeing with the report of a run, exit code 4 for invalid
 // privacy parameters, and --tune-lambdas.
 
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QStringList>
@@ -193,6 +196,75 @@ class TestMechanismCli : public QObject {
     const auto malformed = runCli(QStringList{"train"} + kBinaryData +
                                   QStringList{"--model", "logreg", "--mechanism", "output", "--tune-lambdas", "0.1,x"});
     QCOMPARE(malformed.exitCode, 2);
+  }
+
+  // --mechanism auto (docs/algorithms.md §3 K): the chosen candidate named among the public
+  // list, the whole ε once in the ledger, replay, refusals, and calibrate's plan without data.
+  void autoSelectsPrivately() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString ledger = dir.filePath("ledger.json");
+    // Without --tune: the public rule's one mechanism at the whole ε.
+    const auto rule = runCli(QStringList{"train"} + kBinaryData +
+                             QStringList{"--model", "logreg", "--mechanism", "auto", "--epsilon", "1", "--json"});
+    QVERIFY2(rule.exitCode == 0, qPrintable(describe(rule)));
+    QCOMPARE(rule.json()["mechanism"].toString(), QString("objective"));
+    QCOMPARE(rule.json()["selection"].toObject()["candidates"].toArray().size(), 1);
+    QVERIFY(!rule.json()["selection"].toObject()["private_selection"].toBool());
+    QCOMPARE(rule.json()["report"].toObject()["epsilon_prime"].isUndefined(), false);  // objective perturbation's own
+
+    const QStringList args = QStringList{"train"} + kBinaryData +
+                             QStringList{"--model", "logreg", "--mechanism", "auto", "--tune", "--epsilon", "4",
+                                         "--noise", "experiment", "--seed", "5", "--json"};
+    const auto run = runCli(args + QStringList{"--ledger", ledger});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject out = run.json();
+    const QJsonObject report = out["report"].toObject();
+    const QJsonObject selection = out["selection"].toObject();
+    const QJsonArray candidates = selection["candidates"].toArray();
+    QCOMPARE(static_cast<double>(candidates.size()), report["candidates"].toDouble());
+    QVERIFY(candidates.size() >= 6);
+    const QString chosen = selection["chosen"].toString();
+    QCOMPARE(candidates[report["chosen_index"].toInt() - 1].toString(), chosen);
+    QVERIFY2(chosen.startsWith(out["mechanism"].toString()), qPrintable(chosen + " / " + out["mechanism"].toString()));
+    QCOMPARE(out["lambda"].toDouble(), report["chosen_lambda"].toDouble());
+    QCOMPARE(out["epsilon"].toDouble(), 4.0);
+    QVERIFY(selection["runs"].toDouble() >= 1);
+    QVERIFY(selection["private_selection"].toBool());
+    QVERIFY(report["statement"].toString().contains("private selection"));
+    QVERIFY2(out["test_accuracy"].toDouble() > 0.75, qPrintable(QString::number(out["test_accuracy"].toDouble())));
+    const QJsonArray entries = QJsonDocument::fromJson([&] {
+                                 QFile file(ledger);
+                                 file.open(QIODevice::ReadOnly);
+                                 return file.readAll();
+                               }()).object()["entries"].toArray();
+    QCOMPARE(entries.size(), 1);
+    QCOMPARE(entries[0].toObject()["epsilon"].toDouble(), 4.0);
+    QVERIFY(entries[0].toObject()["mechanism"].toString().startsWith("Private selection"));
+    QCOMPARE(runCli(args).json()["selection"].toObject()["chosen"].toString(), chosen);  // replays
+
+    // δ > 0 adds DP-SGD for softmax; the text output names the choice.
+    const auto softmax = runCli(QStringList{"train"} + kMultiData +
+                                QStringList{"--model", "softmax", "--mechanism", "auto", "--tune", "--epsilon", "2",
+                                            "--delta", "1e-5", "--epochs", "2", "--selection-runs", "3"});
+    QVERIFY2(softmax.exitCode == 0, qPrintable(describe(softmax)));
+    QVERIFY2(softmax.out.contains("chosen privately among"), qPrintable(softmax.out));
+
+    const auto lambda = runCli(QStringList{"train"} + kBinaryData +
+                               QStringList{"--model", "logreg", "--mechanism", "auto", "--lambda", "0.1"});
+    QCOMPARE(lambda.exitCode, 2);
+    QVERIFY(lambda.err.contains("--tune-lambdas"));
+
+    const auto stray = runCli(QStringList{"train"} + kBinaryData + QStringList{"--model", "logreg", "--tune"});
+    QCOMPARE(stray.exitCode, 2);  // --tune goes with auto
+
+    const auto calibrate = runCli({"calibrate", "--mechanism", "auto", "--tune", "--model", "softmax", "--n", "5000",
+                                   "--d", "20", "--classes", "5", "--epsilon", "1", "--delta", "1e-6", "--json"});
+    QVERIFY2(calibrate.exitCode == 0, qPrintable(describe(calibrate)));
+    const QJsonObject plan = calibrate.json();
+    QCOMPARE(plan["mechanism"].toString(), QString("auto"));
+    QVERIFY(plan["epsilon"].toDouble() <= 1.0 && plan["epsilon"].toDouble() > 0.99);
+    QVERIFY2(plan["statement"].toString().contains("DP-SGD"), qPrintable(plan["statement"].toString()));
   }
 
   void releaseModeRecordsRelease() {
