@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/mechanisms/mechanism_internal.h"
+#include "core/mechanisms/sgd_step.h"
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/gaussian.h"
@@ -20,6 +21,8 @@ namespace {
 // The share of a run's ε spent on its noisy score: enough that on a few thousand rows the
 // count's noise (≈ 10/ε_run rows) is well below the differences between candidates.
 constexpr double kScoreShare = 0.1;
+// DP-SGD's step sizes under --tune, as multiples of the safe step (sgd_step.h).
+constexpr double kSgdStepMultiples[] = {1, 4, 12};
 
 Error invalidSelection(const std::string& message, const std::string& field) {
   return Error{ErrorKind::InvalidPrivacy, message, {}, 0, field};
@@ -105,7 +108,20 @@ std::vector<MechanismOptions> candidateList(const SelectionOptions& options, con
                                             : options.settings.lambdas;
     for (double lambda : lambdas) {
       const MechanismOptions candidate = candidateOf(shared, kind, lambda);
-      if (candidate.validate() && calibrate(candidate, shape)) out.push_back(candidate);
+      if (!candidate.validate() || !calibrate(candidate, shape)) continue;
+      if (kind != MechanismKind::DpSgd || candidate.sgd.learningRate) {
+        out.push_back(candidate);
+        continue;
+      }
+      // DP-SGD's step: the safe 1/(L + λ) assumes rows on the unit sphere; rows well inside
+      // it (declared ranges wider than the data) need a larger one, which only the data can tell.
+      auto step = dpSgdStep(candidate, shape.features, shape.classes);
+      if (!step) continue;
+      for (double multiple : kSgdStepMultiples) {
+        MechanismOptions variant = candidate;
+        variant.sgd.learningRate = multiple * step.value().eta;
+        out.push_back(variant);
+      }
     }
   }
   return out;
@@ -372,6 +388,8 @@ std::string candidateLabel(const MechanismOptions& candidate) {
   std::string label = mechanismTitle(candidate.kind);
   if (candidate.family == NoiseFamily::Gaussian && candidate.kind != MechanismKind::DpSgd) label += " (Gaussian)";
   label += ", \u03bb = " + privacy::formatNumber(candidate.learner.lambda);
+  if (candidate.kind == MechanismKind::DpSgd && candidate.sgd.learningRate)
+    label += ", step " + privacy::formatNumber(*candidate.sgd.learningRate);
   if (candidate.kind == MechanismKind::DpSgd && candidate.sgd.noiseMultiplier)
     label += ", \u03c3 = " + privacy::formatNumber(*candidate.sgd.noiseMultiplier);
   return label;
