@@ -115,6 +115,7 @@ class TestMechanismDock : public QObject {
   void approximateMinimizerIsShownAsNotConverged();
   void cancelLeavesThePreviousModelAndLedger();
   void tuningTakesACandidateList();
+  void privateSelectionChoosesAndIsOneRelease();
 
  private:
   QTemporaryDir dir_;
@@ -593,6 +594,50 @@ void TestMechanismDock::tuningTakesACandidateList() {
   QVERIFY(window.modelPanel()->mechanismLabel()->text().contains(QLatin1String("chosen privately")));
   QCOMPARE(window.ledger().size(), std::size_t{1});  // one release for the whole procedure
   QVERIFY(QString::fromStdString(window.ledger().entries().front().mechanism).contains(QLatin1String("tuned")));
+}
+
+// Private selection (Algorithms §3 K, the key "auto"): ε and δ, no noise list; the public
+// rule's mechanism named in the calibration at once; "among all mechanisms" computed in the
+// background; Train releases one model, one ledger entry with the whole ε.
+void TestMechanismDock::privateSelectionChoosesAndIsOneRelease() {
+  MainWindow window;
+  window.show();
+  openDataset(window, kIris, 150);
+  useExperimentNoise(window);
+  auto* settingsForm = window.modelPanel()->form();
+  settingsForm->setModelKind(ModelKind::Softmax);
+  MechanismForm* form = settingsForm->mechanismForm();
+  QVERIFY(form->setChoice(MechanismForm::selectionChoice()));
+  QVERIFY(form->isSelection() && form->isPrivate());
+  QVERIFY(form->isRowShown(form->epsilonField()) && form->isRowShown(form->deltaField()));
+  QVERIFY(!form->isRowShown(form->distributionBox()) && !form->isRowShown(form->calibrationBox()));
+  QVERIFY(form->isRowShown(form->selectAllBox()) && !form->isRowShown(form->tuneBox()));
+  form->epsilonField()->setValue(4.0);
+  form->deltaField()->setValue(1e-5);
+  const auto settings = form->settings();
+  QVERIFY(settings.selection && !settings.selection->tune);
+  QTRY_VERIFY_WITH_TIMEOUT(form->calibration().has_value(), kTimeoutMs);
+  QVERIFY2(form->calibration()->statement.find("public rule") != std::string::npos, form->calibration()->statement.c_str());
+  QVERIFY(form->calibration()->statement.find("DP-SGD") != std::string::npos);  // softmax, δ > 0
+
+  form->selectAllBox()->setChecked(true);
+  QTRY_VERIFY_WITH_TIMEOUT(form->calibration().has_value() &&
+                               form->calibration()->statement.find("private selection") != std::string::npos,
+                           kTimeoutMs);
+  QVERIFY(*form->calibration()->value("candidates") >= 6);
+  QVERIFY(form->calibration()->epsilon <= 4.0);
+  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
+
+  const std::size_t before = window.ledger().size();
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  const auto result = window.training()->result();
+  QVERIFY(result->isPrivate() && result->release);
+  QVERIFY(result->release->report.value("runs").has_value());
+  QCOMPARE(window.ledger().size(), before + 1);
+  const auto entry = window.ledger().entries().back();  // entries() is a copy
+  QVERIFY2(QString::fromStdString(entry.mechanism).startsWith(QLatin1String("Private selection")), entry.mechanism.c_str());
+  QVERIFY(entry.epsilon <= 4.0 && entry.epsilon > 3.9);
+  saveScreenshot(window.modelPanel(), QStringLiteral("mechanism-auto-panel"));
 }
 
 QTEST_MAIN(TestMechanismDock)

@@ -155,6 +155,15 @@ class TestMechanismSelection : public QObject {
       QCOMPARE(plan.epsilon, 0.7);
       QCOMPARE(plan.delta, c.kind == MechanismKind::DpSgd ? c.delta : 0.0);  // ℓ2-Laplace: pure ε
     }
+    // The perturbations' λ falls as 1/√(nε) (0.2/√(1000·0.7)), within [1e-4, 0.1].
+    const auto lambdaFor = [](Index rows, double epsilon) {
+      return test::orDie(mech::planSelection(selection(ModelKind::LogisticRegression, epsilon, 0, false), {rows, 5, 2}))
+          .candidates[0].learner.lambda;
+    };
+    QVERIFY(std::abs(lambdaFor(1000, 0.7) - 0.0075592895) < 1e-9);
+    QCOMPARE(lambdaFor(100000000, 1.0), 1e-4);
+    QCOMPARE(lambdaFor(2, 0.1), 0.1);
+
     const PreparedData data = digitsInRange();
     const auto o = selection(ModelKind::Softmax, 1.0, 1e-5, false);
     const auto plan = test::orDie(mech::planSelection(o, {data.train.rows(), data.train.features(), 10}));

@@ -58,7 +58,9 @@ Status AuditSettings::validate() const {
 
 QStringList auditMechanisms() {
   QStringList keys;
-  for (const std::string& key : experiment::privateMechanismKeys()) keys << QString::fromStdString(key);
+  // Private selection is audited through its candidates (auditOptionsFor refuses it).
+  for (const std::string& key : experiment::privateMechanismKeys())
+    if (!experiment::findMechanism(key)->selectsMechanism) keys << QString::fromStdString(key);
   return keys;
 }
 

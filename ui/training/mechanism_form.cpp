@@ -153,6 +153,13 @@ void MechanismForm::addTuningRows() {
   tuneLambdas_->setEnabled(false);
   form_->addRow(tune_);
   form_->addRow(tr("\u03bb candidates:"), tuneLambdas_);
+  selectAll_ = new QCheckBox(tr("Choose &privately among all mechanisms"));
+  selectAll_->setToolTip(tr("Help \u2192 Algorithms \u00a73 K. Unticked: the public rule's mechanism and \u03bb "
+                            "train once at the whole \u03b5. Ticked: every mechanism that fits the model, each "
+                            "with a few \u03bb (and DP-SGD's step), runs a random number of times on all the rows "
+                            "and the best by noisy training accuracy is released; the choice costs part of "
+                            "\u03b5."));
+  form_->addRow(selectAll_);
 }
 
 void MechanismForm::addNoiseSourceRows() {
@@ -247,6 +254,7 @@ void MechanismForm::connectFields() {
       fieldsChanged();
     });
   connect(tuneLambdas_, &NumberListField::valueEdited, this, &MechanismForm::fieldsChanged);
+  connect(selectAll_, &QCheckBox::toggled, this, &MechanismForm::fieldsChanged);
   connect(tune_, &QCheckBox::toggled, this, [this](bool on) {
     tuneLambdas_->setEnabled(on);
     fieldsChanged();
@@ -298,7 +306,7 @@ mech::MechanismOptions MechanismForm::currentOptions() const {
       mech::parseCalibration(calibrationMode_->currentData().toString().toStdString()).value_or(Calibration::Corrected);
   // DP-SGD's noise is Gaussian whatever the list says; the row is hidden for it.
   if (o.kind == MechanismKind::DpSgd) o.family = NoiseFamily::L2Laplace;
-  const bool usesDelta = o.kind == MechanismKind::DpSgd || o.family == NoiseFamily::Gaussian;
+  const bool usesDelta = o.kind == MechanismKind::DpSgd || o.family == NoiseFamily::Gaussian || isSelection();
   o.epsilon = epsilon_->value().value_or(1.0);
   // δ only where the guarantee has one: an ε-DP release is recorded with δ = 0.
   o.delta = usesDelta ? delta_->value().value_or(kCheckDelta) : 0.0;
@@ -308,6 +316,13 @@ mech::MechanismOptions MechanismForm::currentOptions() const {
   o.sgd.clipNorm = clip_->value().value_or(defaults.clipNorm);
   o.sgd.epochs = epochs_->value().value_or(defaults.epochs);
   o.sgd.learningRate = learningRate_->value();
+  return o;
+}
+
+mech::SelectionOptions MechanismForm::currentSelection() const {
+  mech::SelectionOptions o;
+  o.shared = currentOptions();
+  o.settings.tune = selectAll_->isChecked();
   return o;
 }
 
@@ -411,7 +426,8 @@ void MechanismForm::updateRows() {
   const bool gaussian = distribution_->currentData().toString() ==
                         QString::fromStdString(mech::noiseFamilyName(NoiseFamily::Gaussian));
   form_->setRowVisible(epsilon_, priv);
-  form_->setRowVisible(delta_, sgd || subsample || ((training || sensitivity) && gaussian));
+  const bool selection = isSelection();
+  form_->setRowVisible(delta_, selection || sgd || subsample || ((training || sensitivity) && gaussian));
   form_->setRowVisible(distribution_, (training && !sgd) || sensitivity);
   form_->setRowVisible(calibrationMode_, training || subsample || multiparty || (sensitivity && gaussian));
   form_->setRowVisible(lambda2_, kind == MechanismKind::Output && learner_.kind == ModelKind::Lmgc);
@@ -423,10 +439,13 @@ void MechanismForm::updateRows() {
   // λ tuning is Alg. 3 over a training mechanism.
   form_->setRowVisible(tune_, training);
   form_->setRowVisible(tuneLambdas_, training && tune_->isChecked());
+  form_->setRowVisible(selectAll_, selection);
   form_->setRowVisible(noiseSource_, priv);
   const bool experiment = noiseSource_->currentData().toString() == QLatin1String("experiment");
   form_->setRowVisible(seed_, priv && experiment);
-  mechanismNote_->setText(prediction || multiparty ? predictionNote(choice()) : mechanismNote(kind));
+  mechanismNote_->setText(prediction || multiparty ? predictionNote(choice())
+                          : selection             ? mechanismNote(selectionChoice().toStdString())
+                                                  : mechanismNote(kind));
   calibrationTitle_->setVisible(priv);
   calibrationView_->setVisible(priv);
   if (!priv) warning_->setVisible(false);
@@ -458,6 +477,8 @@ QStringList MechanismForm::problems() const {
   add(tr("Clip norm"), clip_);
   add(tr("Epochs"), epochs_);
   add(tr("Learning rate"), learningRate_);
+  if (isSelection())
+    if (const Status status = currentSelection().validate(); !status) out << tr("Mechanism: %1").arg(message(status));
   if (training && tune_->isChecked() && !tuneLambdas_->isValid())
     out << tr("\u03bb candidates: %1").arg(tuneLambdas_->problem());
   out << predictionFields_->problems();
@@ -469,6 +490,7 @@ PrivacySettings MechanismForm::settings() const {
   s.options = currentOptions();
   if (predictionKind()) s.prediction = currentPredictionOptions();
   if (isMultiparty()) s.multiparty = currentMultipartyOptions();
+  if (isSelection()) s.selection = currentSelection().settings;
   if (s.options.kind != MechanismKind::None && tune_->isChecked())
     s.tuneLambdas = tuneLambdas_->values().value_or(std::vector<double>{});
   s.noise = noiseSource_->currentData().toString() == QLatin1String("release") ? privacy::NoiseKind::Release
@@ -502,6 +524,7 @@ void MechanismForm::saveTo(QSettings& settings) const {
   settings.setValue(kPrefix + QStringLiteral("noise"), noiseSource_->currentData());
   settings.setValue(kPrefix + QStringLiteral("seed"), seed_->value());
   settings.setValue(kPrefix + QStringLiteral("tune"), tune_->isChecked());
+  settings.setValue(kPrefix + QStringLiteral("selectAll"), selectAll_->isChecked());
   settings.setValue(kPrefix + QStringLiteral("tuneLambdas"), tuneLambdas_->text());
   const std::pair<const char*, NumberField*> fields[] = {{"epsilon", epsilon_}, {"delta", delta_},
                                                          {"lambda2", lambda2_}, {"batch", batch_},
@@ -530,6 +553,7 @@ void MechanismForm::restoreFrom(QSettings& settings) {
   if (const QVariant v = settings.value(kPrefix + QStringLiteral("tuneLambdas")); v.isValid())
     tuneLambdas_->setText(v.toString());
   tune_->setChecked(settings.value(kPrefix + QStringLiteral("tune"), false).toBool());
+  selectAll_->setChecked(settings.value(kPrefix + QStringLiteral("selectAll"), false).toBool());
   predictionFields_->restore(settings, kPrefix);
   seed_->setValue(settings.value(kPrefix + QStringLiteral("seed"), seed_->value()).toInt());
   // The mechanism last: choosing it adjusts the model and the lists to what core accepts.

@@ -27,6 +27,7 @@
 #include <functional>
 #include <optional>
 
+#include "core/mechanisms/selection.h"
 #include "core/prediction/multiparty_options.h"
 #include "core/prediction/prediction_options.h"
 #include "ui/training/training_document.h"
@@ -63,7 +64,11 @@ class MechanismForm : public QWidget {
   bool setChoice(const QString& name);  // false for a name the list does not hold
   std::optional<predict::PredictionKind> predictionKind() const;  // §3 F or G chosen
   bool isMultiparty() const;                                      // §3 I chosen
-  bool isPrivate() const { return mechanism() != mech::MechanismKind::None || predictionKind() || isMultiparty(); }
+  static QString selectionChoice() { return QStringLiteral("auto"); }
+  bool isSelection() const { return choice() == selectionChoice(); }  // §3 K chosen
+  bool isPrivate() const {
+    return mechanism() != mech::MechanismKind::None || predictionKind() || isMultiparty() || isSelection();
+  }
   // Whether core needs rows with ‖x‖ ≤ 1 (a public norm bound) for the choice.
   bool needsUnitRows() const;
 
@@ -100,6 +105,7 @@ class MechanismForm : public QWidget {
   NumberField* epochsField() const { return epochs_; }
   NumberField* learningRateField() const { return learningRate_; }
   QCheckBox* tuneBox() const { return tune_; }
+  QCheckBox* selectAllBox() const { return selectAll_; }
   NumberListField* tuneLambdasField() const { return tuneLambdas_; }
   QComboBox* noiseSourceBox() const { return noiseSource_; }
   QSpinBox* seedBox() const { return seed_; }
@@ -139,6 +145,8 @@ class MechanismForm : public QWidget {
   // The options as chosen, every number replaced by a valid default while its field is
   // invalid (so that checks blame the right field).
   mech::MechanismOptions currentOptions() const;
+  mech::SelectionOptions currentSelection() const;
+  void computeSelectionCalibration();
   predict::PredictionOptions currentPredictionOptions() const;
   multiparty::MultipartyOptions currentMultipartyOptions() const;
   QString predictionProblemOf(const char* field,
@@ -164,6 +172,8 @@ class MechanismForm : public QWidget {
   NumberField* learningRate_ = nullptr;
   QCheckBox* tune_ = nullptr;
   NumberListField* tuneLambdas_ = nullptr;
+  QCheckBox* selectAll_ = nullptr;  // §3 K: private selection among every mechanism
+  int selectionGeneration_ = 0;     // the latest background calibration of a selection
   QComboBox* noiseSource_ = nullptr;
   QSpinBox* seed_ = nullptr;
   QLabel* noiseNote_ = nullptr;

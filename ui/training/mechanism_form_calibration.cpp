@@ -1,6 +1,12 @@
 // MechanismForm's live calibration: debounced recomputation from the fields, and the
 // calibration view and warnings it feeds (split from mechanism_form.cpp).
+#include <QFutureWatcher>
 #include <QLabel>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <memory>
+
+#include "core/mechanisms/selection.h"
 
 #include "core/mechanisms/pre_run_warnings.h"
 #include "ui/training/calibration_view.h"
@@ -11,7 +17,7 @@ namespace dpstudio::ui {
 using mech::MechanismKind;
 
 void MechanismForm::scheduleCalibration() {
-  if (mechanism() == MechanismKind::DpSgd) {
+  if (mechanism() == MechanismKind::DpSgd || isSelection()) {
     debounce_.start();
     return;
   }
@@ -50,6 +56,10 @@ void MechanismForm::computeCalibration() {
     computePredictionCalibration();
     return;
   }
+  if (isSelection()) {
+    computeSelectionCalibration();
+    return;
+  }
   const PrivacySettings s = settings();
   mech::MechanismOptions options = s.options;
   options.learner = learner_;
@@ -65,6 +75,30 @@ void MechanismForm::computeCalibration() {
   // The scale the run will draw at, and what core warns of before it (δ against the whole
   // training part's n: the guarantee is over all of it).
   showCalibration(mech::calibrate(problem.options, problem.shape, s.noise), *shape_, &problem.options);
+}
+
+// Private selection's plan: instant for the public rule's one mechanism; with "among all"
+// it bisects over Rényi curves (a second or two with DP-SGD), off the GUI thread, and the
+// latest request wins.
+void MechanismForm::computeSelectionCalibration() {
+  mech::SelectionOptions options = currentSelection();
+  options.shared.learner = learner_;
+  const mech::ProblemShape shape = *shape_;
+  calibrationTitle_->setText(tr("Calibration for n = %1, d = %2, C = %3").arg(shape.rows).arg(shape.features).arg(shape.classes));
+  const int generation = ++selectionGeneration_;
+  if (!options.settings.tune) {
+    showCalibration(mech::calibrateSelection(options, shape), shape, nullptr);
+    return;
+  }
+  calibrationView_->showMessage(tr("Computing the budget of each run\u2026"));
+  using Outcome = std::shared_ptr<const Result<mech::MechanismReport>>;
+  auto* watcher = new QFutureWatcher<Outcome>(this);
+  connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation, shape] {
+    watcher->deleteLater();
+    if (generation == selectionGeneration_ && isSelection()) showCalibration(*watcher->result(), shape, nullptr);
+  });
+  watcher->setFuture(QtConcurrent::run(
+      [options, shape] { return Outcome(std::make_shared<const Result<mech::MechanismReport>>(mech::calibrateSelection(options, shape))); }));
 }
 
 void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report, const mech::ProblemShape& shape,

@@ -21,6 +21,7 @@ QString mechanismDisplayName(mech::MechanismKind kind) {
 QString privacyDisplayName(const PrivacySettings& privacy) {
   if (privacy.prediction) return mechanismTitle(predict::predictionKindName(privacy.prediction->kind));
   if (privacy.multiparty) return mechanismTitle("multiparty");
+  if (privacy.selection) return mechanismTitle("auto");
   return mechanismDisplayName(privacy.options.kind);
 }
 
@@ -58,11 +59,15 @@ experiment::PlanChoice TrainingSettings::choice() const {
     choice.multiparty = *privacy.multiparty;
     choice.epsilon = privacy.multiparty->epsilon;
   } else {
-    choice.mechanism = mech::mechanismName(privacy.options.kind);
+    choice.mechanism = privacy.selection ? std::string("auto") : mech::mechanismName(privacy.options.kind);
     choice.training = privacy.options;
     choice.epsilon = privacy.options.epsilon;
     choice.delta = privacy.options.delta;
     choice.tuneLambdas = privacy.tuneLambdas;
+    if (privacy.selection) {
+      choice.selection = *privacy.selection;
+      choice.tuneLambdas = privacy.selection->lambdas;
+    }
   }
   return choice;
 }
@@ -102,12 +107,12 @@ QStringList settingsChanges(const TrainingSettings& shown, const TrainingSetting
   const auto epsilonOf = [](const TrainingSettings& s) -> std::optional<double> {
     if (s.privacy.prediction) return s.privacy.prediction->epsilon;
     if (s.privacy.multiparty) return s.privacy.multiparty->epsilon;
-    if (s.privacy.options.kind != mech::MechanismKind::None) return s.privacy.options.epsilon;
+    if (s.privacy.options.kind != mech::MechanismKind::None || s.privacy.selection) return s.privacy.options.epsilon;
     return std::nullopt;
   };
   const auto deltaOf = [](const TrainingSettings& s) -> std::optional<double> {
     if (s.privacy.prediction) return s.privacy.prediction->delta;
-    if (s.privacy.options.kind != mech::MechanismKind::None) return s.privacy.options.delta;
+    if (s.privacy.options.kind != mech::MechanismKind::None || s.privacy.selection) return s.privacy.options.delta;
     return std::nullopt;
   };
   if (scope == SettingsScope::Everything) {

@@ -56,11 +56,15 @@ struct PrivacySettings {
   // §3 I: the perturbed average of K parties' models. Its model, λ (paper 004's, of
   // λ‖w‖²) and h are TrainingSettings::learner's.
   std::optional<multiparty::MultipartyOptions> multiparty;
+  // §3 K, the key "auto": the mechanism and λ chosen by core (the public rule, or privately
+  // among all with `tune`); options give ε, δ and DP-SGD's settings, options.kind is None.
+  std::optional<mech::SelectionSettings> selection;
   privacy::NoiseKind noise = privacy::NoiseKind::Release;  // a trained model is a release
   std::uint64_t seed = 1;           // experiment mode only
 
   bool isPrivate() const {
-    return options.kind != mech::MechanismKind::None || prediction.has_value() || multiparty.has_value();
+    return options.kind != mech::MechanismKind::None || prediction.has_value() || multiparty.has_value() ||
+           selection.has_value();
   }
   bool operator==(const PrivacySettings&) const = default;
 };
