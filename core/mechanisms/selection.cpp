@@ -437,6 +437,16 @@ Result<MechanismReport> calibrateSelection(const SelectionOptions& options, cons
   auto plan = planSelection(options, shape);
   if (!plan) return plan.error();
   const SelectionPlan& p = plan.value();
+  if (!p.selects) {
+    // The rule's one mechanism: its own calibration, said to be the rule's choice.
+    auto own = calibrate(p.candidates.front(), shape);
+    if (!own) return own.error();
+    MechanismReport report = std::move(own).value();
+    const std::string ownStatement = report.statement;
+    describeSelection(report, p);
+    report.statement = ruleStatement(p) + "; the model: " + ownStatement;
+    return report;
+  }
   MechanismReport report = detail::baseReport(p.candidates.front(), NoiseLaw::None);
   report.mechanism = "auto";
   describeSelection(report, p);

@@ -261,6 +261,12 @@ class TestMechanismCli : public QObject {
     const auto calibrate = runCli({"calibrate", "--mechanism", "auto", "--tune", "--model", "softmax", "--n", "5000",
                                    "--d", "20", "--classes", "5", "--epsilon", "1", "--delta", "1e-6", "--json"});
     QVERIFY2(calibrate.exitCode == 0, qPrintable(describe(calibrate)));
+    const auto ruleOnly = runCli({"calibrate", "--mechanism", "auto", "--model", "logreg", "--n", "5000", "--d",
+                                  "20", "--epsilon", "1", "--json"});
+    QVERIFY2(ruleOnly.exitCode == 0, qPrintable(describe(ruleOnly)));
+    QCOMPARE(ruleOnly.json()["mechanism"].toString(), QString("objective"));  // the rule's own calibration
+    QVERIFY(ruleOnly.json().contains("epsilon_prime"));
+    QVERIFY(ruleOnly.json()["statement"].toString().contains("public rule"));
     const QJsonObject plan = calibrate.json();
     QCOMPARE(plan["mechanism"].toString(), QString("auto"));
     QVERIFY(plan["epsilon"].toDouble() <= 1.0 && plan["epsilon"].toDouble() > 0.99);

@@ -134,10 +134,14 @@ void CalibrationView::clearValues() {
 
 void CalibrationView::setReport(const mech::MechanismReport& report) {
   clearValues();
-  headline_->setText(report.noiseDimension > 0
-                         ? tr("%1 noise, %n coordinate(s) per draw", nullptr, static_cast<int>(report.noiseDimension))
-                               .arg(noiseDisplayName(report.noise))
-                         : tr("%1 noise").arg(noiseDisplayName(report.noise)));
+  if (report.mechanism == "auto")  // private selection: each candidate draws its own noise
+    headline_->setText(tr("Private selection among %1 candidates, each with its own noise (tooltip: the list)")
+                           .arg(report.value("candidates").value_or(0)));
+  else
+    headline_->setText(report.noiseDimension > 0
+                           ? tr("%1 noise, %n coordinate(s) per draw", nullptr, static_cast<int>(report.noiseDimension))
+                                 .arg(noiseDisplayName(report.noise))
+                           : tr("%1 noise").arg(noiseDisplayName(report.noise)));
   headline_->setToolTip(QString::fromStdString(report.statement));
   const std::vector<mech::DerivedValue> rows = report.rows();
   std::vector<const mech::DerivedValue*> ordered;
