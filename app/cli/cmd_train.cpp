@@ -183,13 +183,22 @@ int runTrain(const QStringList& args) {
   const double lambda = tuned || selected ? *report.find(mech::Calibrated::ChosenLambda) : learner.lambda;
   // Private selection: what it chose among (public, fixed before the data were read).
   std::vector<std::string> candidates;
+  std::optional<mech::SelectionPlan> selection;
   if (selected) {
     auto planned = mech::planSelection({mechanism->options, *mechanism->selection},
                                        {train.rows(), train.features(), train.classes()});
     if (!planned) return command.fail(planned.error());
-    for (const mech::MechanismOptions& candidate : planned.value().candidates)
+    selection = std::move(planned).value();
+    for (const mech::MechanismOptions& candidate : selection->candidates)
       candidates.push_back(mech::candidateLabel(candidate));
   }
+  // The options the release was trained with: the mechanism's, or the public rule's one
+  // candidate (a private selection's runs each had their own: none to warn about alone).
+  const mech::MechanismOptions* trainedWith =
+      !mechanism ? nullptr
+      : !selected ? &mechanism->options
+      : !selection->selects ? &selection->candidates.front()
+                            : nullptr;
   const std::string chosen =
       selected ? candidates.at(static_cast<std::size_t>(*report.value("chosen_index")) - 1) : std::string();
   const bool hasRanges = !request.value().preprocess.publicRanges.empty();
@@ -197,7 +206,7 @@ int runTrain(const QStringList& args) {
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
   if (isPrivate)
     for (std::string& warning : mech::preRunWarnings(report, {train.rows(), train.features(), train.classes()},
-                                                     mechanism && !selected ? &mechanism->options : nullptr))
+                                                     trainedWith))
       warnings.push_back(std::move(warning));
   if (noiseFreeAccuracy && nonPrivateAccuracy)
     if (auto underfit = experiment::sgdUnderfitsWarning(*noiseFreeAccuracy, *nonPrivateAccuracy))

@@ -35,4 +35,21 @@ std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& optio
          " (or a larger \u03b5) makes the noise smaller than that bound";
 }
 
+std::optional<std::string> perturbationSwampsModelWarning(const MechanismOptions& options,
+                                                          const MechanismReport& report, const ProblemShape& shape) {
+  const bool objective = options.kind == MechanismKind::Objective, loss = options.kind == MechanismKind::Loss;
+  if (!(objective || loss) || shape.rows < 1) return std::nullopt;
+  const auto bound = minimizerNormBound(options.learner, shape.classes);
+  if (!bound) return std::nullopt;
+  const double n = static_cast<double>(shape.rows);
+  const double curvature = objective ? n * (options.learner.lambda + report.find(Calibrated::Delta).value_or(0.0))
+                                     : n * options.learner.lambda + report.find(Calibrated::Rho).value_or(0.0);
+  const double shift = report.expectedNoiseNorm / curvature;
+  if (!std::isfinite(shift) || shift <= *bound) return std::nullopt;
+  return "the noise swamps the model: the perturbation moves the minimizer by up to about E\u2016b\u2016/(n\u00b7q) = " +
+         briefNumber(shift) + ", more than any model \u03bb = " + briefNumber(options.learner.lambda) +
+         " allows (\u2016\u03b8*\u2016 \u2264 \u221a(2\u2113(0)/\u03bb) = " + briefNumber(*bound) +
+         "), so the release is mostly noise; a larger \u03bb, a larger \u03b5 or more rows make it smaller";
+}
+
 }  // namespace dpstudio::mech

@@ -25,4 +25,12 @@ std::optional<double> minimizerNormBound(const LearnerSpec& learner, Index class
 std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& options, const MechanismReport& report,
                                                    Index classes);
 
+// The warning for objective and loss perturbation whose noise can move the released
+// minimizer further than any model is long: their linear term b/n (objective, mean scale)
+// or B (loss, sum scale) moves the minimizer of a q-strongly convex objective by at most
+// ‖b‖/(n·q), q = λ + Δ (objective) or nλ + ρ (loss); the warning compares E‖b‖/(n·q) with
+// minimizerNormBound(). Empty for every other mechanism and when the shift is smaller.
+std::optional<std::string> perturbationSwampsModelWarning(const MechanismOptions& options,
+                                                          const MechanismReport& report, const ProblemShape& shape);
+
 }  // namespace dpstudio::mech

@@ -18,6 +18,7 @@ std::vector<std::string> preRunWarnings(const MechanismReport& calibration, cons
       warnings.push_back(*doubtful);
   if (!training) return warnings;
   if (auto swamped = noiseSwampsModelWarning(*training, calibration, shape.classes)) warnings.push_back(*swamped);
+  if (auto moved = perturbationSwampsModelWarning(*training, calibration, shape)) warnings.push_back(*moved);
   if (auto step = dpSgdStepWarning(*training, shape.features, shape.classes)) warnings.push_back(*step);
   return warnings;
 }

@@ -71,6 +71,29 @@ class TestMechanismCalibration : public QObject {
     QVERIFY(!mech::noiseSwampsModelWarning(objective, test::orDie(mech::calibrate(objective, {112, 4, 3})), 3));
   }
 
+  // Issue 32 item 4: objective and loss perturbation's noise moves the minimizer by at most
+  // E‖b‖/(n·q); beyond every model's length it is named, with n, λ and ε from public numbers.
+  void perturbationThatSwampsEveryModelIsNamed() {
+    for (auto kind : {MechanismKind::Objective, MechanismKind::Loss}) {
+      const ModelKind model = kind == MechanismKind::Loss ? ModelKind::Softmax : ModelKind::LogisticRegression;
+      auto o = test::options(kind, model, 0.1, 1e-4);
+      const mech::ProblemShape tiny{50, 30, 2}, large{1000000, 30, 2};
+      const auto small = test::orDie(mech::calibrate(o, tiny));
+      const auto warning = mech::perturbationSwampsModelWarning(o, small, tiny);
+      QVERIFY2(warning && warning->find("noise swamps the model") != std::string::npos, mech::mechanismName(kind).c_str());
+      // The shift it names is E‖b‖/(n·q), and q's terms are the calibration's.
+      const double q = kind == MechanismKind::Objective ? 50 * (1e-4 + small.calibrated(mech::Calibrated::Delta))
+                                                        : 50 * 1e-4 + small.calibrated(mech::Calibrated::Rho);
+      QVERIFY(small.expectedNoiseNorm / q > *mech::minimizerNormBound(o.learner, 2));
+      // A million rows: the shift falls as 1/n, no warning.
+      QVERIFY(!mech::perturbationSwampsModelWarning(o, test::orDie(mech::calibrate(o, large)), large));
+      // Output perturbation has its own warning, not this one.
+      auto output = o;
+      output.kind = MechanismKind::Output;
+      QVERIFY(!mech::perturbationSwampsModelWarning(output, test::orDie(mech::calibrate(output, tiny)), tiny));
+    }
+  }
+
   // Core's pre-run warnings, the one list both front ends show: the swamping noise for the
   // training mechanism, a δ not below 1/n for every private plan (predictors and
   // multiparty pass no training options), none where nothing is wrong; and private tuning's

@@ -87,7 +87,10 @@ void MechanismForm::computeSelectionCalibration() {
   calibrationTitle_->setText(tr("Calibration for n = %1, d = %2, C = %3").arg(shape.rows).arg(shape.features).arg(shape.classes));
   const int generation = ++selectionGeneration_;
   if (!options.settings.tune) {
-    showCalibration(mech::calibrateSelection(options, shape), shape, nullptr);
+    // The rule's one mechanism: its own calibration and its warnings.
+    auto plan = mech::planSelection(options, shape);
+    showCalibration(mech::calibrateSelection(options, shape), shape,
+                    plan && !plan.value().selects ? &plan.value().candidates.front() : nullptr);
     return;
   }
   calibrationView_->showMessage(tr("Computing the budget of each run\u2026"));
