@@ -41,6 +41,7 @@
 #include "ui/session_autosave.h"
 #include "ui/sweep/sweep_session.h"
 #include "ui/sweep/sweep_view.h"
+#include "ui/training/mechanism_form.h"
 #include "ui/training/model_panel.h"
 #include "ui/training/model_settings_form.h"
 #include "ui/training/training_controller.h"
@@ -466,6 +467,15 @@ void MainWindow::handleOpened(const QString& spec) {
                                     locale.toString(static_cast<qlonglong>(dataset.classes()))),
                            6000);
   fallbackSpec_.clear();
+  if (offerSelection_ && !isBuiltinSpec(spec.toStdString())) {
+    offerSelection_ = false;
+    MechanismForm* mechanism = modelPanel()->form()->mechanismForm();
+    if (!mechanism->userChoseMechanism() && mechanism->setChoice(MechanismForm::selectionChoice()))
+      statusBar()->showMessage(statusBar()->currentMessage() +
+                                   tr(" Mechanism: Private selection, the choice for data of your own (Help \u2192 "
+                                      "Algorithms \u00a73 K)."),
+                               10000);
+  }
   QSettings settings;
   settings.setValue(kLastSpecKey, spec);
   settings.setValue(kLastLabelsKey, QString::fromStdString(document_->source().options.labelsPath));

@@ -100,6 +100,10 @@ class MainWindow : public QMainWindow {
   // Trains a `kind` model with the Training dock's other settings as soon as the next dataset
   // has opened (the --train-model start-up option).
   void trainWhenOpened(ModelKind kind);
+  // The first screen chose its mechanism (output perturbation, to teach): the first data of
+  // the user's own that opens switches to Private selection (§3 K), unless the user has
+  // picked a mechanism meanwhile.
+  void offerSelectionForOwnData() { offerSelection_ = true; }
 
  public slots:
   void openDataset(const QString& spec, const dpstudio::LoadOptions& options = {});
@@ -201,6 +205,7 @@ class MainWindow : public QMainWindow {
 
   bool errorDialogs_ = true;
   QString fallbackSpec_;  // opened instead if the initial dataset fails
+  bool offerSelection_ = false;  // offerSelectionForOwnData()
   LoadOptions lastRequestedOptions_;  // of the last open, offered again when it fails
 };
 

@@ -20,7 +20,10 @@ QStringList applyStartupOptions(MainWindow& window, StartupOptions options) {
   if (options.dataset.isEmpty()) {
     // The first screen: a private model on the teaching set, unless the options say otherwise.
     options.dataset = firstScreenDataset();
-    if (options.mechanism.isEmpty()) options.mechanism = QStringLiteral("output");
+    if (options.mechanism.isEmpty()) {
+      options.mechanism = QStringLiteral("output");
+      window.offerSelectionForOwnData();
+    }
     if (!options.trainModel) options.trainModel = ModelKind::LogisticRegression;
   }
   ModelSettingsForm* form = window.modelPanel()->form();

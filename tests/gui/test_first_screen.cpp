@@ -7,7 +7,10 @@
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the first screen.
 
+#include <QComboBox>
+#include <QFile>
 #include <QImage>
+#include <QSettings>
 #include <QKeySequence>
 #include <QLabel>
 #include <QRectF>
@@ -24,6 +27,7 @@
 #include "ui/plot/region_image.h"
 #include "ui/privacy/ledger_view.h"
 #include "ui/startup_options.h"
+#include "ui/training/mechanism_form.h"
 #include "ui/widgets/number_field.h"
 
 using namespace dpstudio;
@@ -111,6 +115,39 @@ class TestFirstScreen : public QObject {
     pressAndWaitForModel(window, window.modelPanel()->redrawButton());
     QVERIFY(!window.training()->spread());
     QVERIFY(!window.scatterView()->titleText().contains(QStringLiteral("more private draws")));
+  }
+
+  // Issue 32: the first screen teaches with output perturbation; the first file of the
+  // user's own that opens after it switches to Private selection — unless the user picked a
+  // mechanism in between.
+  void ownDataGetsPrivateSelection() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString csv = dir.filePath(QStringLiteral("mine.csv"));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("a,b,label\n");
+    for (int i = 0; i < 40; ++i) file.write(QStringLiteral("%1,%2,%3\n").arg(i % 7).arg(i % 5).arg(i % 2 ? "x" : "y").toUtf8());
+    file.close();
+    for (const bool userPicks : {false, true}) {
+      QSettings().clear();
+      MainWindow window;
+      window.setErrorDialogsEnabled(false);
+      window.show();
+      QSignalSpy shown(&window, &MainWindow::modelShown);
+      QVERIFY(ui::applyStartupOptions(window, {}).isEmpty());
+      QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, kTimeoutMs);
+      ui::MechanismForm* form = window.modelPanel()->form()->mechanismForm();
+      QCOMPARE(form->choice(), QStringLiteral("output"));
+      if (userPicks) {
+        QComboBox* box = form->mechanismBox();
+        box->setFocus();
+        QTest::keyClick(box, Qt::Key_Down);  // the next entry, chosen by the user
+        QCOMPARE(form->choice(), QStringLiteral("objective"));
+      }
+      openDataset(window, csv, 40);
+      QCOMPARE(form->choice(), userPicks ? QStringLiteral("objective") : ui::MechanismForm::selectionChoice());
+    }
   }
 
   void privateMechanismsStartFromTheirOwnLambda() {

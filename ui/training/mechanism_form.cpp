@@ -75,6 +75,7 @@ void MechanismForm::addPrivacyRows() {
   mechanismBox_ = new QComboBox;
   fillMechanismList(mechanismBox_);
   mechanismBox_->setCurrentIndex(1);
+  connect(mechanismBox_, &QComboBox::activated, this, [this] { userChoseMechanism_ = true; });
   mechanismBox_->setToolTip(tr("How privacy is achieved. The private-training, private-prediction and multiparty "
                                "mechanisms of Help \u2192 Algorithms \u00a73; \u201cNone\u201d trains the non-private "
                                "baseline."));

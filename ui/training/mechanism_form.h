@@ -66,6 +66,9 @@ class MechanismForm : public QWidget {
   bool isMultiparty() const;                                      // §3 I chosen
   static QString selectionChoice() { return QStringLiteral("auto"); }
   bool isSelection() const { return choice() == selectionChoice(); }  // §3 K chosen
+  // Whether the user picked an entry of the Mechanism list themselves (not a program, not
+  // a start-up option) since the form was made.
+  bool userChoseMechanism() const { return userChoseMechanism_; }
   bool isPrivate() const {
     return mechanism() != mech::MechanismKind::None || predictionKind() || isMultiparty() || isSelection();
   }
@@ -174,6 +177,7 @@ class MechanismForm : public QWidget {
   NumberListField* tuneLambdas_ = nullptr;
   QCheckBox* selectAll_ = nullptr;  // §3 K: private selection among every mechanism
   int selectionGeneration_ = 0;     // the latest background calibration of a selection
+  bool userChoseMechanism_ = false;
   QComboBox* noiseSource_ = nullptr;
   QSpinBox* seed_ = nullptr;
   QLabel* noiseNote_ = nullptr;
