@@ -20,6 +20,7 @@
 #include <QChart>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -116,6 +117,7 @@ class TestMechanismDock : public QObject {
   void cancelLeavesThePreviousModelAndLedger();
   void tuningTakesACandidateList();
   void privateSelectionChoosesAndIsOneRelease();
+  void declaredFeatureRangeMakesOwnDataTrainable();
 
  private:
   QTemporaryDir dir_;
@@ -638,6 +640,46 @@ void TestMechanismDock::privateSelectionChoosesAndIsOneRelease() {
   QVERIFY2(QString::fromStdString(entry.mechanism).startsWith(QLatin1String("Private selection")), entry.mechanism.c_str());
   QVERIFY(entry.epsilon <= 4.0 && entry.epsilon > 3.9);
   saveScreenshot(window.modelPanel(), QStringLiteral("mechanism-auto-panel"));
+}
+
+// Issue 32 item 1 in the GUI: a file of the user's own has no documented bound; declaring
+// every feature's public range (0, 10 here) is enough for a private model — centred, the
+// norm bound derived — and Train then releases one.
+void TestMechanismDock::declaredFeatureRangeMakesOwnDataTrainable() {
+  const QString csv = dir_.filePath(QStringLiteral("own.csv"));
+  QFile file(csv);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write("a,b,c,label\n");
+  for (int i = 0; i < 120; ++i)
+    file.write(QStringLiteral("%1,%2,%3,%4\n").arg(i % 2 ? 8 - i % 3 : 1 + i % 3).arg(i % 11).arg(5).arg(i % 2 ? "p" : "q").toUtf8());
+  file.close();
+  MainWindow window;
+  window.show();
+  openDataset(window, csv, 120);
+  useExperimentNoise(window);
+  auto* settingsForm = window.modelPanel()->form();
+  settingsForm->setModelKind(ModelKind::LogisticRegression);
+  MechanismForm* form = settingsForm->mechanismForm();
+  QVERIFY(form->setChoice(MechanismForm::selectionChoice()));
+  form->epsilonField()->setValue(5.0);
+  QVERIFY(!settingsForm->normBoundBox()->isChecked());
+  QVERIFY2(settingsForm->problems().join('\n').contains(QLatin1String("public range")),
+           qPrintable(settingsForm->problems().join('\n')));
+  settingsForm->featureRangeBox()->setChecked(true);
+  settingsForm->featureRangeField()->setText(QStringLiteral("10, 0"));
+  QVERIFY(!settingsForm->isValid());  // lo must be below hi: core's own check
+  settingsForm->featureRangeField()->setText(QStringLiteral("0, 10"));
+  QVERIFY2(settingsForm->isValid(), qPrintable(settingsForm->problems().join('\n')));
+  const auto settings = settingsForm->settings();
+  QCOMPARE(settings.data.preprocess.publicRanges.size(), std::size_t{1});
+  QCOMPARE(settings.data.preprocess.publicRanges[0].hi, 10.0);
+  const std::size_t before = window.ledger().size();
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  QVERIFY(window.training()->result()->release);
+  QCOMPARE(window.ledger().size(), before + 1);
+  // Another dataset: the range was this one's.
+  openDataset(window, kIris, 150);
+  QVERIFY(!settingsForm->featureRangeBox()->isChecked());
 }
 
 QTEST_MAIN(TestMechanismDock)

@@ -22,6 +22,7 @@
 #include "ui/training/kernel_fields.h"
 #include "ui/training/mechanism_form.h"
 #include "ui/widgets/number_field.h"
+#include "ui/widgets/number_list_field.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -228,6 +229,27 @@ QWidget* ModelSettingsForm::makeDataGroup() {
   normBoundNote_->setForegroundRole(QPalette::PlaceholderText);
   form->addRow(normBoundNote_);
 
+  useRange_ = new QCheckBox;
+  useRange_->setToolTip(tr("Declare every feature's public range instead of R."));
+  range_ = new NumberListField;
+  range_->setCheck([](const std::vector<double>& v) -> QString {
+    if (v.size() != 2) return tr("give the range as two numbers, lo, hi");
+    PreprocessSpec spec;
+    spec.publicRanges = {{v[0], v[1]}};
+    return coreProblem(spec.validate());
+  });
+  range_->setHelp(tr("Every feature's public range lo, hi, from how the data are defined (pixels 0, 255; "
+                     "fractions 0, 1), never from the rows: each feature is centred on the range's "
+                     "midpoint and mapped to [\u2212\u00bd, \u00bd], values outside are clipped, and the norm "
+                     "bound follows from the ranges (Help \u2192 Algorithms \u00a70.2)."));
+  range_->setPlaceholderText(tr("lo, hi"));
+  range_->setEnabled(false);
+  auto* rangeRow = new QHBoxLayout;
+  rangeRow->setContentsMargins(0, 0, 0, 0);
+  rangeRow->addWidget(useRange_);
+  rangeRow->addWidget(range_, 1);
+  form->addRow(tr("Feature range:"), rangeRow);
+
   unitRows_ = new QCheckBox(tr("Scale rows to unit norm"));
   unitRows_->setToolTip(tr("Scale every row to norm 1 before the norm bound: a per-example transform, "
                            "so it costs no privacy."));
@@ -241,6 +263,11 @@ QWidget* ModelSettingsForm::makeDataGroup() {
   form->addRow(QString(), intercept_);
 
   connect(useNormBound_, &QCheckBox::toggled, normBound_, &QWidget::setEnabled);
+  connect(useRange_, &QCheckBox::toggled, range_, &QWidget::setEnabled);
+  for (auto handler : {&ModelSettingsForm::fieldsChanged, &ModelSettingsForm::updateShape}) {
+    connect(useRange_, &QCheckBox::toggled, this, handler);
+    connect(range_, &NumberListField::valueEdited, this, handler);
+  }
   connect(useNormBound_, &QCheckBox::toggled, this, &ModelSettingsForm::fieldsChanged);
   for (NumberField* field : {testFraction_, normBound_})
     connect(field, &NumberField::valueEdited, this, &ModelSettingsForm::fieldsChanged);
@@ -319,7 +346,7 @@ void ModelSettingsForm::updateShape() {
     return;
   }
   if (!testFraction_->isValid() || (useNormBound_->isChecked() && !normBound_->isValid()) ||
-      !kernel_->problem().isEmpty()) {
+      (useRange_->isChecked() && !range_->isValid()) || !kernel_->problem().isEmpty()) {
     mechanism_->setProblemShape(std::nullopt, tr("Fix the training-data fields to see the calibration."));
     return;
   }
@@ -344,6 +371,7 @@ void ModelSettingsForm::updateModelRows() {
 }
 
 void ModelSettingsForm::setDatasetSpec(const QString& spec) {
+  useRange_->setChecked(false);  // a range belongs to the data it was declared for
   const std::optional<PublicNormBound> bound = publicNormBound(spec.toStdString());
   useNormBound_->setChecked(bound.has_value());
   if (bound) {
@@ -355,8 +383,9 @@ void ModelSettingsForm::setDatasetSpec(const QString& spec) {
     normBoundNote_->setToolTip(QString());
   } else {
     normBound_->clear();
-    normBoundNote_->setText(tr("No documented public bound: enter one known without looking at "
-                               "the rows, or scale rows to unit norm."));
+    normBoundNote_->setText(tr("No documented public bound: declare the features' range below (or R) from "
+                               "how the data are defined, without looking at the rows, or scale rows to unit "
+                               "norm."));
     normBoundNote_->setToolTip(tr("A non-private baseline also trains without a bound."));
   }
 }
@@ -372,6 +401,9 @@ TrainingSettings ModelSettingsForm::settings() const {
   s.data.splitSeed = static_cast<std::uint64_t>(splitSeed_->value());
   if (useNormBound_->isChecked()) s.data.preprocess.normBound = normBound_->value();
   s.data.preprocess.unitRows = unitRows_->isChecked();
+  if (useRange_->isChecked())
+    if (const auto range = range_->values(); range && range->size() == 2)
+      s.data.preprocess.publicRanges = {{(*range)[0], (*range)[1]}};
   s.data.preprocess.intercept = intercept_->isChecked();
   s.data.preprocess.randomFeatures = kernel_->spec();
   s.privacy = mechanism_->settings();
@@ -388,6 +420,7 @@ QStringList ModelSettingsForm::problems() const {
   add(tr("Tolerance"), tolerance_);
   add(tr("Test fraction"), testFraction_);
   if (useNormBound_->isChecked()) add(tr("Norm bound R"), normBound_);
+  if (useRange_->isChecked() && !range_->isValid()) out << tr("Feature range: %1").arg(range_->problem());
   if (const QString problem = kernel_->problem(); !problem.isEmpty()) out << tr("Kernel \u03b3: %1").arg(problem);
   if (mechanism_->isPrivate()) {
     if (const QString problem = mechanism_->modelProblem(modelKind()); !problem.isEmpty())
@@ -395,9 +428,10 @@ QStringList ModelSettingsForm::problems() const {
     // Every privacy proof assumes ‖x‖ ≤ 1 (docs/algorithms.md §0.2); core refuses other rows —
     // except subsample-and-aggregate's, whose teachers are black boxes to its proof. Random
     // Fourier features have norm ≤ 1 whatever the rows were.
-    if (mechanism_->needsUnitRows() && !useNormBound_->isChecked() && !unitRows_->isChecked() && !kernel_->isUsed())
+    if (mechanism_->needsUnitRows() && !useNormBound_->isChecked() && !unitRows_->isChecked() &&
+        !useRange_->isChecked() && !kernel_->isUsed())
       out << tr("Norm bound R: a private mechanism needs rows with \u2016x\u2016 \u2264 1 \u2014 "
-                "declare a public norm bound R or scale rows to unit norm");
+                "declare the features' public range, a public norm bound R, or scale rows to unit norm");
     out << mechanism_->problems();
   }
   return out;

@@ -44,6 +44,7 @@ namespace dpstudio::ui {
 class KernelFields;
 class MechanismForm;
 class NumberField;
+class NumberListField;
 
 class ModelSettingsForm : public QWidget {
   Q_OBJECT
@@ -89,6 +90,8 @@ class ModelSettingsForm : public QWidget {
   QCheckBox* normBoundBox() const { return useNormBound_; }
   NumberField* normBoundField() const { return normBound_; }
   QCheckBox* unitRowsBox() const { return unitRows_; }
+  QCheckBox* featureRangeBox() const { return useRange_; }
+  NumberListField* featureRangeField() const { return range_; }
   QCheckBox* interceptBox() const { return intercept_; }
   KernelFields* kernelFields() const { return kernel_; }
 
@@ -127,6 +130,8 @@ class ModelSettingsForm : public QWidget {
   NumberField* normBound_ = nullptr;
   QLabel* normBoundNote_ = nullptr;
   QCheckBox* unitRows_ = nullptr;
+  QCheckBox* useRange_ = nullptr;        // every feature's public range lo, hi (§0.2)
+  NumberListField* range_ = nullptr;
   QCheckBox* intercept_ = nullptr;
   KernelFields* kernel_ = nullptr;
   bool wasValid_ = true;
