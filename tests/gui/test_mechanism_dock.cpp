@@ -677,6 +677,7 @@ void TestMechanismDock::declaredFeatureRangeMakesOwnDataTrainable() {
   pressAndWaitForModel(window, window.modelPanel()->trainButton());
   QVERIFY(window.training()->result()->release);
   QCOMPARE(window.ledger().size(), before + 1);
+  saveScreenshot(&window, QStringLiteral("own-data-feature-range"));
   // Another dataset: the range was this one's.
   openDataset(window, kIris, 150);
   QVERIFY(!settingsForm->featureRangeBox()->isChecked());
