@@ -101,6 +101,9 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
   std::vector<std::string> warnings = data.train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.warnings().begin(), ledger.warnings().end());
   if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, data.train.rows())) warnings.push_back(*doubtful);
+  for (std::string& warning :
+       predict::predictionWarnings(report, {data.train.rows(), data.train.features(), data.train.classes()}))
+    warnings.push_back(std::move(warning));
   // The floor every answer set must clear (issue 32 item 4): the test part's most common class.
   const std::optional<double> mostCommonClass = experiment::mostCommonClassAccuracy(data.test);
   if (a.answered > 0 && mostCommonClass)

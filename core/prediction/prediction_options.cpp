@@ -232,4 +232,23 @@ Result<mech::MechanismReport> calibratePrediction(const PredictionOptions& optio
                                                      : calibrateSubsample(options, shape);
 }
 
+std::vector<std::string> predictionWarnings(const mech::MechanismReport& calibration, const mech::ProblemShape& shape) {
+  std::vector<std::string> out;
+  const auto teachers = calibration.value("teachers"), partRows = calibration.value("part_rows");
+  if (calibration.mechanism != predictionKindName(PredictionKind::Subsample) || !teachers || !partRows) return out;
+  if (*partRows < static_cast<double>(shape.features))
+    out.push_back("each of the T = " + privacy::formatNumber(*teachers) + " teachers trains on " +
+                  privacy::formatNumber(*partRows) + " rows, fewer than the " + std::to_string(shape.features) +
+                  " features: the teachers barely learn, and their vote is close to a guess; fewer teachers give "
+                  "each more rows");
+  const double beta = calibration.noiseScale(), classes = static_cast<double>(std::max<Index>(shape.classes, 2));
+  const double unanimous = 1.0 / (1.0 + (classes - 1.0) * std::exp(-beta * *teachers));
+  if (beta > 0 && unanimous < 0.9)
+    out.push_back("the answers are mostly noise: even when all T = " + privacy::formatNumber(*teachers) +
+                  " teachers agree, an answer (\u03b2 = " + privacy::formatNumber(beta) +
+                  ") returns their class with probability " + privacy::formatNumber(unanimous) +
+                  "; a larger epsilon, a smaller budget B or more teachers (with enough rows each) help");
+  return out;
+}
+
 }  // namespace dpstudio::predict

@@ -75,4 +75,11 @@ Result<ScoreShape> scoreShape(ModelKind model, Index classes);
 Result<mech::MechanismReport> calibratePrediction(const PredictionOptions& options,
                                                   const mech::ProblemShape& shape);
 
+// What a private predictor deserves to be told before it answers, from its calibration alone
+// (issue 32 item 4): subsample-and-aggregate whose teachers each train on fewer rows than the
+// data have features, or whose votes cannot outweigh the exponential mechanism — even a
+// unanimous vote of T teachers comes back with probability e^{βT}/(e^{βT} + C − 1), warned
+// below 0.9. Empty for prediction sensitivity (its own noise is in the calibration).
+std::vector<std::string> predictionWarnings(const mech::MechanismReport& calibration, const mech::ProblemShape& shape);
+
 }  // namespace dpstudio::predict

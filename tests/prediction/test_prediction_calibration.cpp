@@ -10,6 +10,7 @@
 #include "core/prediction/prediction_options.h"
 #include "core/privacy/composition.h"
 #include "core/privacy/gaussian.h"
+#include "core/privacy/validation.h"
 #include "tests/common/test_support.h"
 #include "tests/prediction/prediction_fixtures.h"
 
@@ -179,6 +180,30 @@ class TestPredictionCalibration : public QObject {
     } else {
       QVERIFY(r.statement.find(rule.toStdString() + " composition") != std::string::npos);
     }
+  }
+
+  // Issue 32 item 4: subsample-and-aggregate is warned about from its calibration alone —
+  // teachers with fewer rows than features, and votes the noise outweighs (a unanimous vote
+  // returned with probability e^{βT}/(e^{βT} + C − 1) below 0.9).
+  void subsampleWarnsWhenItsAnswersAreNoise() {
+    // MNIST-sized, T = 256, B = 100, ε = 1: β = 0.005, βT = 1.28 → a unanimous vote of ten
+    // classes comes back with probability 1/(1 + 9e^{−1.28}) ≈ 0.28; 234 rows ≥ 100 features.
+    auto o = test::subsampleOptions(ModelKind::Softmax, 1.0, 100, 256);
+    const auto noisy = calibrated(o, 60000, 100, 10);
+    const auto warnings = predict::predictionWarnings(noisy, {60000, 100, 10});
+    QCOMPARE(warnings.size(), std::size_t{1});
+    QVERIFY2(warnings[0].find("mostly noise") != std::string::npos, warnings[0].c_str());
+    QVERIFY2(warnings[0].find(privacy::formatNumber(1.0 / (1.0 + 9.0 * std::exp(-0.005 * 256)))) != std::string::npos,
+             warnings[0].c_str());
+    // ε = 100, B = 1: β = 50, every vote decides; 60 rows per teacher for 100 features does not.
+    auto loud = test::subsampleOptions(ModelKind::Softmax, 100.0, 1, 1000);
+    const auto few = predict::predictionWarnings(calibrated(loud, 60000, 100, 10), {60000, 100, 10});
+    QCOMPARE(few.size(), std::size_t{1});
+    QVERIFY2(few[0].find("fewer than the 100 features") != std::string::npos, few[0].c_str());
+    // Prediction sensitivity: nothing from this function.
+    QVERIFY(predict::predictionWarnings(calibrated(test::sensitivityOptions(ModelKind::Softmax, 1.0, 100), 60000, 100, 10),
+                                        {60000, 100, 10})
+                .empty());
   }
 
   // I: Δ = (1/(K·n₍₁₎·λ))·(1 + 1e-4), β = ε/Δ; as published b = 2/(n₍₁₎ελ); Theorem 4.2's (K−1)/(n₍₁₎λ).

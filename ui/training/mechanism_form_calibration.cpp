@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/mechanisms/selection.h"
+#include "core/prediction/prediction_options.h"
 
 #include "core/mechanisms/pre_run_warnings.h"
 #include "ui/training/calibration_view.h"
@@ -119,6 +120,8 @@ void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report,
   QStringList warnings;
   if (!calibration_->warning.empty()) warnings << QString::fromStdString(calibration_->warning);
   for (const std::string& warning : mech::preRunWarnings(*calibration_, shape, training))
+    warnings << QString::fromStdString(warning);
+  for (const std::string& warning : predict::predictionWarnings(*calibration_, shape))
     warnings << QString::fromStdString(warning);
   if (!warnings.isEmpty()) {
     warning_->setText(tr("\u26a0 %1").arg(warnings.join(QStringLiteral("\n\u26a0 "))));
