@@ -321,7 +321,10 @@ void TestPredictionDock::calibrationIsCores() {
   const auto want = predict::calibratePrediction(options, shape).value();
   compareReports(*form->calibration(), want);
   QVERIFY(form->calibrationWarning()->isVisibleTo(window.modelPanel()));
-  QCOMPARE(form->calibrationWarning()->text(), QStringLiteral("\u26a0 ") + QString::fromStdString(want.warning));
+  // The calibration's own warning first, then core's (8 teachers, β·T ≈ 1.1: the votes are mostly noise).
+  const QString warning = form->calibrationWarning()->text();
+  QVERIFY2(warning.startsWith(QStringLiteral("\u26a0 ") + QString::fromStdString(want.warning)), qPrintable(warning));
+  QVERIFY2(warning.contains(QLatin1String("mostly noise")), qPrintable(warning));
 }
 
 void TestPredictionDock::choicesPersist() {
