@@ -20,7 +20,6 @@
 #include <QChart>
 #include <QComboBox>
 #include <QDir>
-#include <QFile>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -116,8 +115,6 @@ class TestMechanismDock : public QObject {
   void approximateMinimizerIsShownAsNotConverged();
   void cancelLeavesThePreviousModelAndLedger();
   void tuningTakesACandidateList();
-  void privateSelectionChoosesAndIsOneRelease();
-  void declaredFeatureRangeMakesOwnDataTrainable();
 
  private:
   QTemporaryDir dir_;
@@ -596,91 +593,6 @@ void TestMechanismDock::tuningTakesACandidateList() {
   QVERIFY(window.modelPanel()->mechanismLabel()->text().contains(QLatin1String("chosen privately")));
   QCOMPARE(window.ledger().size(), std::size_t{1});  // one release for the whole procedure
   QVERIFY(QString::fromStdString(window.ledger().entries().front().mechanism).contains(QLatin1String("tuned")));
-}
-
-// Private selection (Algorithms §3 K, the key "auto"): ε and δ, no noise list; the public
-// rule's mechanism named in the calibration at once; "among all mechanisms" computed in the
-// background; Train releases one model, one ledger entry with the whole ε.
-void TestMechanismDock::privateSelectionChoosesAndIsOneRelease() {
-  MainWindow window;
-  window.show();
-  openDataset(window, kIris, 150);
-  useExperimentNoise(window);
-  auto* settingsForm = window.modelPanel()->form();
-  settingsForm->setModelKind(ModelKind::Softmax);
-  MechanismForm* form = settingsForm->mechanismForm();
-  QVERIFY(form->setChoice(MechanismForm::selectionChoice()));
-  QVERIFY(form->isSelection() && form->isPrivate());
-  QVERIFY(form->isRowShown(form->epsilonField()) && form->isRowShown(form->deltaField()));
-  QVERIFY(!form->isRowShown(form->distributionBox()) && !form->isRowShown(form->calibrationBox()));
-  QVERIFY(form->isRowShown(form->selectAllBox()) && !form->isRowShown(form->tuneBox()));
-  form->epsilonField()->setValue(4.0);
-  form->deltaField()->setValue(1e-5);
-  const auto settings = form->settings();
-  QVERIFY(settings.selection && !settings.selection->tune);
-  QTRY_VERIFY_WITH_TIMEOUT(form->calibration().has_value(), kTimeoutMs);
-  QVERIFY2(form->calibration()->statement.find("public rule") != std::string::npos, form->calibration()->statement.c_str());
-  QVERIFY(form->calibration()->statement.find("DP-SGD") != std::string::npos);  // softmax, δ > 0
-
-  form->selectAllBox()->setChecked(true);
-  QTRY_VERIFY_WITH_TIMEOUT(form->calibration().has_value() &&
-                               form->calibration()->statement.find("private selection") != std::string::npos,
-                           kTimeoutMs);
-  QVERIFY(*form->calibration()->value("candidates") >= 6);
-  QVERIFY(form->calibration()->epsilon <= 4.0);
-  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
-
-  const std::size_t before = window.ledger().size();
-  pressAndWaitForModel(window, window.modelPanel()->trainButton());
-  const auto result = window.training()->result();
-  QVERIFY(result->isPrivate() && result->release);
-  QVERIFY(result->release->report.value("runs").has_value());
-  QCOMPARE(window.ledger().size(), before + 1);
-  const auto entry = window.ledger().entries().back();  // entries() is a copy
-  QVERIFY2(QString::fromStdString(entry.mechanism).startsWith(QLatin1String("Private selection")), entry.mechanism.c_str());
-  QVERIFY(entry.epsilon <= 4.0 && entry.epsilon > 3.9);
-  saveScreenshot(window.modelPanel(), QStringLiteral("mechanism-auto-panel"));
-}
-
-// Issue 32 item 1 in the GUI: a file of the user's own has no documented bound; declaring
-// every feature's public range (0, 10 here) is enough for a private model — centred, the
-// norm bound derived — and Train then releases one.
-void TestMechanismDock::declaredFeatureRangeMakesOwnDataTrainable() {
-  const QString csv = dir_.filePath(QStringLiteral("own.csv"));
-  QFile file(csv);
-  QVERIFY(file.open(QIODevice::WriteOnly));
-  file.write("a,b,c,label\n");
-  for (int i = 0; i < 120; ++i)
-    file.write(QStringLiteral("%1,%2,%3,%4\n").arg(i % 2 ? 8 - i % 3 : 1 + i % 3).arg(i % 11).arg(5).arg(i % 2 ? "p" : "q").toUtf8());
-  file.close();
-  MainWindow window;
-  window.show();
-  openDataset(window, csv, 120);
-  useExperimentNoise(window);
-  auto* settingsForm = window.modelPanel()->form();
-  settingsForm->setModelKind(ModelKind::LogisticRegression);
-  MechanismForm* form = settingsForm->mechanismForm();
-  QVERIFY(form->setChoice(MechanismForm::selectionChoice()));
-  form->epsilonField()->setValue(5.0);
-  QVERIFY(!settingsForm->normBoundBox()->isChecked());
-  QVERIFY2(settingsForm->problems().join('\n').contains(QLatin1String("public range")),
-           qPrintable(settingsForm->problems().join('\n')));
-  settingsForm->featureRangeBox()->setChecked(true);
-  settingsForm->featureRangeField()->setText(QStringLiteral("10, 0"));
-  QVERIFY(!settingsForm->isValid());  // lo must be below hi: core's own check
-  settingsForm->featureRangeField()->setText(QStringLiteral("0, 10"));
-  QVERIFY2(settingsForm->isValid(), qPrintable(settingsForm->problems().join('\n')));
-  const auto settings = settingsForm->settings();
-  QCOMPARE(settings.data.preprocess.publicRanges.size(), std::size_t{1});
-  QCOMPARE(settings.data.preprocess.publicRanges[0].hi, 10.0);
-  const std::size_t before = window.ledger().size();
-  pressAndWaitForModel(window, window.modelPanel()->trainButton());
-  QVERIFY(window.training()->result()->release);
-  QCOMPARE(window.ledger().size(), before + 1);
-  saveScreenshot(&window, QStringLiteral("own-data-feature-range"));
-  // Another dataset: the range was this one's.
-  openDataset(window, kIris, 150);
-  QVERIFY(!settingsForm->featureRangeBox()->isChecked());
 }
 
 QTEST_MAIN(TestMechanismDock)
