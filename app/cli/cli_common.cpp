@@ -2,11 +2,13 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "app/cli/option_numbers.h"
 #include "core/data/declared_structure.h"
 #include "core/io/load_estimate.h"
+#include "core/io/schema_json.h"
 
 namespace dpstudio::cli {
 
@@ -128,6 +130,10 @@ void Command::addDataOptions() {
       {"drop-missing", "CSV: drop rows with missing values instead of rejecting the file."},
       {"features", "LIBSVM: the number of features (default: the largest index present).", "D"},
   });
+  parser_.addOption({"schema",
+                     "A data schema (JSON, docs/formats/schema.md): the label column, the classes, each feature's "
+                     "public range or categories, the columns to ignore. Nothing it declares is read off the data.",
+                     "FILE"});
   // Declared structure (issue 13 bug 6): without it the class set is read off the data.
   parser_.addOption({"classes",
                      "Declared classes: labels in class order (0,1,2) or a count C (labels 0..C-1); "
@@ -259,6 +265,16 @@ Result<DataRequest> Command::dataRequest() const {
     if (!bound) return bound.error();
     pre.normBound = bound.value();
   }
+  if (request.trainOptions.schema && (parser_.isSet("feature-range") || parser_.isSet("feature-ranges"))) {
+    const DataSchema& schema = *request.trainOptions.schema;
+    const bool schemaRanges = schema.defaultRange || std::any_of(schema.features.begin(), schema.features.end(),
+                                                                 [](const FeatureDeclaration& f) { return f.range.has_value(); });
+    const char* option = parser_.isSet("feature-range") ? "feature-range" : "feature-ranges";
+    if (schemaRanges)
+      return Error{ErrorKind::Usage, std::string("the schema declares the feature ranges already: give --") + option +
+                                         " or the schema's",
+                   {}, 0, option};
+  }
   if (parser_.isSet("feature-range") && parser_.isSet("feature-ranges"))
     return Error{ErrorKind::Usage, "give --feature-range (all features) or --feature-ranges (each), not both",
                  {}, 0, "feature-ranges"};
@@ -357,6 +373,20 @@ Result<LoadOptions> Command::loadOptions() const {
     auto classes = parseDeclaredClasses(parser_.value("classes").toStdString());
     if (!classes) return classes.error();
     options.classes = std::move(classes).value();
+  }
+  if (parser_.isSet("schema")) {
+    auto schema = readSchemaFile(parser_.value("schema").toStdString());
+    if (!schema) return schema.error();
+    // One declaration of each thing: an option that says what the schema says too is an error.
+    const DataSchema& declared = schema.value();
+    const std::pair<const char*, bool> both[] = {{"label-column", !declared.labelColumn.empty()},
+                                                 {"classes", !declared.classes.empty()},
+                                                 {"features", declared.featureCount > 0}};
+    for (const auto& [option, inSchema] : both)
+      if (inSchema && parser_.isSet(option))
+        return Error{ErrorKind::Usage, std::string("the schema declares it already: give --") + option + " or the schema's",
+                     {}, 0, option};
+    options.schema = std::move(schema).value();
   }
   return options;
 }

@@ -1,6 +1,7 @@
 #include <QJsonArray>
 
 #include "app/cli/cli_common.h"
+#include "core/io/schema_json.h"
 #include "core/sources/source.h"
 
 namespace dpstudio::cli {
@@ -10,6 +11,12 @@ int runInfo(const QStringList& args) {
                           "row norm, the detected format.",
                   "DATA (a file, or builtin:NAME)");
   command.addDataOptions();
+  command.parser().addOption(
+      {"draft-schema",
+       "Write a draft data schema of DATA to FILE (docs/formats/schema.md): its label column, classes, each "
+       "feature's observed range or categories, marked \"drafted_from_data\" until you have replaced what was read "
+       "off the rows by public knowledge.",
+       "FILE"});
   int exitCode = kOk;
   if (!command.parse(args, &exitCode)) return exitCode;
   const QStringList positional = command.parser().positionalArguments();
@@ -22,7 +29,17 @@ int runInfo(const QStringList& args) {
   if (!loaded) return command.fail(loaded.error());
   const Dataset& data = loaded.value();
   const auto counts = data.classCounts();
-  command.warn(data.provenance.warnings);
+  std::vector<std::string> warnings = data.provenance.warnings;
+  const QString draftPath = command.parser().value("draft-schema");
+  if (!draftPath.isEmpty()) {
+    if (auto written = writeSchemaFile(draftSchema(data), draftPath.toStdString()); !written)
+      return command.fail(written.error());
+    warnings.push_back("the draft schema " + draftPath.toStdString() +
+                       " holds ranges, categories and classes read off the rows: replace them by what is publicly "
+                       "known, then delete \"drafted_from_data\" (until then results say their structure came from "
+                       "the data)");
+  }
+  command.warn(warnings);
 
   if (command.json()) {
     QJsonObject classCounts;
@@ -37,7 +54,7 @@ int runInfo(const QStringList& args) {
         {"format", QString::fromStdString(data.provenance.format)},
         {"gzip", data.provenance.gzip},
         {"header", headerJson(data.provenance)},
-        {"warnings", toJsonArray(data.provenance.warnings)},
+        {"warnings", toJsonArray(warnings)},
         {"rows", static_cast<qint64>(data.rows())},
         {"features", static_cast<qint64>(data.features())},
         {"classes", static_cast<qint64>(data.classes())},
@@ -47,6 +64,7 @@ int runInfo(const QStringList& args) {
         // Computed from the rows: describing a file is not a DP release, but this value must
         // not become the public norm bound R of a private run (issue 13 bug 6).
         {"max_row_norm_is_data_derived", true},
+        {"draft_schema", draftPath.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(draftPath)},
     });
     return kOk;
   }

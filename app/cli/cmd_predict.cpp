@@ -37,16 +37,22 @@ Result<Dataset> rowsToPredict(Command& command, LoadOptions options, Index input
   options.labelUse = LabelUse::Evaluation;
   auto labelled = openDataset(spec, options);
   if (labelled && labelled.value().features() == inputDim) return labelled;
-  if (!options.labelColumn.empty()) return labelled;  // a label column was named: it is there
+  // A label column the user named is there; one the schema names may be absent from new rows.
+  if (command.parser().isSet("label-column")) return labelled;
   LoadOptions unlabelled = options;
   unlabelled.labelUse = LabelUse::None;
   auto features = openDataset(spec, unlabelled);
   if (features && features.value().features() == inputDim) {
-    features.value().provenance.warnings.push_back(
-        "read without labels: the file's " + std::to_string(inputDim) +
-        " columns are the model's inputs (say --unlabelled to skip this guess, or --label-column to name one)");
+    const std::string why = options.schema && !options.schema->labelColumn.empty()
+                                ? "the file has no label column '" + options.schema->labelColumn + "' (the schema's)"
+                                : "the file's " + std::to_string(inputDim) + " columns are the model's inputs";
+    features.value().provenance.warnings.push_back("read without labels: " + why +
+                                                   " (say --unlabelled to skip this guess, or --label-column to name one)");
     return features;
   }
+  // Neither reading worked: the one that got as far as the rows says what is wrong with them
+  // (a category the schema does not declare), not that a label column is missing.
+  if (!labelled && labelled.error().line == 0 && !features && features.error().line > 0) return features;
   return labelled;
 }
 
@@ -111,6 +117,8 @@ int runPredict(const QStringList& args) {
   bundle::LoadedBundle& model = loaded.value();
 
   LoadOptions options = loadOptions.value();
+  // New rows are read as the training rows were: by the bundle's schema, unless one is given.
+  if (!options.schema && model.schema) options.schema = model.schema;
   if (options.libsvmFeatures == 0) options.libsvmFeatures = model.inputDim();
   auto opened = rowsToPredict(command, options, model.inputDim());
   if (!opened) return command.fail(opened.error());

@@ -1,5 +1,7 @@
 #include "core/bundle/bundle_export.h"
 
+#include "core/io/schema_json.h"
+
 #include <QJsonArray>
 
 #include "core/bundle/bundle_parameters.h"
@@ -248,6 +250,9 @@ Result<BundleContents> bundleFromPlanRun(const experiment::PrivacyPlan& plan, co
   m["input_dim"] = static_cast<qint64>(data.preprocessor.inputDim);
   m["model"] = payload.model;
   m["preprocessing"] = preprocessingToManifest(data.preprocessor, contents.arrays, arrayInfo);
+  // The declared layout the rows were read by: predict reads new rows by it (a categorical
+  // column's indicators in the same order whatever values a new file holds).
+  if (data.schema) m["data_schema"] = schemaToJson(*data.schema);
   m["privacy"] = privacyStatement(payload.report, context);
   // At the top level too, where no reader can miss it (issue 30 bug 6): whether the bundle
   // as a whole is private, and what its guarantee covers.

@@ -42,11 +42,15 @@ QJsonObject preprocessingToManifest(const Preprocessor& pre, std::map<std::strin
   const PreprocessSpec& spec = pre.spec;
   QJsonArray ranges;
   for (const FeatureRange& r : spec.publicRanges) ranges.append(QJsonArray{r.lo, r.hi});
+  QJsonArray groups;
+  for (const OneHotGroup& g : spec.oneHotGroups)
+    groups.append(QJsonArray{static_cast<qint64>(g.first), static_cast<qint64>(g.count)});
   QJsonObject out{
       {"input_dim", static_cast<qint64>(pre.inputDim)},
       {"output_dim", static_cast<qint64>(pre.outputDim)},
       {"steps", stringArray(pre.steps)},
       {"feature_ranges", ranges},
+      {"one_hot_groups", groups},
       {"range_mapping", QString::fromStdString(rangeMappingName(spec.rangeMapping))},
       {"unit_rows", spec.unitRows},
       {"norm_bound", spec.normBound ? QJsonValue(*spec.normBound) : QJsonValue::Null},
@@ -105,6 +109,13 @@ Result<Preprocessor> preprocessingFromManifest(const QJsonObject& json, const st
     if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble())
       return bad("each feature range must be [lo, hi]", where + ".feature_ranges");
     spec.publicRanges.push_back({pair[0].toDouble(), pair[1].toDouble()});
+  }
+  // [first, count] pairs; bundles written before schemas have none.
+  for (const QJsonValue& group : json["one_hot_groups"].toArray()) {
+    const QJsonArray pair = group.toArray();
+    if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble())
+      return bad("each one-hot group must be [first column, count]", where + ".one_hot_groups");
+    spec.oneHotGroups.push_back({static_cast<Index>(pair[0].toDouble()), static_cast<Index>(pair[1].toDouble())});
   }
   // Bundles written before the centred mapping have no "range_mapping": theirs is [0, 1].
   if (json.contains("range_mapping")) {

@@ -1,5 +1,7 @@
 #include "core/bundle/bundle_reader.h"
 
+#include "core/io/schema_json.h"
+
 #include <cmath>
 
 #include "core/bundle/bundle_parameters.h"
@@ -214,6 +216,11 @@ Result<LoadedBundle> readBundle(const QString& path, const ZipLimits& limits) {
   if (!pre) return withPath(pre.error());
   out.preprocessor = std::move(pre).value();
   out.classNames = stringList(m["classes"]);
+  if (m["data_schema"].isObject()) {
+    auto schema = schemaFromJson(m["data_schema"].toObject(), "manifest.json data_schema");
+    if (!schema) return withPath(Error{ErrorKind::BadBundle, schema.error().message, {}, 0, "data_schema." + schema.error().field});
+    out.schema = std::move(schema).value();
+  }
   auto header = readHeader(m, out.preprocessor);
   if (!header) return withPath(header.error());
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/bundle/bundle_archive.h"
+#include "core/data/data_schema.h"
 #include "core/data/preprocess.h"
 #include "core/prediction/private_predictor.h"
 #include "core/prediction/subsample_aggregate.h"
@@ -34,6 +35,9 @@ struct LoadedBundle {
   BundleContents contents;  // as read (the manifest without its checksums)
   Preprocessor preprocessor;
   std::vector<std::string> classNames;
+  // The schema the training rows were read by (manifest "data_schema"), if any: new rows are
+  // read by it too.
+  std::optional<DataSchema> schema;
   std::variant<BundleModel, predict::PrivatePredictor, predict::SubsampleAggregate> predictor;
 
   bool stateful() const { return predictor.index() != 0; }

@@ -23,6 +23,17 @@ struct CsvReading {
   bool header = false;                // the first row read was taken as column names
   std::string headerReason;           // why, for people (auto only); empty otherwise
   long skippedLines = 0;              // physical lines skipped before the first row read
+  std::string labelColumn;            // the label column's header name, else its 1-based number; empty: none
+};
+
+// A categorical column as the CSV loader one-hot encoded it: its name, its first indicator
+// among the features and its categories in indicator order (declared by a schema, or read
+// off the data and then marked not private).
+struct CategoricalColumn {
+  std::string name;
+  Index first = 0;
+  std::vector<std::string> categories;
+  bool declared = false;
 };
 
 struct Provenance {
@@ -38,6 +49,7 @@ struct Provenance {
   // Structure read off the private rows rather than declared: "classes", "dimension",
   // "stratified split" (declared_structure.h). Empty when all of it was declared.
   std::vector<std::string> structureFromData;
+  std::vector<CategoricalColumn> categoricalColumns;  // CSV files only
 
   bool isPrivacySafe() const { return notPrivate.empty(); }
 };

@@ -37,11 +37,51 @@ std::optional<RangeMapping> parseRangeMapping(const std::string& name) {
   return std::nullopt;
 }
 
+namespace {
+
+// A declared value v of a column with range r, as step 1 maps it (clipped).
+double mappedValue(const PreprocessSpec& spec, const FeatureRange& r, double v) {
+  const double shift = spec.rangeMapping == RangeMapping::Centred ? 0.5 : 0.0;
+  return std::clamp((v - r.lo) / (r.hi - r.lo) - shift, -shift, 1.0 - shift);
+}
+
+// The squared extent (largest ‖x‖²) or, for PCA, the squared diameter (largest ‖x − x′‖²)
+// of the rows step 1 can produce, column by column, a one-hot group as one term.
+double squaredBoxSize(const PreprocessSpec& spec, Index inputDim) {
+  const bool diameter = spec.pcaDim.has_value();
+  const double width = 1.0, extent = spec.rangeMapping == RangeMapping::Centred ? 0.5 : 1.0;
+  const double perColumn = diameter ? width * width : extent * extent;
+  double total = perColumn * static_cast<double>(inputDim);
+  for (const OneHotGroup& g : spec.oneHotGroups) {
+    std::vector<double> off, on;  // each indicator's mapped 0 and 1
+    for (Index j = g.first; j < g.first + g.count; ++j) {
+      const FeatureRange& r = spec.publicRanges[static_cast<std::size_t>(j)];
+      off.push_back(mappedValue(spec, r, 0.0));
+      on.push_back(mappedValue(spec, r, 1.0));
+    }
+    double group = 0;
+    if (diameter) {
+      // Two rows of the group differ in two indicators (or none); a group of one in one.
+      std::vector<double> jumps;
+      for (std::size_t k = 0; k < on.size(); ++k) jumps.push_back((on[k] - off[k]) * (on[k] - off[k]));
+      std::sort(jumps.rbegin(), jumps.rend());
+      group = jumps[0] + (jumps.size() > 1 ? jumps[1] : 0.0);
+    } else {
+      double offSum = 0;
+      for (double v : off) offSum += v * v;
+      for (std::size_t k = 0; k < on.size(); ++k) group = std::max(group, offSum - off[k] * off[k] + on[k] * on[k]);
+    }
+    total += group - perColumn * static_cast<double>(g.count);
+  }
+  return std::max(0.0, total);
+}
+
+}  // namespace
+
 std::optional<double> derivedNormBound(const PreprocessSpec& spec, Index inputDim, const Eigen::MatrixXd& projection) {
   if (spec.publicRanges.empty() || inputDim < 1) return std::nullopt;
-  const double root = std::sqrt(static_cast<double>(inputDim));
-  // PCA's mean lies in the box too, so x − μ lies in a box of width 2 per feature.
-  double bound = spec.pcaDim || spec.rangeMapping == RangeMapping::UnitInterval ? root : root / 2;
+  // PCA's mean lies in the same set, so x − μ is bounded by the set's diameter.
+  double bound = std::sqrt(squaredBoxSize(spec, inputDim));
   if (projection.size() > 0) {
     // ‖P‖₂² is the largest eigenvalue of the smaller Gram matrix, PᵀP or PPᵀ.
     const Eigen::MatrixXd gram = projection.rows() >= projection.cols() ? Eigen::MatrixXd(projection.transpose() * projection)
@@ -56,6 +96,14 @@ Status PreprocessSpec::validate() const {
   for (const auto& range : publicRanges) {
     if (!std::isfinite(range.lo) || !std::isfinite(range.hi) || !(range.hi > range.lo))
       return invalid("each public feature range must be finite with hi > lo", "feature-range");
+  }
+  if (!oneHotGroups.empty() && publicRanges.size() < 2)
+    return invalid("one-hot groups need a range for each feature", "feature-ranges");
+  Index next = 0;
+  for (const OneHotGroup& g : oneHotGroups) {
+    if (g.first < next || g.count < 1 || g.first + g.count > static_cast<Index>(publicRanges.size()))
+      return invalid("one-hot groups must be disjoint, in column order and inside the features", "feature-ranges");
+    next = g.first + g.count;
   }
   if (projectionDim && *projectionDim < 1)
     return invalid("the projection dimension must be at least 1", "project");
@@ -219,6 +267,9 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
                             ? "public feature range [" + number(spec.publicRanges[0].lo) + ", " +
                                   number(spec.publicRanges[0].hi) + "] mapped to " + target
                             : "per-feature public ranges, each mapped to " + target);
+    if (!spec.oneHotGroups.empty())
+      pre.steps.push_back(std::to_string(spec.oneHotGroups.size()) +
+                          " declared categorical features: each one-hot group counted once in the norm bound");
   }
   if (spec.projectionDim) {
     pre.projection = randomProjectionMatrix(dim, *spec.projectionDim, spec.projectionSeed);

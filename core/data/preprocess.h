@@ -39,6 +39,15 @@ struct FeatureRange {
 // towards one corner of the unit ball, where the norm bound leaves the model little room
 // (docs/algorithms.md §0.2). UnitInterval is how bundles written before it read.
 enum class RangeMapping { Centred, UnitInterval };
+
+// Columns [first, first + count) of which every row has exactly one non-zero: a categorical
+// feature's indicators, declared by a schema (data_schema.h). Public structure: the derived
+// norm bound counts the group as one feature instead of `count`.
+struct OneHotGroup {
+  Index first = 0;
+  Index count = 0;
+  bool operator==(const OneHotGroup&) const = default;
+};
 std::string rangeMappingName(RangeMapping mapping);  // "centred", "unit interval"
 std::optional<RangeMapping> parseRangeMapping(const std::string& name);
 
@@ -47,6 +56,8 @@ struct PreprocessSpec {
   // feature, or one per feature. Empty: no range scaling.
   std::vector<FeatureRange> publicRanges;
   RangeMapping rangeMapping = RangeMapping::Centred;
+  // Indicator groups among the columns (per-feature ranges only), in column order, disjoint.
+  std::vector<OneHotGroup> oneHotGroups;
   std::optional<Index> projectionDim;  // random Gaussian projection to this many dims
   std::uint64_t projectionSeed = 1;
   std::optional<Index> pcaDim;         // PCA to this many dims (not private)
@@ -97,10 +108,12 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
 
 // The largest norm a row can have after steps 1–3, from public quantities only: every
 // mapped feature lies in an interval of width 1 ([−½, ½] centred, [0, 1] otherwise), so
-// ‖x‖ ≤ √d/2 centred and √d otherwise; a projection P multiplies that by its largest
-// singular value ‖P‖₂ (P is data-independent); PCA subtracts a mean inside the same box, so
-// ‖x − μ‖ ≤ √d, its diameter, and an orthonormal basis does not lengthen it. Nullopt
-// without declared ranges. `projection` is the drawn matrix, or empty.
+// ‖x‖ ≤ √d/2 centred and √d otherwise; a one-hot group adds its largest row (one indicator
+// at its mapped 1, the others at their mapped 0) instead of one term per column; a
+// projection P multiplies that by its largest singular value ‖P‖₂ (P is data-independent);
+// PCA subtracts a mean inside the same set, so ‖x − μ‖ is at most its diameter (a group:
+// two indicators swapped), and an orthonormal basis does not lengthen it. Nullopt without
+// declared ranges. `projection` is the drawn matrix, or empty.
 std::optional<double> derivedNormBound(const PreprocessSpec& spec, Index inputDim, const Eigen::MatrixXd& projection);
 
 // Values of X outside their declared ranges (one range for all columns, or one per column),

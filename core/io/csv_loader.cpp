@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "core/io/csv_tokenizer.h"
@@ -103,10 +104,12 @@ class CsvParser {
   bool isScikitLearnMetadata(const CsvRecord& first, const CsvRecord& second) const;
   void nameClassesFromMetadata(Dataset& data) const;
   MaybeError resolveLabelColumn();
+  std::optional<std::size_t> findColumn(const std::string& spec) const;
+  MaybeError applySchema();
   const io::CsvCell* firstMissing(const CsvRecord& record) const;
   MaybeError scanRecord(const CsvRecord& record);
   MaybeError checkColumns();
-  bool encodeCategories();  // false when cancelled
+  MaybeError encodeCategories();
   Result<Dataset> assemble();
 
   std::string_view text_;
@@ -125,6 +128,8 @@ class CsvParser {
   static constexpr std::size_t kNoLabel = static_cast<std::size_t>(-1);  // LabelUse::None
   std::size_t label_ = 0;
   std::vector<std::size_t> featureColumns_;  // the file column of each feature column
+  // Per feature column: the schema's declaration, or null (then the cells decide).
+  std::vector<const FeatureDeclaration*> declared_;
 
   Index rows_ = 0;
   Index dropped_ = 0;
@@ -188,7 +193,7 @@ Result<Dataset> CsvParser::run() {
     return fail("every data row has a missing value: no rows are left after dropping them");
 
   if (MaybeError e = checkColumns()) return *e;
-  if (!encodeCategories()) return Error::cancelled();
+  if (MaybeError e = encodeCategories()) return *e;
   Result<Dataset> data = assemble();
   ticker_.done();
   return data;
@@ -247,7 +252,81 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
   }
   for (std::size_t j = 0; j < columns_; ++j)
     if (j != label_) featureColumns_.push_back(j);
+  declared_.assign(featureColumns_.size(), nullptr);
+  if (MaybeError e = applySchema()) return e;
   stats_.resize(featureColumns_.size());
+  return std::nullopt;
+}
+
+// A column as a schema names it: a header name, else a 1-based number (-1 = last).
+std::optional<std::size_t> CsvParser::findColumn(const std::string& spec) const {
+  if (header_) {
+    const auto it = std::find(names_.begin(), names_.end(), spec);
+    if (it != names_.end()) return static_cast<std::size_t>(it - names_.begin());
+  }
+  long long number = 0;
+  if (io::parseInteger(io::trimSpaces(spec), number) != io::IntegerKind::Integer || number == 0) return std::nullopt;
+  const auto count = static_cast<long long>(columns_);
+  const long long resolved = number < 0 ? number + count : number - 1;
+  if (resolved < 0 || resolved >= count) return std::nullopt;
+  return static_cast<std::size_t>(resolved);
+}
+
+// The schema's feature columns, in its order (data_schema.h): by header name when it names
+// them, else by position among the columns that are neither the label nor ignored. Every
+// other column must be ignored by name: a column nobody declared is an error, not a feature.
+MaybeError CsvParser::applySchema() {
+  if (!options_.schema) return std::nullopt;
+  const DataSchema& schema = *options_.schema;
+  std::vector<bool> ignored(columns_, false);
+  for (const std::string& spec : schema.ignoredColumns) {
+    const auto column = findColumn(spec);
+    if (!column)
+      return fail("the schema ignores column '" + spec + "', which the file does not have", 0, "ignore");
+    if (*column == label_) return fail("the schema ignores the label column " + columnPhrase(*column), 0, "ignore");
+    ignored[*column] = true;
+  }
+  std::vector<std::size_t> candidates;
+  for (std::size_t column : featureColumns_)
+    if (!ignored[column]) candidates.push_back(column);
+  featureColumns_ = candidates;
+  declared_.assign(featureColumns_.size(), nullptr);
+  if (schema.features.empty()) {
+    if (featureColumns_.empty()) return fail("the schema ignores every feature column", 0, "ignore");
+    return std::nullopt;
+  }
+  const bool named = !schema.features.front().name.empty();
+  if (!named) {
+    if (candidates.size() != schema.features.size())
+      return fail("the schema declares " + std::to_string(schema.features.size()) +
+                      " features by position, but the file has " + std::to_string(candidates.size()) +
+                      " feature columns",
+                  0, "features");
+  } else {
+    if (!header_)
+      return fail("the schema names its features, but the file's first row is not read as a header (--header yes "
+                  "if it is one)",
+                  0, "features");
+    featureColumns_.clear();
+    std::vector<bool> used(columns_, false);
+    for (const FeatureDeclaration& f : schema.features) {
+      const auto it = std::find(names_.begin(), names_.end(), f.name);
+      if (it == names_.end())
+        return fail("the schema's feature '" + f.name + "' is not a column of the file", 0, f.name);
+      const auto column = static_cast<std::size_t>(it - names_.begin());
+      if (column == label_) return fail("the schema's feature '" + f.name + "' is the label column", 0, f.name);
+      if (ignored[column]) return fail("the schema's feature '" + f.name + "' is also ignored", 0, f.name);
+      used[column] = true;
+      featureColumns_.push_back(column);
+    }
+    for (std::size_t column : candidates)
+      if (!used[column])
+        return fail("column " + columnPhrase(column) +
+                        " is not in the schema: declare it under \"features\" or list it under \"ignore\"",
+                    0, columnName(column));
+  }
+  declared_.resize(featureColumns_.size());
+  for (std::size_t k = 0; k < featureColumns_.size(); ++k) declared_[k] = &schema.features[k];
   return std::nullopt;
 }
 
@@ -408,8 +487,13 @@ MaybeError CsvParser::checkColumns() {
   categorical_.assign(featureColumns_.size(), false);
   for (std::size_t k = 0; k < featureColumns_.size(); ++k) {
     const ColumnStats& s = stats_[k];
-    // Mostly text: categorical, and any numbers in it are just more category values.
-    if (s.texts > 0 && s.texts >= s.numbers) {
+    if (declared_[k] && declared_[k]->categorical()) {
+      categorical_[k] = true;
+      continue;
+    }
+    // Mostly text: categorical, and any numbers in it are just more category values (unless
+    // a schema declared the column numeric).
+    if (!declared_[k] && s.texts > 0 && s.texts >= s.numbers) {
       categorical_[k] = true;
       continue;
     }
@@ -417,7 +501,7 @@ MaybeError CsvParser::checkColumns() {
     if (s.texts > 0 && s.firstTextLine < bestLine) {
       bestLine = s.firstTextLine;
       best = fail("non-numeric value " + io::quoteForMessage(s.firstText) + " in numeric column " +
-                      columnPhrase(column),
+                      columnPhrase(column) + (declared_[k] ? " (numeric by the schema)" : ""),
                   bestLine, columnName(column));
     }
     if (s.firstNonFiniteLine > 0 && s.firstNonFiniteLine < bestLine) {
@@ -429,13 +513,20 @@ MaybeError CsvParser::checkColumns() {
   return best;
 }
 
-bool CsvParser::encodeCategories() {
-  if (std::none_of(categorical_.begin(), categorical_.end(), [](bool b) { return b; })) return true;
+MaybeError CsvParser::encodeCategories() {
+  if (std::none_of(categorical_.begin(), categorical_.end(), [](bool b) { return b; })) return std::nullopt;
   const std::size_t features = featureColumns_.size();
   categories_.resize(features);
   categoryIds_.resize(features);
-  for (std::size_t k = 0; k < features; ++k)
-    if (categorical_[k]) categoryIds_[k].resize(static_cast<std::size_t>(rows_));
+  // A declared column's ids are positions in its declared list (a value outside it is an error).
+  std::vector<std::map<std::string, int, std::less<>>> declaredIds(features);
+  for (std::size_t k = 0; k < features; ++k) {
+    if (!categorical_[k]) continue;
+    categoryIds_[k].resize(static_cast<std::size_t>(rows_));
+    if (declared_[k])
+      for (std::size_t c = 0; c < declared_[k]->categories.size(); ++c)
+        declaredIds[k].emplace(declared_[k]->categories[c], static_cast<int>(c));
+  }
 
   // Pass 1 accepted this text, so re-reading it cannot fail.
   CsvTokenizer tokenizer(text_, delimiter_, firstLine_);
@@ -444,14 +535,26 @@ bool CsvParser::encodeCategories() {
   std::size_t row = 0;
   while (tokenizer.next(record)) {
     if (firstMissing(record)) continue;  // a dropped row
-    for (std::size_t k = 0; k < features; ++k)
-      if (categorical_[k])
-        categoryIds_[k][row] = categories_[k].intern(record.cells[featureColumns_[k]].text);
+    for (std::size_t k = 0; k < features; ++k) {
+      if (!categorical_[k]) continue;
+      const io::CsvCell& cell = record.cells[featureColumns_[k]];
+      if (!declared_[k]) {
+        categoryIds_[k][row] = categories_[k].intern(cell.text);
+        continue;
+      }
+      const auto it = declaredIds[k].find(cell.text);
+      if (it == declaredIds[k].end())
+        return fail("value " + io::quoteForMessage(cell.text) + " is not one of the " +
+                        std::to_string(declared_[k]->categories.size()) + " categories the schema declares for column " +
+                        columnPhrase(featureColumns_[k]),
+                    cell.line, columnName(featureColumns_[k]));
+      categoryIds_[k][row] = it->second;
+    }
     if (++row % 1024 == 0 &&
         !ticker_.update(0.8 + 0.15 * static_cast<double>(tokenizer.position()) / text_.size()))
-      return false;
+      return Error::cancelled();
   }
-  return true;
+  return std::nullopt;
 }
 
 Result<Dataset> CsvParser::assemble() {
@@ -463,11 +566,21 @@ Result<Dataset> CsvParser::assemble() {
   Index width = 0;
   for (std::size_t k = 0; k < features; ++k) {
     offset[k] = width;
-    if (categorical_[k]) {
+    if (categorical_[k] && declared_[k]) {
+      categoryNames[k] = declared_[k]->categories;
+      for (std::size_t c = 0; c < categoryNames[k].size(); ++c) categoryRemap[k].push_back(static_cast<int>(c));
+      width += static_cast<Index>(categoryNames[k].size());
+      for (const std::string& value : categoryNames[k])
+        data.featureNames.push_back(featureBaseName(k) + "=" + value);
+      data.provenance.steps.push_back("one-hot encoded column " + columnPhrase(featureColumns_[k]) + " (" +
+                                      std::to_string(categoryNames[k].size()) + " categories declared by the schema)");
+      data.provenance.categoricalColumns.push_back({featureBaseName(k), offset[k], categoryNames[k], true});
+    } else if (categorical_[k]) {
       categories_[k].finish(categoryNames[k], categoryRemap[k]);
       width += static_cast<Index>(categoryNames[k].size());
       for (const std::string& value : categoryNames[k])
         data.featureNames.push_back(featureBaseName(k) + "=" + value);
+      data.provenance.categoricalColumns.push_back({featureBaseName(k), offset[k], categoryNames[k], false});
       std::string note = "one-hot encoded column " + columnPhrase(featureColumns_[k]) + " (" +
                          std::to_string(categoryNames[k].size()) + " categories)";
       // Mostly text, some numbers: a person should see which cells were read as names, in
@@ -537,6 +650,8 @@ Result<Dataset> CsvParser::assemble() {
   reading.header = header_;
   if (!options_.hasHeader) reading.headerReason = headerReason_;
   reading.skippedLines = firstLine_ - 1;
+  if (label_ != kNoLabel)
+    reading.labelColumn = label_ < names_.size() && !names_[label_].empty() ? names_[label_] : std::to_string(label_ + 1);
   if (!classNamesFromMetadata_.empty()) {
     reading.headerReason = "line " + std::to_string(firstLine_ - 1) +
                            " is a scikit-learn metadata line (rows, features, class names): skipped; then " +

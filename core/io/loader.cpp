@@ -165,8 +165,44 @@ DataFormat detectDataFormat(const std::string& path, std::string_view content, D
   return named != DataFormat::Auto ? named : sniffFormat(content);
 }
 
-Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& options,
-                                const Progress& progress) {
+LoadOptions withSchemaDefaults(LoadOptions options) {
+  if (!options.schema) return options;
+  const DataSchema& schema = *options.schema;
+  if (options.labelColumn.empty() && options.labelUse != LabelUse::None) options.labelColumn = schema.labelColumn;
+  if (options.classes.empty()) options.classes = schema.classes;
+  if (options.libsvmFeatures == 0) options.libsvmFeatures = schema.featureCount;
+  return options;
+}
+
+namespace {
+
+// The columns a schema's features make: one per numeric feature, one per declared category.
+Index schemaWidth(const DataSchema& schema) {
+  Index width = 0;
+  for (const FeatureDeclaration& f : schema.features) width += f.categorical() ? static_cast<Index>(f.categories.size()) : 1;
+  return width;
+}
+
+// A schema on a LIBSVM or IDX file: no categories (those rows are numbers), and the feature
+// count it declares.
+Status checkSchemaFits(const DataSchema& schema, const Dataset& data, DataFormat format, const std::string& path) {
+  if (format != DataFormat::Csv && format != DataFormat::Auto && schema.declaresCategories())
+    return Error::badData("the schema declares categorical features, which only CSV files have", path, 0, "features");
+  if (!schema.features.empty() && data.features() != schemaWidth(schema))
+    return Error::badData("the file has " + std::to_string(data.features()) + " features but the schema declares " +
+                              std::to_string(schemaWidth(schema)),
+                          path, 0, "features");
+  if (schema.featureCount > 0 && data.features() != schema.featureCount)
+    return Error::badData("the file has " + std::to_string(data.features()) + " features but the schema declares " +
+                              std::to_string(schema.featureCount) + " (feature_count)",
+                          path, 0, "feature_count");
+  return Ok{};
+}
+
+}  // namespace
+
+Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& given, const Progress& progress) {
+  const LoadOptions options = withSchemaDefaults(given);
   // Small files are read and parsed between two progress checks: look before starting.
   if (progress.cancelled()) return Error::cancelled();
   // A file that cannot fit is refused before it exhausts the machine (load_estimate.h). An
@@ -207,6 +243,10 @@ Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& opti
   // What the private file decided rather than the user (declared_structure.h).
   if (format == DataFormat::LibSvm && options.libsvmFeatures == 0) markStructureFromData(data.provenance, kStructureDimension);
   if (data.labelled) markStructureFromData(data.provenance, kStructureClasses);
+  if (options.schema) {
+    if (Status fits = checkSchemaFits(*options.schema, data, format, path); !fits) return fits.error();
+    if (options.schema->draftedFromData) markStructureFromData(data.provenance, kStructureDraftedSchema);
+  }
   if (!options.classes.empty() && data.labelled) {
     auto declared = applyDeclaredClasses(std::move(data), options.classes);
     if (!declared) return declared.error();

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/data/data_schema.h"
 #include "core/data/dataset.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
@@ -54,6 +55,12 @@ struct LoadOptions {
   // Declared classes, in class order (declared_structure.h); empty: the labels present.
   std::vector<std::string> classes;
 
+  // A declared schema (data_schema.h): its label column, classes and feature count fill the
+  // options above that are unset (withSchemaDefaults); a CSV file's feature columns are read
+  // as it declares them (by header name, or by position), categories in its order, other
+  // columns refused unless ignored. LIBSVM and IDX files take its classes and count only.
+  std::optional<DataSchema> schema;
+
   // What the rows are for: Training needs labels of at least two classes; Evaluation (a test
   // file, rows to predict and score) takes labels of a single class too; None reads every
   // column as a feature, rows without labels to predict (CSV only: LIBSVM and IDX rows
@@ -78,6 +85,10 @@ std::string formatName(DataFormat format);
 // The format a file is read as: `declared` unless Auto, else from the name (after a
 // ".gz"), else from the content (its first decompressed bytes suffice).
 DataFormat detectDataFormat(const std::string& path, std::string_view content, DataFormat declared = DataFormat::Auto);
+
+// `options` with the schema's label column (unless the rows are read without labels),
+// classes and feature count where the options leave them unset.
+LoadOptions withSchemaDefaults(LoadOptions options);
 
 // Reads a dataset file. The result has passed validateForClassification().
 Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& options = {},

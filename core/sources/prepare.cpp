@@ -90,9 +90,18 @@ Result<PreparedData> prepareData(const DataRequest& request, const Progress& pro
     test = std::move(loadedTest).value();
   }
   if (progress.cancelled()) return Error::cancelled();
+  PreprocessSpec preprocess = request.preprocess;
+  const std::optional<DataSchema>& schema = request.trainOptions.schema;
+  if (schema && preprocess.publicRanges.empty()) {
+    auto declared = declaredPreprocessing(*schema);
+    if (!declared) return declared.error();
+    preprocess.publicRanges = std::move(declared.value().ranges);
+    preprocess.oneHotGroups = std::move(declared.value().groups);
+  }
   auto prepared = prepareLoaded(std::move(train), std::move(test),
                                 {request.testFraction, request.splitSeed, request.split, request.testRows,
-                                 request.preprocess, /*keepRowsBeforeMap=*/false});
+                                 preprocess, /*keepRowsBeforeMap=*/false});
+  if (prepared) prepared.value().schema = schema;
   progress.report(1.0);
   return prepared;
 }

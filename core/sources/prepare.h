@@ -40,6 +40,9 @@ struct PreparedData {
   // (a count over the data: a diagnostic, NOT private).
   Index clippedTrainValues = 0;
   Index clippedTestValues = 0;
+  // The schema the training data were read by (data_schema.h), kept for the bundle, whose
+  // predict reads new rows by it; nullopt without one.
+  std::optional<DataSchema> schema;
 };
 
 // MNIST as paper 003 §4 uses it, from the four IDX files (optionally gzipped, as
@@ -47,7 +50,9 @@ struct PreparedData {
 // norm (a per-example transform: no privacy cost).
 DataRequest mnistRequest(const std::string& dir);
 
-// Keeps no rows before a feature map (PreparedData::trainBeforeMap stays empty).
+// Keeps no rows before a feature map (PreparedData::trainBeforeMap stays empty). A schema in
+// the training options gives the preprocessing its declared ranges and one-hot groups
+// (declaredPreprocessing) unless the request declares ranges of its own.
 Result<PreparedData> prepareData(const DataRequest& request, const Progress& progress = {});
 
 // The same from data already in memory (the GUI's current dataset): split off
