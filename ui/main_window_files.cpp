@@ -104,7 +104,7 @@ void MainWindow::showImportDialog(const QString& path, const LoadOptions& option
   auto* dialog = new ImportDialog(path, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   if (options.hasHeader || options.skipRows || options.delimiter || !options.labelColumn.empty() ||
-      options.missing != MissingPolicy::Reject || options.format != DataFormat::Auto)
+      options.missing != MissingPolicy::Reject || options.format != DataFormat::Auto || options.schema)
     dialog->setOptions(options);
   connect(dialog, &QDialog::accepted, this, [this, dialog] { openDataset(dialog->path(), dialog->options()); });
   dialog->open();

@@ -3,6 +3,7 @@
 
 #include <Eigen/Core>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 namespace dpstudio {
 
 using Index = Eigen::Index;
+struct DataSchema;  // data_schema.h
 
 // Where a dataset came from and what was done to it. Anything fitted on the data itself
 // (PCA bases, means, min/max) is a release of private information: such steps are listed
@@ -50,6 +52,9 @@ struct Provenance {
   // "stratified split" (declared_structure.h). Empty when all of it was declared.
   std::vector<std::string> structureFromData;
   std::vector<CategoricalColumn> categoricalColumns;  // CSV files only
+  // The schema the rows were read by (data_schema.h), or null: preparing the data takes its
+  // declared ranges (prepare.h), a bundle keeps it.
+  std::shared_ptr<const DataSchema> schema;
 
   bool isPrivacySafe() const { return notPrivate.empty(); }
 };

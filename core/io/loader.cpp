@@ -246,6 +246,7 @@ Result<Dataset> loadDatasetFile(const std::string& path, const LoadOptions& give
   if (options.schema) {
     if (Status fits = checkSchemaFits(*options.schema, data, format, path); !fits) return fits.error();
     if (options.schema->draftedFromData) markStructureFromData(data.provenance, kStructureDraftedSchema);
+    data.provenance.schema = std::make_shared<const DataSchema>(*options.schema);
   }
   if (!options.classes.empty() && data.labelled) {
     auto declared = applyDeclaredClasses(std::move(data), options.classes);

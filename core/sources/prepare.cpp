@@ -90,18 +90,9 @@ Result<PreparedData> prepareData(const DataRequest& request, const Progress& pro
     test = std::move(loadedTest).value();
   }
   if (progress.cancelled()) return Error::cancelled();
-  PreprocessSpec preprocess = request.preprocess;
-  const std::optional<DataSchema>& schema = request.trainOptions.schema;
-  if (schema && preprocess.publicRanges.empty()) {
-    auto declared = declaredPreprocessing(*schema);
-    if (!declared) return declared.error();
-    preprocess.publicRanges = std::move(declared.value().ranges);
-    preprocess.oneHotGroups = std::move(declared.value().groups);
-  }
   auto prepared = prepareLoaded(std::move(train), std::move(test),
                                 {request.testFraction, request.splitSeed, request.split, request.testRows,
-                                 preprocess, /*keepRowsBeforeMap=*/false});
-  if (prepared) prepared.value().schema = schema;
+                                 request.preprocess, /*keepRowsBeforeMap=*/false});
   progress.report(1.0);
   return prepared;
 }
@@ -133,10 +124,20 @@ Result<PreparedData> prepareLoaded(Dataset train, std::optional<Dataset> separat
 
   PreparedData out;
   out.rawFeatures = static_cast<std::size_t>(train.features());
-  auto pre = fitPreprocessor(settings.preprocess, train);
+  PreprocessSpec spec = settings.preprocess;
+  if (train.provenance.schema) {
+    out.schema = *train.provenance.schema;
+    if (spec.publicRanges.empty()) {
+      auto declared = declaredPreprocessing(*out.schema);
+      if (!declared) return declared.error();
+      spec.publicRanges = std::move(declared.value().ranges);
+      spec.oneHotGroups = std::move(declared.value().groups);
+    }
+  }
+  auto pre = fitPreprocessor(spec, train);
   if (!pre) return pre.error();
-  out.clippedTrainValues = countOutsideRanges(settings.preprocess.publicRanges, train.X);
-  out.clippedTestValues = countOutsideRanges(settings.preprocess.publicRanges, test.X);
+  out.clippedTrainValues = countOutsideRanges(spec.publicRanges, train.X);
+  out.clippedTestValues = countOutsideRanges(spec.publicRanges, test.X);
   out.preprocessor = std::move(pre).value();
   // The raw rows are handed over and transformed in place: one copy of the data at a time.
   auto trainBefore = out.preprocessor.applyBeforeFeatureMap(std::move(train));

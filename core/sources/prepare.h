@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/data/data_schema.h"
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
 #include "core/io/loader.h"
@@ -50,9 +51,10 @@ struct PreparedData {
 // norm (a per-example transform: no privacy cost).
 DataRequest mnistRequest(const std::string& dir);
 
-// Keeps no rows before a feature map (PreparedData::trainBeforeMap stays empty). A schema in
-// the training options gives the preprocessing its declared ranges and one-hot groups
-// (declaredPreprocessing) unless the request declares ranges of its own.
+// Keeps no rows before a feature map (PreparedData::trainBeforeMap stays empty). Training
+// rows read by a schema (Provenance::schema) give the preprocessing its declared ranges and
+// one-hot groups (declaredPreprocessing) unless the settings declare ranges of their own;
+// prepareLoaded does this, so the GUI's data and the CLI's are prepared alike.
 Result<PreparedData> prepareData(const DataRequest& request, const Progress& progress = {});
 
 // The same from data already in memory (the GUI's current dataset): split off

@@ -17,6 +17,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 
+#include <cmath>
+
 #include "tests/gui/gui_training_support.h"
 #include "ui/dataset/dataset_document.h"
 #include "ui/dataset/import_dialog.h"
@@ -54,6 +56,7 @@ class TestImportDialog : public QObject {
   void missingValuesAreDroppedOnRequest();
   void labelColumnByNumber();
   void openUsesTheChosenOptions();
+  void aSchemaDeclaresTheLayoutAndTheNormBound();
 
  private:
   QTemporaryDir dir_;
@@ -134,6 +137,56 @@ void TestImportDialog::openUsesTheChosenOptions() {
   QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, test::kTimeoutMs);
   QCOMPARE(window.document()->dataset()->rows(), Index{5});
   QCOMPARE(window.document()->source().options.skipRows, 1L);
+}
+
+// A newcomer's CSV with a categorical column, read by a schema (docs/formats/schema.md): the
+// preview says what it declares, the dataset opened keeps it, the form asks for no R, and the
+// model trained is preprocessed by the schema's ranges (R = sqrt(3)/2 for three features).
+void TestImportDialog::aSchemaDeclaresTheLayoutAndTheNormBound() {
+  const QString path = dir_.filePath(QStringLiteral("people.csv"));
+  QByteArray rows = "id,age,job,hours,income\n";
+  const char* jobs[] = {"clerk", "engineer", "farmer", "nurse"};
+  for (int i = 0; i < 120; ++i) {
+    const int age = 20 + (i * 7) % 60, job = (i * 5) % 4, hours = 15 + (i * 11) % 55;
+    const bool high = (age - 40) / 20.0 + (job == 1 ? 1.0 : 0.0) + (hours - 40) / 15.0 > 0.2;
+    rows += QString("%1,%2,%3,%4,%5\n").arg(i).arg(age).arg(jobs[job]).arg(hours).arg(high ? "high" : "low").toUtf8();
+  }
+  writeFile(path, rows);
+  const QString schema = dir_.filePath(QStringLiteral("people.schema.json"));
+  writeFile(schema, R"({"dpstudio_schema": 1, "label_column": "income", "classes": ["low", "high"],
+    "ignore": ["id"], "features": [{"name": "age", "range": [17, 90]},
+    {"name": "job", "categories": ["clerk", "engineer", "farmer", "nurse", "teacher"]},
+    {"name": "hours", "range": [0, 100]}]})");
+  MainWindow window;
+  window.setErrorDialogsEnabled(false);
+  window.show();
+  window.showImportDialog(path, {});
+  auto* dialog = window.findChild<ImportDialog*>();
+  QVERIFY(dialog);
+  waitForPreview(*dialog);
+  dialog->findChild<QLineEdit*>(QStringLiteral("schemaPath"))->setText(schema);
+  waitForPreview(*dialog);
+  QVERIFY2(dialog->preview().error.isEmpty(), qPrintable(dialog->preview().error));
+  QVERIFY2(dialog->preview().summary.contains(QStringLiteral("schema: 3 features declared")),
+           qPrintable(dialog->preview().summary));
+  QVERIFY(dialog->preview().columns.contains(QStringLiteral("job=teacher")));  // declared, though absent
+  test::saveScreenshot(dialog, QStringLiteral("import-schema-dialog"));
+  QSignalSpy shown(&window, &MainWindow::datasetShown);
+  openButton(*dialog)->click();
+  QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, test::kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isBusy(), test::kTimeoutMs);
+  const auto dataset = window.document()->dataset();
+  QVERIFY(dataset->provenance.schema);
+  QCOMPARE(dataset->features(), Index{7});
+  QVERIFY(window.document()->source().options.schema.has_value());
+
+  test::trainFromDock(window, ModelKind::LogisticRegression);
+  const auto& prepared = *window.training()->result()->data;
+  QVERIFY(prepared.schema.has_value());
+  QVERIFY(prepared.preprocessor.normBoundFromRanges);
+  QVERIFY(prepared.preprocessor.spec.normBound);
+  QCOMPARE(*prepared.preprocessor.spec.normBound, std::sqrt(3.0) / 2);
+  test::saveScreenshot(&window, QStringLiteral("import-schema"));
 }
 
 QTEST_MAIN(TestImportDialog)

@@ -23,6 +23,8 @@
 #include <algorithm>
 
 #include "core/io/gzip.h"
+#include "core/data/data_schema.h"
+#include "core/io/schema_json.h"
 #include "ui/dataset/dataset_files.h"
 #include "ui/jobs/job.h"
 
@@ -76,7 +78,12 @@ ImportPreview summarize(const Dataset& data) {
     if (!csv->headerReason.empty()) p.summary += QObject::tr(": %1").arg(QString::fromStdString(csv->headerReason));
     if (csv->skippedLines > 0) p.summary += QObject::tr("; %n line(s) skipped", nullptr, static_cast<int>(csv->skippedLines));
   }
+  if (const auto& schema = data.provenance.schema)
+    p.summary += QObject::tr("; schema: %1 features declared").arg(schema->features.size()) +
+                 (schema->draftedFromData ? QObject::tr(" (a draft read off the data)") : QString());
   for (const std::string& step : data.provenance.steps) p.warnings << QString::fromStdString(step);
+  for (const std::string& mark : data.provenance.structureFromData)
+    p.warnings << QObject::tr("read off the data, not declared: %1").arg(QString::fromStdString(mark));
   for (const std::string& warning : data.provenance.warnings) p.warnings << QObject::tr("\u26a0 %1").arg(QString::fromStdString(warning));
   const Index shown = std::min<Index>(data.features(), kPreviewFeatures);
   for (Index j = 0; j < shown; ++j)
@@ -110,6 +117,7 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
       dropMissing_(new QCheckBox(tr("Drop rows with missing values"))),
       libsvmFeatures_(new QSpinBox),
       labelsPath_(new QLineEdit),
+      schemaPath_(new QLineEdit),
       raw_(new QPlainTextEdit),
       summary_(new QLabel),
       warnings_(new QLabel),
@@ -141,6 +149,13 @@ void ImportDialog::setUpOptionFields() {
   dropMissing_->setObjectName(QStringLiteral("dropMissing"));
   libsvmFeatures_->setObjectName(QStringLiteral("libsvmFeatures"));
   labelsPath_->setObjectName(QStringLiteral("labelsPath"));
+  schemaPath_->setObjectName(QStringLiteral("schemaPath"));
+  schemaPath_->setAccessibleName(tr("Data schema file"));
+  schemaPath_->setPlaceholderText(tr("none: structure read off the data (marked)"));
+  schemaPath_->setToolTip(tr("A JSON file declaring the label column, the classes, each feature's public range or "
+                             "categories and the columns to ignore (Help: docs/formats/schema.md). What it declares "
+                             "is not read off the data; its ranges give the norm bound."));
+  schemaPath_->setClearButtonEnabled(true);
   format_->setAccessibleName(tr("Format"));
   header_->setAccessibleName(tr("Header"));
   skipRows_->setAccessibleName(tr("Skip lines"));
@@ -181,6 +196,16 @@ QFormLayout* ImportDialog::makeOptionsForm() {
   auto* labelsRow = new QHBoxLayout;
   labelsRow->addWidget(labelsPath_, 1);
   labelsRow->addWidget(browse);
+  auto* browseSchema = new QPushButton(tr("Browse…"));
+  browseSchema->setObjectName(QStringLiteral("browseSchema"));
+  connect(browseSchema, &QPushButton::clicked, this, [this] {
+    const QString schema = QFileDialog::getOpenFileName(this, tr("Data schema"), QFileInfo(path_).absolutePath(),
+                                                        tr("Data schemas (*.json);;All files (*)"));
+    if (!schema.isEmpty()) schemaPath_->setText(schema);
+  });
+  auto* schemaRow = new QHBoxLayout;
+  schemaRow->addWidget(schemaPath_, 1);
+  schemaRow->addWidget(browseSchema);
 
   auto* form = new QFormLayout;
   auto* file = new QLabel(QDir::toNativeSeparators(path_));
@@ -195,6 +220,7 @@ QFormLayout* ImportDialog::makeOptionsForm() {
   form->addRow(QString(), dropMissing_);
   form->addRow(tr("LIBSVM features:"), libsvmFeatures_);
   form->addRow(tr("IDX labels:"), labelsRow);
+  form->addRow(tr("Schema:"), schemaRow);
   return form;
 }
 
@@ -232,6 +258,9 @@ void ImportDialog::connectOptions() {
   connect(libsvmFeatures_, &QSpinBox::valueChanged, this, &ImportDialog::schedulePreview);
   connect(labelColumn_, &QLineEdit::textChanged, this, &ImportDialog::schedulePreview);
   connect(labelsPath_, &QLineEdit::textChanged, this, &ImportDialog::schedulePreview);
+  connect(schemaPath_, &QLineEdit::textChanged, this, &ImportDialog::schedulePreview);
+  // Typing or clearing the path replaces the schema the file was opened with.
+  connect(schemaPath_, &QLineEdit::textEdited, this, [this] { openedSchema_.reset(); });
   connect(dropMissing_, &QCheckBox::toggled, this, &ImportDialog::schedulePreview);
 }
 
@@ -245,6 +274,7 @@ LoadOptions ImportDialog::options() const {
   o.missing = dropMissing_->isChecked() ? MissingPolicy::DropRows : MissingPolicy::Reject;
   o.libsvmFeatures = libsvmFeatures_->value();
   o.labelsPath = labelsPath_->text().trimmed().toStdString();
+  o.schema = schema_;
   return o;
 }
 
@@ -257,6 +287,9 @@ void ImportDialog::setOptions(const LoadOptions& o) {
   dropMissing_->setChecked(o.missing == MissingPolicy::DropRows);
   libsvmFeatures_->setValue(static_cast<int>(o.libsvmFeatures));
   if (!o.labelsPath.empty()) labelsPath_->setText(QString::fromStdString(o.labelsPath));
+  openedSchema_ = o.schema;
+  schema_ = o.schema;
+  if (o.schema) schemaPath_->setPlaceholderText(tr("the schema this file was opened with"));
 }
 
 void ImportDialog::updateRows() {
@@ -283,21 +316,33 @@ void ImportDialog::startPreview() {
   buttons_->button(QDialogButtonBox::Open)->setEnabled(false);
   summary_->setText(tr("Reading\u2026"));
   const std::string path = path_.toStdString();
-  const LoadOptions options = this->options();
+  LoadOptions options = this->options();
+  options.schema = openedSchema_;
+  const std::string schemaPath = schemaPath_->text().trimmed().toStdString();
   auto* job = startJob<ImportPreview>(
       tr("Previewing %1").arg(QFileInfo(path_).fileName()),
-      [path, options](const Progress& progress) -> Result<ImportPreview> {
+      [path, options, schemaPath](const Progress& progress) mutable -> Result<ImportPreview> {
         QString raw;
         if (options.format != DataFormat::Idx) {
           auto bytes = readFileBytes(path, progress);
           if (!bytes) return bytes.error();
           raw = firstLines(bytes.value().bytes);
         }
-        auto loaded = loadDatasetFile(path, options, progress);
         ImportPreview preview;
+        preview.rawText = raw;
+        if (!schemaPath.empty()) {
+          auto schema = readSchemaFile(schemaPath);
+          if (!schema) {
+            preview.error = QString::fromStdString(schema.error().toString());
+            return preview;
+          }
+          options.schema = std::move(schema).value();
+        }
+        auto loaded = loadDatasetFile(path, options, progress);
         if (loaded) preview = summarize(loaded.value());
         else preview.error = QString::fromStdString(loaded.error().toString());
         preview.rawText = raw;
+        preview.schema = options.schema;
         return preview;
       },
       this);
@@ -317,6 +362,7 @@ void ImportDialog::startPreview() {
 
 void ImportDialog::showPreview(const ImportPreview& preview) {
   preview_ = preview;
+  schema_ = preview.schema;
   if (!preview.rawText.isEmpty() || preview.error.isEmpty()) raw_->setPlainText(preview.rawText);
   const bool ok = preview.error.isEmpty();
   summary_->setStyleSheet(ok ? QString() : QStringLiteral("QLabel { color: #b00020; }"));

@@ -8,11 +8,14 @@
 //
 // The options are core's LoadOptions (core/io/loader.h): format, header (auto/yes/no), rows
 // to skip, delimiter, label column (a header name or a 1-based column number), dropping rows
-// with missing values, the LIBSVM feature count, the IDX labels file. Nothing here parses.
+// with missing values, the LIBSVM feature count, the IDX labels file, and a data schema
+// (docs/formats/schema.md), read with the file on the worker thread. Nothing here parses.
 
 #include <QDialog>
 #include <QPointer>
 #include <QString>
+
+#include <optional>
 
 #include "core/io/loader.h"
 
@@ -42,6 +45,7 @@ struct ImportPreview {
   QStringList warnings;  // provenance warnings (weak header guess, continuous labels, …)
   QStringList columns;   // feature names, then the label
   QList<QStringList> rows;  // the first rows: features then label
+  std::optional<DataSchema> schema;  // the schema the rows were read by, if any
 };
 
 class ImportDialog : public QDialog {
@@ -83,6 +87,11 @@ class ImportDialog : public QDialog {
   QCheckBox* dropMissing_;
   QSpinBox* libsvmFeatures_;
   QLineEdit* labelsPath_;
+  QLineEdit* schemaPath_;
+  // The schema the file was last opened with (setOptions), used while the path field is
+  // empty and untouched; the schema of the preview shown last, which Open hands on.
+  std::optional<DataSchema> openedSchema_;
+  std::optional<DataSchema> schema_;
   QPlainTextEdit* raw_;
   QLabel* summary_;
   QLabel* warnings_;

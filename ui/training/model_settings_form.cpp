@@ -17,8 +17,9 @@
 
 #include <QStandardItemModel>
 
-#include "core/sources/public_bounds.h"
+#include "core/data/data_schema.h"
 #include "core/data/split.h"
+#include "core/sources/public_bounds.h"
 #include "ui/training/kernel_fields.h"
 #include "ui/training/mechanism_form.h"
 #include "ui/widgets/number_field.h"
@@ -328,6 +329,19 @@ void ModelSettingsForm::updateModelChoices() {
 
 void ModelSettingsForm::setDataset(std::shared_ptr<const Dataset> dataset) {
   dataset_ = std::move(dataset);
+  // Rows read by a schema that declares ranges: those ranges are the preprocessing's unless
+  // the user declares a range or R here (core's prepareLoaded), so no R is asked for.
+  if (dataset_ && dataset_->provenance.schema) {
+    const auto declared = declaredPreprocessing(*dataset_->provenance.schema);
+    if (declared && !declared.value().ranges.empty()) {
+      useNormBound_->setChecked(false);
+      normBound_->clear();
+      normBoundNote_->setText(tr("The data schema declares the features' ranges: each feature is centred on its "
+                                 "range and R follows from them (Help \u2192 Algorithms \u00a70.2). A range or R "
+                                 "given here replaces the schema's."));
+      normBoundNote_->setToolTip(QString());
+    }
+  }
   updateShape();
 }
 
