@@ -17,7 +17,7 @@
 #include "core/experiment/sgd_convergence.h"
 #include "core/mechanisms/report_json.h"
 #include "core/mechanisms/selection.h"
-#include "core/mechanisms/pre_run_warnings.h"
+#include "core/experiment/plan_warnings.h"
 #include "core/privacy/validation.h"
 #include "core/sources/source.h"
 
@@ -192,21 +192,14 @@ int runTrain(const QStringList& args) {
     for (const mech::MechanismOptions& candidate : selection->candidates)
       candidates.push_back(mech::candidateLabel(candidate));
   }
-  // The options the release was trained with: the mechanism's, or the public rule's one
-  // candidate (a private selection's runs each had their own: none to warn about alone).
-  const mech::MechanismOptions* trainedWith =
-      !mechanism ? nullptr
-      : !selected ? &mechanism->options
-      : !selection->selects ? &selection->candidates.front()
-                            : nullptr;
   const std::string chosen =
-      selected ? candidates.at(static_cast<std::size_t>(*report.value("chosen_index")) - 1) : std::string();
+      selected ? candidates.at(static_cast<std::size_t>(*report.find(mech::Calibrated::ChosenIndex)) - 1) : std::string();
   const bool hasRanges = !request.value().preprocess.publicRanges.empty();
   std::vector<std::string> warnings = train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.value().warnings().begin(), ledger.value().warnings().end());
   if (isPrivate)
-    for (std::string& warning : mech::preRunWarnings(report, {train.rows(), train.features(), train.classes()},
-                                                     trainedWith))
+    for (std::string& warning :
+         experiment::planWarnings(plan.value(), report, {train.rows(), train.features(), train.classes()}))
       warnings.push_back(std::move(warning));
   if (noiseFreeAccuracy && nonPrivateAccuracy)
     if (auto underfit = experiment::sgdUnderfitsWarning(*noiseFreeAccuracy, *nonPrivateAccuracy))
@@ -262,9 +255,9 @@ int runTrain(const QStringList& args) {
                                                   "termination", "clipped_values"};
     if (selected) {
       QJsonObject selection{{"candidates", toJsonArray(candidates)}, {"chosen", QString::fromStdString(chosen)},
-                            {"private_selection", report.value("runs").has_value()}};
-      if (const auto runs = report.value("runs")) selection["runs"] = *runs;
-      if (const auto mean = report.value("mean_runs")) selection["mean_runs"] = *mean;
+                            {"private_selection", report.find(mech::Calibrated::SelectionRuns).has_value()}};
+      if (const auto runs = report.find(mech::Calibrated::SelectionRuns)) selection["runs"] = *runs;
+      if (const auto mean = report.find(mech::Calibrated::MeanRuns)) selection["mean_runs"] = *mean;
       out["selection"] = selection;
     }
     if (tuned) {
@@ -282,11 +275,11 @@ int runTrain(const QStringList& args) {
                 .arg(lambda)
                 .arg(tuned ? QString(", chosen privately among %1 candidates").arg(mechanism->tuneLambdas.size())
                            : QString()));
-  if (selected && report.value("runs"))
+  if (selected && report.find(mech::Calibrated::SelectionRuns))
     printText(QString("selection       %1, chosen privately among %2 candidates in %3 runs")
                   .arg(QString::fromStdString(chosen))
                   .arg(candidates.size())
-                  .arg(*report.value("runs")));
+                  .arg(*report.find(mech::Calibrated::SelectionRuns)));
   else if (selected)
     printText(QString("selection       %1: the public rule's choice, at the whole epsilon (--tune chooses privately "
                       "among every mechanism)")

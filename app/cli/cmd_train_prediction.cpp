@@ -27,6 +27,7 @@
 #include "app/cli/plan_options.h"
 #include "core/bundle/bundle_export.h"
 #include "core/experiment/answering.h"
+#include "core/experiment/plan_warnings.h"
 #include "core/experiment/release_entries.h"
 #include "core/experiment/result_baselines.h"
 #include "core/mechanisms/report_json.h"
@@ -100,9 +101,8 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
                            "; training accuracy not measured";
   std::vector<std::string> warnings = data.train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.warnings().begin(), ledger.warnings().end());
-  if (auto doubtful = privacy::doubtfulDeltaWarning(report.delta, data.train.rows())) warnings.push_back(*doubtful);
-  for (std::string& warning :
-       predict::predictionWarnings(report, {data.train.rows(), data.train.features(), data.train.classes()}))
+  for (std::string& warning : experiment::planWarnings(experiment::PrivacyPlan::prediction(o), report,
+                                                      {data.train.rows(), data.train.features(), data.train.classes()}))
     warnings.push_back(std::move(warning));
   // The floor every answer set must clear (issue 32 item 4): the test part's most common class.
   const std::optional<double> mostCommonClass = experiment::mostCommonClassAccuracy(data.test);
@@ -267,8 +267,9 @@ int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, c
   auto accuracyOr = [](const std::optional<double>& value) { return value ? QJsonValue(*value) : QJsonValue::Null; };
   std::vector<std::string> warnings = data.train.provenance.warnings;
   warnings.insert(warnings.end(), ledger.warnings().begin(), ledger.warnings().end());
-  if (auto doubtful = privacy::doubtfulDeltaWarning(release.report.delta, data.train.rows()))
-    warnings.push_back(*doubtful);
+  for (std::string& warning :
+       experiment::planWarnings(plan, release.report, {data.train.rows(), data.train.features(), data.train.classes()}))
+    warnings.push_back(std::move(warning));
   command.warn(warnings);
   if (command.json()) {
     QJsonObject out = commonJson(release.report, data, seconds, printedScope(release.report, plan, data, noise));

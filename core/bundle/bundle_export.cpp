@@ -196,7 +196,7 @@ Result<BundleContents> bundleFromPlanRun(const experiment::PrivacyPlan& plan, co
               // The released run's own options: the candidate list is a function of public
               // numbers (selection.h), so the chosen index names them.
               auto selection = mech::planSelection({m.options, *m.selection}, {train.rows(), train.features(), train.classes()});
-              const auto chosen = run.release->report.value("chosen_index");
+              const auto chosen = run.release->report.find(mech::Calibrated::ChosenIndex);
               if (!selection || !chosen || *chosen < 1 || *chosen > static_cast<double>(selection.value().candidates.size()))
                 return false;
               const mech::MechanismOptions& candidate = selection.value().candidates[static_cast<std::size_t>(*chosen) - 1];

@@ -53,10 +53,10 @@ std::vector<privacy::LedgerEntry> releaseLedgerEntries(const PrivacyPlan& plan,
                                " rows");
   }
   if (plan.isSelection())
-    appendPart(entry.note, report.value("runs")
+    appendPart(entry.note, report.find(mech::Calibrated::SelectionRuns)
                                ? "private selection: released " + report.mechanism + " after " +
-                                     significantDigits(*report.value("runs"), 6) + " runs among " +
-                                     significantDigits(report.value("candidates").value_or(0), 6) + " candidates"
+                                     significantDigits(*report.find(mech::Calibrated::SelectionRuns), 6) + " runs among " +
+                                     significantDigits(report.find(mech::Calibrated::Candidates).value_or(0), 6) + " candidates"
                                : "auto: " + report.mechanism + ", the public rule's choice");
   if (const auto lambda = report.find(mech::Calibrated::ChosenLambda))
     appendPart(entry.note, "chosen lambda = " + significantDigits(*lambda, 6));

@@ -13,7 +13,7 @@ namespace dpstudio {
 namespace {
 
 Error invalidParameter(std::string message, std::string field) {
-  return Error{ErrorKind::InvalidPrivacy, std::move(message), {}, 0, std::move(field)};
+  return Error{ErrorKind::Usage, std::move(message), {}, 0, std::move(field)};
 }
 
 // Progress as the fraction of the way, on a log scale, from the first gradient norm to the

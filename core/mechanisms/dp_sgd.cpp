@@ -201,8 +201,8 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
     // σ = 0: the same clipped steps with no noise, the non-private baseline to compare with.
     report.epsilon = std::numeric_limits<double>::infinity();
     report.noise = NoiseLaw::None;  // so there is no noise scale either: noiseScale() is 0
-    report.set("q", p.q, "q = batch/n (Poisson sampling rate)");
-    report.set("steps", static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
+    report.set(Calibrated::SamplingRate, p.q, "q = batch/n (Poisson sampling rate)");
+    report.set(Calibrated::Steps, static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
     report.set(Calibrated::NoiseMultiplier, 0.0, "σ = 0: no noise is added");
     report.set("clip_norm", o.sgd.clipNorm, "ν");
     report.statement = "NOT private (epsilon = infinity): DP-SGD with noise multiplier 0 adds no noise, " +
@@ -243,8 +243,8 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   report.set("epsilon_classic", account.rdp.epsilonClassic, "RDP's ε, classic conversion (Mironov 2017)");
   report.set("epsilon_add_remove", account.rdp.epsilonAddRemove,
              "ε of the same run for add/remove neighbours (RDP accountant), NOT the guarantee");
-  report.set("q", p.q, "q = batch/n (Poisson sampling rate)");
-  report.set("steps", static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
+  report.set(Calibrated::SamplingRate, p.q, "q = batch/n (Poisson sampling rate)");
+  report.set(Calibrated::Steps, static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
   report.set(Calibrated::NoiseMultiplier, sigma, "σ: noise std per unit of clip norm (calibrated under substitution unless given)");
   report.setNoiseScale(sigma * o.sgd.clipNorm, "σ·ν: std of the noise added to each summed gradient");
   report.set("clip_norm", o.sgd.clipNorm, "ν");

@@ -181,7 +181,7 @@ Status finishRelease(MechanismReport& report, privacy::NoiseSource& source,
   report.releaseGranularity = std::max(report.releaseGranularity, granularity.value());
   report.noiseSource = source.provenance().describe();
   const auto Delta = report.find(Calibrated::Delta);
-  if (granularity.value() > 0 && report.value("release_noise_factor") && Delta &&
+  if (granularity.value() > 0 && report.find(Calibrated::ReleaseNoiseFactor) && Delta &&
       !privacy::floatErrorCovered(*Delta, report.noiseDimension, released.cwiseAbs().maxCoeff())) {
     const std::string note = "the released magnitude is so large against the sensitivity that the float error of "
                              "θ + b exceeds what the release-mode noise factor covers (release_granularity.h)";
@@ -217,7 +217,7 @@ void enlargeNoiseForRelease(MechanismReport& report, privacy::NoiseKind noise) {
     return;
   report.expectedNoiseNorm *= F;
   report.set("expected_noise_norm", report.expectedNoiseNorm, formulaOf("expected_noise_norm"));
-  report.set("release_noise_factor", F,
+  report.set(Calibrated::ReleaseNoiseFactor, F,
              "F = 1 + 2^-10: release mode enlarges the noise scale to cover the float error of θ + b "
              "(release_granularity.h)");
 }

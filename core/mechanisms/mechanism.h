@@ -119,6 +119,15 @@ enum class Calibrated {
   TheoremBound,       // multiparty: paper 004's Theorem 4.2 bound (K − 1)/(n₍₁₎λ)
   ProtocolBytes,      // multiparty through Paillier: bytes sent
   LearningRate,       // DP-SGD's step size η, given or 1/(L + λ)
+  SamplingRate,       // DP-SGD's Poisson rate q = batch/n
+  Steps,              // DP-SGD's steps T
+  Candidates,         // private tuning and selection: the number of candidates m
+  ChosenIndex,        // private tuning and selection: the released candidate (1-based)
+  SelectionRuns,      // private selection: the training runs K drawn
+  MeanRuns,           // private selection: E[K] of the run law
+  Teachers,           // subsample-and-aggregate's T
+  PartRows,           // rows per part: ⌊n/T⌋ (subsample), ⌊n/(m+1)⌋ (private tuning)
+  ReleaseNoiseFactor, // release mode: the factor the noise is enlarged by for rounding
 };
 std::string calibrationKey(Calibrated which);
 

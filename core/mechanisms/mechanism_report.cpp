@@ -16,8 +16,10 @@ namespace {
 bool isTyped(const std::string& key) {
   for (Calibrated which : {Calibrated::Delta, Calibrated::Rho, Calibrated::GradientTolerance, Calibrated::ChosenLambda,
                            Calibrated::NoiseMultiplier, Calibrated::Releases, Calibrated::SmallestParty,
-                           Calibrated::TheoremBound, Calibrated::ProtocolBytes,
-                           Calibrated::LearningRate})
+                           Calibrated::TheoremBound, Calibrated::ProtocolBytes, Calibrated::LearningRate,
+                           Calibrated::SamplingRate, Calibrated::Steps, Calibrated::Candidates,
+                           Calibrated::ChosenIndex, Calibrated::SelectionRuns, Calibrated::MeanRuns,
+                           Calibrated::Teachers, Calibrated::PartRows, Calibrated::ReleaseNoiseFactor})
     if (key == calibrationKey(which)) return true;
   return false;
 }
@@ -96,6 +98,15 @@ std::string calibrationKey(Calibrated which) {
     case Calibrated::TheoremBound: return "theorem_4_2_bound";
     case Calibrated::ProtocolBytes: return "protocol_bytes";
     case Calibrated::LearningRate: return "learning_rate";
+    case Calibrated::SamplingRate: return "q";
+    case Calibrated::Steps: return "steps";
+    case Calibrated::Candidates: return "candidates";
+    case Calibrated::ChosenIndex: return "chosen_index";
+    case Calibrated::SelectionRuns: return "runs";
+    case Calibrated::MeanRuns: return "mean_runs";
+    case Calibrated::Teachers: return "teachers";
+    case Calibrated::PartRows: return "part_rows";
+    case Calibrated::ReleaseNoiseFactor: return "release_noise_factor";
   }
   return "";
 }

@@ -173,8 +173,8 @@ Result<std::vector<double>> spendRho(MechanismOptions& candidate, const ProblemS
     candidate.sgd.noiseMultiplier = 1.0;
     auto report = calibrate(candidate, shape);
     if (!report) return report.error();
-    const double q = report.value().calibrated("q");
-    const auto steps = static_cast<long long>(report.value().calibrated("steps"));
+    const double q = report.value().calibrated(Calibrated::SamplingRate);
+    const auto steps = static_cast<long long>(report.value().calibrated(Calibrated::Steps));
     static const std::vector<double> window = rhoWindow();
     double low = 1e-2, high = 1e5;  // σ: ρ(σ) falls as σ grows
     for (int iteration = 0; iteration < 40 && high / low > 1 + 1e-4; ++iteration) {
@@ -405,9 +405,9 @@ void describeSelection(MechanismReport& report, const SelectionPlan& plan) {
   report.epsilon = plan.epsilon;
   report.delta = plan.delta;
   report.chargesDelta = plan.delta > 0;
-  report.set("candidates", static_cast<double>(plan.candidates.size()), "m: mechanisms × λ, fixed from public numbers");
+  report.set(Calibrated::Candidates, static_cast<double>(plan.candidates.size()), "m: mechanisms × λ, fixed from public numbers");
   if (!plan.selects) return;
-  report.set("mean_runs", plan.meanRuns, "E[K]: the mean number of training runs (" + lawName(plan.shape) + " law)");
+  report.set(Calibrated::MeanRuns, plan.meanRuns, "E[K]: the mean number of training runs (" + lawName(plan.shape) + " law)");
   if (plan.delta > 0)
     report.set("run_rho", plan.rho, "ρ: each candidate's Rényi curve is at most ρ·α (orders ≤ 64)");
   else
@@ -473,7 +473,7 @@ Result<PrivateModel> selectPrivately(const SelectionOptions& options, const Data
     PrivateModel out = std::move(model).value();
     const std::string ownStatement = out.report.statement;
     describeSelection(out.report, plan);
-    out.report.set("chosen_index", 1, "the released candidate (1-based)");
+    out.report.set(Calibrated::ChosenIndex, 1, "the released candidate (1-based)");
     out.report.set(Calibrated::ChosenLambda, plan.candidates.front().learner.lambda, "the public rule's λ");
     out.report.statement = ruleStatement(plan) + "; the released model: " + ownStatement;
     return out;
@@ -516,8 +516,8 @@ Result<PrivateModel> selectPrivately(const SelectionOptions& options, const Data
   const std::string chosen = candidateLabel(plan.candidates[bestIndex]);
   const std::string ownStatement = report.statement;
   describeSelection(report, plan);
-  report.set("runs", static_cast<double>(runs), "K: training runs drawn from the run law (independent of the data)");
-  report.set("chosen_index", static_cast<double>(bestIndex + 1), "the released run's candidate (1-based)");
+  report.set(Calibrated::SelectionRuns, static_cast<double>(runs), "K: training runs drawn from the run law (independent of the data)");
+  report.set(Calibrated::ChosenIndex, static_cast<double>(bestIndex + 1), "the released run's candidate (1-based)");
   report.set(Calibrated::ChosenLambda, plan.candidates[bestIndex].learner.lambda, "the released run's λ");
   report.statement = guaranteeOf(plan) + ": private selection (" + howAccounted(plan) + ") of " + chosen + " among " +
                      std::to_string(plan.candidates.size()) + " candidates in " + std::to_string(runs) +

@@ -126,10 +126,10 @@ Result<PrivateModel> tunePrivately(const TuningOptions& options, const Dataset& 
   PrivateModel out = std::move(*results[static_cast<std::size_t>(k)]).value();
   MechanismReport& report = out.report;
   const double lambda = options.lambdas[static_cast<std::size_t>(k)];
-  report.set("candidates", static_cast<double>(m), "m: the number of candidate lambdas");
+  report.set(Calibrated::Candidates, static_cast<double>(m), "m: the number of candidate lambdas");
   report.set(Calibrated::ChosenLambda, lambda, "the candidate released, chosen with probability ∝ exp(−ε·z_i/2)");
-  report.set("chosen_index", static_cast<double>(k + 1), "its position among the candidates (1-based)");
-  report.set("part_rows", static_cast<double>(partRows), "⌊n/(m+1)⌋ rows per part");
+  report.set(Calibrated::ChosenIndex, static_cast<double>(k + 1), "its position among the candidates (1-based)");
+  report.set(Calibrated::PartRows, static_cast<double>(partRows), "⌊n/(m+1)⌋ rows per part");
   report.set("selection_beta", beta, "β = ε/2: exponential mechanism on −z_i (errors on the validation part)");
   report.epsilon = epsilon;
   report.noiseSource = experiment ? noise.provenance().describe() + "; candidate " + std::to_string(k + 1) +

@@ -72,6 +72,13 @@ double localGradientTolerance(const MultipartyOptions& options, Index smallestPa
 Result<mech::MechanismReport> calibrateMultiparty(const MultipartyOptions& options, Index smallestParty,
                                                   Index features);
 
+// What a multiparty run deserves to be told before it starts (issue 32 item 4): noise whose
+// expected norm exceeds the longest model any party can hold — each ŵ_j, and so their
+// average, has ‖ŵ‖ ≤ √(2ℓ(0)/λ_learner) = √(ℓ(0)/λ) whatever the data (mech::minimizerNormBound
+// of localLearner()) — releases mostly noise; E‖η‖ scales as 1/λ, so the warning names the λ
+// above which the noise is smaller.
+std::vector<std::string> multipartyWarnings(const MultipartyOptions& options, const mech::MechanismReport& calibration);
+
 // The per-coordinate scale used for release-mode rounding: E‖η‖/√d (ℓ2-Laplace) or b.
 double perCoordinateNoiseScale(const mech::MechanismReport& calibration);
 

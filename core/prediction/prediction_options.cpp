@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/mechanisms/exact_minimizer.h"
+#include "core/mechanisms/noise_scale.h"
 #include "core/privacy/composition.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/release_granularity.h"
@@ -110,7 +111,7 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
                       "; answer " + std::to_string(o.budget + 1) + " is refused";
   // Answers are drawn later, each from the source of its own request; those in release mode
   // use the scale enlarged by F (PrivatePredictor::draw, release_granularity.h).
-  report.set("release_noise_factor", privacy::kReleaseNoiseFactor,
+  report.set(mech::Calibrated::ReleaseNoiseFactor, privacy::kReleaseNoiseFactor,
              "F = 1 + 2^-10: answers drawn in release mode use the noise scale enlarged by F, to cover the float "
              "error of θᵀx + b (release_granularity.h)");
   return report;
@@ -125,8 +126,8 @@ Result<mech::MechanismReport> calibrateSubsample(const PredictionOptions& o, con
   mech::MechanismReport report = baseReport(o, mech::NoiseLaw::ExponentialMechanism);
   const double B = static_cast<double>(o.budget);
   report.noiseDimension = s.classes;
-  report.set("teachers", static_cast<double>(o.teachers), "T: models trained on disjoint parts");
-  report.set("part_rows", static_cast<double>(partRows), "⌊n/T⌋ rows per part (the rest are not used)");
+  report.set(mech::Calibrated::Teachers, static_cast<double>(o.teachers), "T: models trained on disjoint parts");
+  report.set(mech::Calibrated::PartRows, static_cast<double>(partRows), "⌊n/T⌋ rows per part (the rest are not used)");
   report.set("budget", B, "B: answers covered by the guarantee; answer B+1 is refused");
   const bool published = o.calibration == mech::Calibration::Published;
   const auto solve = published ? privacy::PerUseSolve::AsPublished : privacy::PerUseSolve::Exact;
@@ -232,9 +233,33 @@ Result<mech::MechanismReport> calibratePrediction(const PredictionOptions& optio
                                                      : calibrateSubsample(options, shape);
 }
 
-std::vector<std::string> predictionWarnings(const mech::MechanismReport& calibration, const mech::ProblemShape& shape) {
+namespace {
+
+std::optional<std::string> scoresSwampedWarning(const PredictionOptions& options, const mech::MechanismReport& calibration,
+                                                Index classes) {
+  const auto bound = mech::minimizerNormBound(options.learner, classes);
+  const double noise = calibration.expectedNoiseNorm;
+  if (!bound || !std::isfinite(noise) || noise <= *bound) return std::nullopt;
+  // E‖b‖(λ') = E‖b‖·λ/λ' meets √(2ℓ(0)/λ') = bound·√(λ/λ') at λ' = (E‖b‖·λ)²/(2ℓ(0)).
+  const double lambda = options.learner.lambda, lossAtZero = *bound * *bound * lambda / 2.0;
+  const double balance = std::pow(noise * lambda, 2) / (2.0 * lossAtZero);
+  return "the answers are mostly noise: E\u2016b\u2016 = " + privacy::formatNumber(noise) +
+         " per answer is larger than any score vector a model with \u03bb = " + privacy::formatNumber(lambda) +
+         " can give (\u2016\u03b8*\u1d40x\u2016 \u2264 \u221a(2\u2113(0)/\u03bb) = " + privacy::formatNumber(*bound) +
+         "); \u03bb above " + privacy::formatNumber(balance) +
+         ", a larger epsilon or a smaller budget B make the noise smaller than that";
+}
+
+}  // namespace
+
+std::vector<std::string> predictionWarnings(const PredictionOptions& options, const mech::MechanismReport& calibration,
+                                           const mech::ProblemShape& shape) {
   std::vector<std::string> out;
-  const auto teachers = calibration.value("teachers"), partRows = calibration.value("part_rows");
+  if (options.kind == PredictionKind::Sensitivity) {
+    if (auto swamped = scoresSwampedWarning(options, calibration, shape.classes)) out.push_back(*swamped);
+    return out;
+  }
+  const auto teachers = calibration.find(mech::Calibrated::Teachers), partRows = calibration.find(mech::Calibrated::PartRows);
   if (calibration.mechanism != predictionKindName(PredictionKind::Subsample) || !teachers || !partRows) return out;
   if (*partRows < static_cast<double>(shape.features))
     out.push_back("each of the T = " + privacy::formatNumber(*teachers) + " teachers trains on " +

@@ -76,10 +76,14 @@ Result<mech::MechanismReport> calibratePrediction(const PredictionOptions& optio
                                                   const mech::ProblemShape& shape);
 
 // What a private predictor deserves to be told before it answers, from its calibration alone
-// (issue 32 item 4): subsample-and-aggregate whose teachers each train on fewer rows than the
-// data have features, or whose votes cannot outweigh the exponential mechanism — even a
-// unanimous vote of T teachers comes back with probability e^{βT}/(e^{βT} + C − 1), warned
-// below 0.9. Empty for prediction sensitivity (its own noise is in the calibration).
-std::vector<std::string> predictionWarnings(const mech::MechanismReport& calibration, const mech::ProblemShape& shape);
+// (issue 32 item 4). Prediction sensitivity whose expected noise norm E‖b‖ exceeds the
+// longest score vector any model can give — ‖θ*ᵀx‖ ≤ ‖θ*‖ ≤ √(2ℓ(0)/λ) for ‖x‖ ≤ 1, whatever
+// the data (mech::minimizerNormBound) — answers mostly noise; since E‖b‖ scales as 1/λ, the
+// warning names the λ above which the noise is smaller. Subsample-and-aggregate whose
+// teachers each train on fewer rows than the data have features, or whose votes cannot
+// outweigh the exponential mechanism — even a unanimous vote of T teachers comes back with
+// probability e^{βT}/(e^{βT} + C − 1), warned below 0.9.
+std::vector<std::string> predictionWarnings(const PredictionOptions& options, const mech::MechanismReport& calibration,
+                                           const mech::ProblemShape& shape);
 
 }  // namespace dpstudio::predict

@@ -190,20 +190,72 @@ class TestPredictionCalibration : public QObject {
     // classes comes back with probability 1/(1 + 9e^{−1.28}) ≈ 0.28; 234 rows ≥ 100 features.
     auto o = test::subsampleOptions(ModelKind::Softmax, 1.0, 100, 256);
     const auto noisy = calibrated(o, 60000, 100, 10);
-    const auto warnings = predict::predictionWarnings(noisy, {60000, 100, 10});
+    const auto warnings = predict::predictionWarnings(o, noisy, {60000, 100, 10});
     QCOMPARE(warnings.size(), std::size_t{1});
     QVERIFY2(warnings[0].find("mostly noise") != std::string::npos, warnings[0].c_str());
     QVERIFY2(warnings[0].find(privacy::formatNumber(1.0 / (1.0 + 9.0 * std::exp(-0.005 * 256)))) != std::string::npos,
              warnings[0].c_str());
     // ε = 100, B = 1: β = 50, every vote decides; 60 rows per teacher for 100 features does not.
     auto loud = test::subsampleOptions(ModelKind::Softmax, 100.0, 1, 1000);
-    const auto few = predict::predictionWarnings(calibrated(loud, 60000, 100, 10), {60000, 100, 10});
+    const auto few = predict::predictionWarnings(loud, calibrated(loud, 60000, 100, 10), {60000, 100, 10});
     QCOMPARE(few.size(), std::size_t{1});
     QVERIFY2(few[0].find("fewer than the 100 features") != std::string::npos, few[0].c_str());
-    // Prediction sensitivity: nothing from this function.
-    QVERIFY(predict::predictionWarnings(calibrated(test::sensitivityOptions(ModelKind::Softmax, 1.0, 100), 60000, 100, 10),
-                                        {60000, 100, 10})
-                .empty());
+    // Prediction sensitivity on MNIST's size: E‖b‖ ≈ 4.7 < √(2 ln 10/λ) ≈ 21.5, no warning.
+    const auto mnist = test::sensitivityOptions(ModelKind::Softmax, 1.0, 100);
+    QVERIFY(predict::predictionWarnings(mnist, calibrated(mnist, 60000, 100, 10), {60000, 100, 10}).empty());
+  }
+
+  // F warns when its noise outweighs every score vector a model can give: E‖b‖ > √(2ℓ(0)/λ),
+  // and names the λ where the two meet — just above it the warning goes, just below it stays.
+  void sensitivityWarnsWhenItsNoiseOutweighsEveryScore() {
+    const mech::ProblemShape shape{4800, 36, 6};
+    auto o = test::sensitivityOptions(ModelKind::Softmax, 1.0, 100, 1e-4);
+    const auto report = calibrated(o, shape.rows, shape.features, shape.classes);
+    const double bound = std::sqrt(2.0 * std::log(6.0) / 1e-4);
+    QVERIFY(report.expectedNoiseNorm > 10 * bound);
+    const auto warnings = predict::predictionWarnings(o, report, shape);
+    QCOMPARE(warnings.size(), std::size_t{1});
+    QVERIFY2(warnings[0].find("mostly noise") != std::string::npos, warnings[0].c_str());
+    QVERIFY2(warnings[0].find(privacy::formatNumber(bound)) != std::string::npos, warnings[0].c_str());
+    // E‖b‖·λ is constant in λ, so the noise meets the bound at λ' = (E‖b‖·λ)²/(2 ln 6).
+    const double balance = std::pow(report.expectedNoiseNorm * 1e-4, 2) / (2.0 * std::log(6.0));
+    QVERIFY2(warnings[0].find(privacy::formatNumber(balance)) != std::string::npos, warnings[0].c_str());
+    o.learner.lambda = balance * 1.01;
+    QVERIFY(predict::predictionWarnings(o, calibrated(o, shape.rows, shape.features, shape.classes), shape).empty());
+    o.learner.lambda = balance * 0.99;
+    QCOMPARE(predict::predictionWarnings(o, calibrated(o, shape.rows, shape.features, shape.classes), shape).size(),
+             std::size_t{1});
+    // Gaussian noise at δ > 0 is judged the same way (its E‖b‖ also scales as 1/λ).
+    o.family = mech::NoiseFamily::Gaussian;
+    o.delta = 1e-6;
+    o.learner.lambda = 1e-4;
+    QCOMPARE(predict::predictionWarnings(o, calibrated(o, shape.rows, shape.features, shape.classes), shape).size(),
+             std::size_t{1});
+  }
+
+  // I warns when its noise is longer than any party's model: ‖ŵ_j‖ ≤ √(ln 2/λ) (logistic,
+  // λ‖w‖²), and names the λ where the two meet.
+  void multipartyWarnsWhenItsNoiseOutweighsEveryModel() {
+    multiparty::MultipartyOptions o;
+    o.parties = 5;
+    o.lambda = 1e-4;
+    o.epsilon = 0.5;
+    const auto report = test::orDie(multiparty::calibrateMultiparty(o, 200, 30));
+    const double bound = std::sqrt(std::log(2.0) / 1e-4);
+    QVERIFY(report.expectedNoiseNorm > bound);
+    const auto warnings = multiparty::multipartyWarnings(o, report);
+    QCOMPARE(warnings.size(), std::size_t{1});
+    QVERIFY2(warnings[0].find(privacy::formatNumber(bound)) != std::string::npos, warnings[0].c_str());
+    const double balance = std::pow(report.expectedNoiseNorm * 1e-4, 2) / std::log(2.0);
+    QVERIFY2(warnings[0].find(privacy::formatNumber(balance)) != std::string::npos, warnings[0].c_str());
+    o.lambda = balance * 1.01;
+    QVERIFY(multiparty::multipartyWarnings(o, test::orDie(multiparty::calibrateMultiparty(o, 200, 30))).empty());
+    o.lambda = balance * 0.99;
+    QCOMPARE(multiparty::multipartyWarnings(o, test::orDie(multiparty::calibrateMultiparty(o, 200, 30))).size(),
+             std::size_t{1});
+    // Paper 004's own setting (λ = 1, parties of ~6 500 rows) is far from it.
+    o.lambda = 1.0;
+    QVERIFY(multiparty::multipartyWarnings(o, test::orDie(multiparty::calibrateMultiparty(o, 6512, 123))).empty());
   }
 
   // I: Δ = (1/(K·n₍₁₎·λ))·(1 + 1e-4), β = ε/Δ; as published b = 2/(n₍₁₎ελ); Theorem 4.2's (K−1)/(n₍₁₎λ).

@@ -136,7 +136,7 @@ void CalibrationView::setReport(const mech::MechanismReport& report) {
   clearValues();
   if (report.mechanism == "auto")  // private selection: each candidate draws its own noise
     headline_->setText(tr("Private selection among %1 candidates, each with its own noise (tooltip: the list)")
-                           .arg(report.value("candidates").value_or(0)));
+                           .arg(report.find(mech::Calibrated::Candidates).value_or(0)));
   else
     headline_->setText(report.noiseDimension > 0
                            ? tr("%1 noise, %n coordinate(s) per draw", nullptr, static_cast<int>(report.noiseDimension))

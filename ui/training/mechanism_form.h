@@ -141,10 +141,8 @@ class MechanismForm : public QWidget {
   void computeCalibration();
   void computePredictionCalibration();
   // The live text for a calibration, or core's reason there is none; "as published" warns.
-  // The report (or why there is none) and its warnings; `training`: a training mechanism's
-  // options, null for a predictor or multiparty.
-  void showCalibration(const Result<mech::MechanismReport>& report, const mech::ProblemShape& shape,
-                       const mech::MechanismOptions* training);
+  // The report (or why there is none) and core's warnings for the plan the form shows.
+  void showCalibration(const Result<mech::MechanismReport>& report, const mech::ProblemShape& shape);
   // The options as chosen, every number replaced by a valid default while its field is
   // invalid (so that checks blame the right field).
   mech::MechanismOptions currentOptions() const;

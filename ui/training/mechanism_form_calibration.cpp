@@ -9,6 +9,7 @@
 #include "core/mechanisms/selection.h"
 #include "core/prediction/prediction_options.h"
 
+#include "core/experiment/plan_warnings.h"
 #include "core/mechanisms/pre_run_warnings.h"
 #include "ui/training/calibration_view.h"
 #include "ui/training/mechanism_form.h"
@@ -75,7 +76,7 @@ void MechanismForm::computeCalibration() {
                                    .arg(problem.shape.rows).arg(problem.shape.features).arg(problem.shape.classes));
   // The scale the run will draw at, and what core warns of before it (δ against the whole
   // training part's n: the guarantee is over all of it).
-  showCalibration(mech::calibrate(problem.options, problem.shape, s.noise), *shape_, &problem.options);
+  showCalibration(mech::calibrate(problem.options, problem.shape, s.noise), *shape_);
 }
 
 // Private selection's plan: instant for the public rule's one mechanism; with "among all"
@@ -89,9 +90,7 @@ void MechanismForm::computeSelectionCalibration() {
   const int generation = ++selectionGeneration_;
   if (!options.settings.tune) {
     // The rule's one mechanism: its own calibration and its warnings.
-    auto plan = mech::planSelection(options, shape);
-    showCalibration(mech::calibrateSelection(options, shape), shape,
-                    plan && !plan.value().selects ? &plan.value().candidates.front() : nullptr);
+    showCalibration(mech::calibrateSelection(options, shape), shape);
     return;
   }
   calibrationView_->showMessage(tr("Computing the budget of each run\u2026"));
@@ -99,14 +98,13 @@ void MechanismForm::computeSelectionCalibration() {
   auto* watcher = new QFutureWatcher<Outcome>(this);
   connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation, shape] {
     watcher->deleteLater();
-    if (generation == selectionGeneration_ && isSelection()) showCalibration(*watcher->result(), shape, nullptr);
+    if (generation == selectionGeneration_ && isSelection()) showCalibration(*watcher->result(), shape);
   });
   watcher->setFuture(QtConcurrent::run(
       [options, shape] { return Outcome(std::make_shared<const Result<mech::MechanismReport>>(mech::calibrateSelection(options, shape))); }));
 }
 
-void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report, const mech::ProblemShape& shape,
-                                    const mech::MechanismOptions* training) {
+void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report, const mech::ProblemShape& shape) {
   calibration_.reset();
   if (!report) {
     calibrationView_->showMessage(QString::fromStdString(report.error().message));
@@ -119,9 +117,10 @@ void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report,
   // before Train, as `dpstudio-cli train` says them.
   QStringList warnings;
   if (!calibration_->warning.empty()) warnings << QString::fromStdString(calibration_->warning);
-  for (const std::string& warning : mech::preRunWarnings(*calibration_, shape, training))
-    warnings << QString::fromStdString(warning);
-  for (const std::string& warning : predict::predictionWarnings(*calibration_, shape))
+  TrainingSettings planned;
+  planned.learner = learner_;
+  planned.privacy = settings();
+  for (const std::string& warning : experiment::planWarnings(planned.plan(), *calibration_, shape))
     warnings << QString::fromStdString(warning);
   if (!warnings.isEmpty()) {
     warning_->setText(tr("\u26a0 %1").arg(warnings.join(QStringLiteral("\n\u26a0 "))));

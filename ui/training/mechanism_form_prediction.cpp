@@ -124,7 +124,7 @@ void MechanismForm::computePredictionCalibration() {
                                    .arg(options.partyCount()).arg(smallest).arg(shape.features));
     report = multiparty::calibrateMultiparty(options, smallest, shape.features);
   }
-  showCalibration(report, shape, nullptr);
+  showCalibration(report, shape);
 }
 
 }  // namespace dpstudio::ui
