@@ -63,7 +63,10 @@ function(dpstudio_add_test name)
   math(EXPR function_timeout_ms "${ARG_TIMEOUT} * 1000")
   # A test that forgets to isolate its privacy ledger writes one of its own in the build
   # tree, never the user's (core/privacy/ledger_file.h: DPSTUDIO_LEDGER_FILE).
-  set(env "QT_QPA_PLATFORM=offscreen" "QTEST_FUNCTION_TIMEOUT=${function_timeout_ms}"
+  # GUI tests run on the design target, a 1366×768 laptop screen (the offscreen platform's
+  # own is 800×600): windows open no larger than their screen (ui/widgets/screen_fit.h).
+  set(env "QT_QPA_PLATFORM=offscreen:configfile=${PROJECT_SOURCE_DIR}/tests/fixtures/offscreen-1366x768.json"
+      "QTEST_FUNCTION_TIMEOUT=${function_timeout_ms}"
       "DPSTUDIO_LEDGER_FILE=${CMAKE_CURRENT_BINARY_DIR}/${name}.ledger.json")
   set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${env}")
   if(ARG_LABELS)

@@ -49,6 +49,7 @@
 #include "ui/training/training_document.h"
 #include "ui/widgets/help_dialog.h"
 #include "ui/widgets/wheel_guard.h"
+#include "ui/widgets/screen_fit.h"
 
 namespace dpstudio::ui {
 using namespace main_window_keys;
@@ -91,6 +92,10 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(jobStatus_);
   scatter_->showMessage(tr("No dataset yet"));
 
+  // Scrolling the docks must not change the values under the pointer. First, so that it
+  // sees every box polished (the Training dock measures, and so polishes, its form as it is
+  // made).
+  qApp->installEventFilter(new WheelGuard(this));
   createActions();
   createDock();
   createTrainingDock();
@@ -122,9 +127,6 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(document_, &DatasetDocument::datasetChanged, this, &MainWindow::showDocument);
   connect(document_, &DatasetDocument::viewChanged, this, &MainWindow::showDocument);
-
-  // Scrolling the docks must not change the values under the pointer.
-  qApp->installEventFilter(new WheelGuard(this));
 
   setWindowTitle(QStringLiteral("dpstudio"));
   restoreSettings();
@@ -531,7 +533,10 @@ void MainWindow::showAlgorithmsHelp() {
 
 void MainWindow::restoreSettings() {
   QSettings settings;
-  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 860);
+  if (restoreGeometry(settings.value(kGeometryKey).toByteArray()))
+    keepWithinScreen(this);
+  else
+    resizeToFitScreen(this, QSize(1400, 860));
   restoreState(settings.value(kStateKey).toByteArray());
   modelPanel_->form()->restoreSettings();
   modelPanel_->showRestored(modelPanel_->form()->restoredChanges());

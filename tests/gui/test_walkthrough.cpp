@@ -155,6 +155,7 @@ class TestWalkthrough : public QObject {
   void ledgerCountsOneDatasetUnderOneName();
   void wheelOverTheDockScrollsInsteadOfChangingValues();
   void viewShortcutsRaiseDocks();
+  void keyboardTrains();
   void trainStaysInALaptopWindow();
   void quittingKeepsTheReleasesWithoutAsking();
   void separateTestFileReplacesTheSplit();
@@ -343,15 +344,42 @@ void TestWalkthrough::wheelOverTheDockScrollsInsteadOfChangingValues() {
     QCOMPARE(model->currentIndex(), modelBefore);
     QVERIFY(!widget->hasFocus());
   }
-  // Focused, the spin box takes the wheel as usual.
-  seed->setFocus();
+  // Clicked into, the spin box takes the wheel as usual.
+  auto wheelUp = [](QWidget* widget) {
+    const QPoint centre = widget->rect().center();
+    QWheelEvent wheel(centre, widget->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &wheel);
+  };
+  for (QWidget* up = seed->parentWidget(); up != nullptr; up = up->parentWidget())
+    if (auto* area = qobject_cast<QScrollArea*>(up)) {
+      area->ensureWidgetVisible(seed);
+      break;
+    }
+  QTest::mouseClick(seed, Qt::LeftButton, {}, seed->rect().center());
   QTRY_VERIFY(seed->hasFocus());
   const int before = seed->value();
-  const QPoint centre = seed->rect().center();
-  QWheelEvent wheel(centre, seed->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
-                    Qt::NoScrollPhase, false);
-  QApplication::sendEvent(seed, &wheel);
+  wheelUp(seed);
   QCOMPARE(seed->value(), before + 1);
+  // A click on an empty spot of the dock leaves the focus in the box (the dock takes none),
+  // but the user has moved on: the wheel over the box scrolls again (issue 33: Split seed
+  // 1 → 0 and Max iterations 3000 → 3001 that way).
+  QWidget* panel = window.modelPanel();
+  QTest::mouseClick(panel, Qt::LeftButton, {}, QPoint(2, 2));
+  QVERIFY(seed->hasFocus());
+  wheelUp(seed);
+  QCOMPARE(seed->value(), before + 1);
+  // Tabbed into, it takes the wheel again; focus a program moved there does not count.
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+  QTRY_VERIFY(seed->hasFocus());
+  wheelUp(seed);
+  QCOMPARE(seed->value(), before + 2);
+  model->setFocus();
+  QTRY_VERIFY(model->hasFocus());
+  const int modelIndex = model->currentIndex();
+  wheelUp(model);
+  QCOMPARE(model->currentIndex(), modelIndex);
 
   // Pressing Train disables it while the model trains: the focus must not move on to a value
   // box of the tab chain, where scrolling the dock would then change it. (Under Xvfb, once,
@@ -368,6 +396,37 @@ void TestWalkthrough::wheelOverTheDockScrollsInsteadOfChangingValues() {
                         !qobject_cast<QLineEdit*>(focused)),
            focused ? focused->metaObject()->className() : "");
   QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+}
+
+// Issue 33: Ctrl+T did not train after the first training (the button's setText() dropped
+// its shortcut), and Enter in a field did nothing. Each, three times in a row, must train.
+void TestWalkthrough::keyboardTrains() {
+  MainWindow window;
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  activate(window);
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  QSignalSpy shown(&window, &MainWindow::modelShown);
+  auto* train = window.modelPanel()->trainButton();
+  for (int run = 1; run <= 3; ++run) {
+    QTRY_VERIFY(train->isEnabled());
+    QTest::keyClick(&window, Qt::Key_T, Qt::ControlModifier);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), run, kTimeoutMs);
+  }
+  QLineEdit* lambda = window.modelPanel()->form()->lambdaField();
+  for (int run = 4; run <= 6; ++run) {
+    QTRY_VERIFY(train->isEnabled());
+    lambda->setFocus(Qt::TabFocusReason);
+    QTRY_VERIFY(lambda->hasFocus());
+    QTest::keyClick(lambda, Qt::Key_Return);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), run, kTimeoutMs);
+  }
+  // Enter in a field with a value Train refuses does nothing (Train is off).
+  lambda->setText(QStringLiteral("-1"));
+  QTRY_VERIFY(!train->isEnabled());
+  QTest::keyClick(lambda, Qt::Key_Return);
+  QTest::qWait(200);
+  QCOMPARE(shown.count(), 6);
 }
 
 void TestWalkthrough::viewShortcutsRaiseDocks() {

@@ -27,6 +27,7 @@
 #include "core/io/schema_json.h"
 #include "ui/dataset/dataset_files.h"
 #include "ui/jobs/job.h"
+#include "ui/widgets/screen_fit.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -133,7 +134,7 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
   layout->addWidget(buttons_);
   connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  resize(760, 680);
+  resize(sizeWithinScreen(this, QSize(760, 680)));
   connectOptions();
   updateRows();
   startPreview();

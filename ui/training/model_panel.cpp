@@ -1,5 +1,8 @@
 #include "ui/training/model_panel.h"
 
+#include <QKeyEvent>
+#include <QKeySequence>
+
 #include <QFormLayout>
 #include <QFrame>
 #include <QGroupBox>
@@ -62,6 +65,8 @@ QString terminationText(const OptimizeSummary& s) {
   return {};
 }
 
+QKeySequence trainShortcut() { return QKeySequence(QObject::tr("Ctrl+T")); }
+
 }  // namespace
 
 ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QWidget* parent)
@@ -73,7 +78,7 @@ ModelPanel::ModelPanel(DatasetDocument* datasets, TrainingDocument* training, QW
 
   trainButton_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train"));
   trainButton_->setDefault(true);
-  trainButton_->setShortcut(QKeySequence(tr("Ctrl+T")));
+  trainButton_->setShortcut(trainShortcut());
   redrawButton_ = new QPushButton(style()->standardIcon(QStyle::SP_BrowserReload), tr("Redraw noise"));
   redrawButton_->setShortcut(QKeySequence(tr("Ctrl+R")));
   sweepButton_ = new QPushButton(tr("Sweep"));
@@ -274,7 +279,20 @@ void ModelPanel::setTraining(bool training) {
   trainingRunning_ = training;
   answersBox_->setBusy(training);
   trainButton_->setText(training ? tr("Training\u2026") : tr("Train"));
+  // setText() replaces a button's shortcut with its text's mnemonic (none here): without
+  // this, Ctrl+T stopped working after the first training.
+  trainButton_->setShortcut(trainShortcut());
   refreshButton();
+}
+
+void ModelPanel::keyPressEvent(QKeyEvent* event) {
+  if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) &&
+      (event->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier && trainButton_->isEnabled()) {
+    trainButton_->animateClick();
+    event->accept();
+    return;
+  }
+  QWidget::keyPressEvent(event);
 }
 
 void ModelPanel::showTrainingMessage(const QString& message, bool error) {

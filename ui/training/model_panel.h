@@ -23,6 +23,7 @@
 
 QT_BEGIN_NAMESPACE
 class QFormLayout;
+class QKeyEvent;
 class QFrame;
 class QLabel;
 class QPushButton;
@@ -97,6 +98,11 @@ class ModelPanel : public QWidget {
   // The result shown no longer matches the form (a note saying what changed), or matches
   // again (an empty note).
   void staleChanged(const QString& note);
+
+ protected:
+  // Enter in a field of the form (which line edits, spin boxes and closed combo boxes pass on)
+  // trains, as Train's default look promises: a main window has no dialog to press it.
+  void keyPressEvent(QKeyEvent* event) override;
 
  private:
   QWidget* makeResultGroup();

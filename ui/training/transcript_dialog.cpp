@@ -17,6 +17,7 @@
 
 #include "core/util/atomic_file.h"
 #include "ui/training/transcript_diagram.h"
+#include "ui/widgets/screen_fit.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -111,7 +112,7 @@ TranscriptDialog::TranscriptDialog(multiparty::paillier::TranscriptRecord record
   tableHeight += 12;  // the header and frame settle after polish
   stages_->setMaximumHeight(tableHeight);
   split->setSizes({600, details_->minimumHeight() + tableHeight});
-  resize(std::min(diagram_->sizeHint().width() + 60, 1200), 860);
+  resize(sizeWithinScreen(this, QSize(std::min(diagram_->sizeHint().width() + 60, 1200), 860)));
 }
 
 void TranscriptDialog::showMessage(int index) {

@@ -1,4 +1,5 @@
 #include "ui/widgets/help_dialog.h"
+#include "ui/widgets/screen_fit.h"
 
 #include <QAction>
 #include <QDialogButtonBox>
@@ -77,7 +78,10 @@ HelpDialog::HelpDialog(QWidget* parent)
   layout->addWidget(browser_, 1);
   layout->addWidget(buttons);
 
-  if (!restoreGeometry(QSettings().value(kGeometryKey).toByteArray())) resize(900, 700);
+  if (restoreGeometry(QSettings().value(kGeometryKey).toByteArray()))
+    keepWithinScreen(this);
+  else
+    resize(sizeWithinScreen(this, QSize(900, 700)));
 }
 
 // Quitting with the dialog open destroys it while visible, and no hideEvent reaches this

@@ -2,9 +2,12 @@
 
 #include <QAbstractScrollArea>
 #include <QAbstractSpinBox>
+#include <QApplication>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QEvent>
+#include <QFocusEvent>
+#include <QMouseEvent>
 #include <QWheelEvent>
 #include <QWidget>
 
@@ -25,15 +28,45 @@ QWidget* valueWidget(QObject* object) {
 
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
   if (event->type() == QEvent::Polish) {
+    // The boxes and their parts (a spin box's line edit): a wheel over any of them would
+    // otherwise focus the box, and so choose it.
     if (auto* widget = qobject_cast<QWidget*>(watched);
-        widget && (qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QComboBox*>(widget)) &&
-        (widget->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus)
+        widget && valueWidget(widget) && (widget->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus)
       widget->setFocusPolicy(Qt::StrongFocus);
     return false;
   }
+  if (event->type() == QEvent::FocusIn) {
+    // Chosen by the user: a click, Tab or Shift+Tab, or its label's Alt shortcut; not focus
+    // a program moved there.
+    const Qt::FocusReason reason = static_cast<QFocusEvent*>(event)->reason();
+    if (QWidget* value = valueWidget(watched);
+        value && (reason == Qt::MouseFocusReason || reason == Qt::TabFocusReason ||
+                  reason == Qt::BacktabFocusReason || reason == Qt::ShortcutFocusReason))
+      chosen_ = value;
+    return false;
+  }
+  if (event->type() == QEvent::MouseButtonPress) {
+    // A press outside the chosen box (an empty spot of the dock keeps its focus) unchooses it.
+    // Judged by the widget under the pointer: the same press also reaches the window and,
+    // when a widget ignores it, each of its parents.
+    if (chosen_) {
+      const QPointF global = static_cast<QMouseEvent*>(event)->globalPosition();
+      if (valueWidget(QApplication::widgetAt(global.toPoint())) != chosen_) chosen_.clear();
+    }
+    return false;
+  }
   if (event->type() != QEvent::Wheel) return false;
+  if (!watched->isWidgetType()) {
+    // The window's turn comes before Qt focuses the widget under the pointer for the wheel:
+    // a box polished before the guard was installed is given StrongFocus now.
+    const QPointF global = static_cast<QWheelEvent*>(event)->globalPosition();
+    for (QWidget* widget = QApplication::widgetAt(global.toPoint()); widget && valueWidget(widget);
+         widget = widget->parentWidget())
+      if ((widget->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus) widget->setFocusPolicy(Qt::StrongFocus);
+    return false;
+  }
   QWidget* value = valueWidget(watched);
-  if (value == nullptr || value->hasFocus() || !value->isEnabled()) return false;
+  if (value == nullptr || !value->isEnabled() || (value->hasFocus() && value == chosen_)) return false;
   // Whichever widget sees the event first (a spin box's line edit, or the box) sends it to
   // the scroll area's viewport, and accepting it here ends its way up.
   for (QWidget* up = value->parentWidget(); up != nullptr; up = up->parentWidget()) {
