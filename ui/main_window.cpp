@@ -49,6 +49,7 @@
 #include "ui/training/training_document.h"
 #include "ui/widgets/help_dialog.h"
 #include "ui/widgets/wheel_guard.h"
+#include "ui/widgets/focus_follow.h"
 #include "ui/widgets/screen_fit.h"
 
 namespace dpstudio::ui {
@@ -252,6 +253,7 @@ void MainWindow::createDock() {
   scroll->setWidget(panel_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  scrollToFocus(scroll);
   // Labels wrap; anything wider still scrolls sideways rather than being cut off.
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   scroll->setMinimumWidth(std::max(320, panel_->sizeHint().width() + 16));

@@ -39,6 +39,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -156,6 +157,8 @@ class TestWalkthrough : public QObject {
   void wheelOverTheDockScrollsInsteadOfChangingValues();
   void viewShortcutsRaiseDocks();
   void keyboardTrains();
+  void tabLeavesTheLedgerTable();
+  void altShortcutScrollsToItsField();
   void trainStaysInALaptopWindow();
   void quittingKeepsTheReleasesWithoutAsking();
   void separateTestFileReplacesTheSplit();
@@ -427,6 +430,58 @@ void TestWalkthrough::keyboardTrains() {
   QTest::keyClick(lambda, Qt::Key_Return);
   QTest::qWait(200);
   QCOMPARE(shown.count(), 6);
+}
+
+// Issue 33: Tab into the Ledger table and Tab, Shift+Tab stayed there, moving from cell to
+// cell. Arrows move within a table; Tab and Shift+Tab leave it.
+void TestWalkthrough::tabLeavesTheLedgerTable() {
+  MainWindow window;
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  activate(window);
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  // Two releases: a table of rows, in which Tab used to move from cell to cell.
+  mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  QTRY_COMPARE_WITH_TIMEOUT(window.ledger().size(), std::size_t{2}, kTimeoutMs);
+  QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
+  QTableView* table = window.ledgerView()->table();
+  table->setCurrentIndex(table->model()->index(0, 0));
+  QTRY_VERIFY(table->isVisible());
+  for (const Qt::Key key : {Qt::Key_Tab, Qt::Key_Backtab}) {
+    table->setFocus(Qt::TabFocusReason);
+    QTRY_VERIFY(table->hasFocus());
+    QTest::keyClick(table, key);
+    QTRY_VERIFY2(!table->hasFocus(), key == Qt::Key_Tab ? "Tab" : "Shift+Tab");
+  }
+}
+
+// Issue 33: Alt+M focused the Mechanism box without scrolling the Training dock to it.
+void TestWalkthrough::altShortcutScrollsToItsField() {
+  MainWindow window;
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  activate(window);
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  mechanismForm(window)->setMechanism(mech::MechanismKind::DpSgd);  // the tallest form
+  window.resize(1280, 720);
+  QComboBox* mechanism = mechanismForm(window)->mechanismBox();
+  QScrollArea* area = nullptr;
+  for (QWidget* up = mechanism->parentWidget(); up != nullptr && !area; up = up->parentWidget())
+    area = qobject_cast<QScrollArea*>(up);
+  QVERIFY(area);
+  auto inSight = [&] {
+    const QRect shown(mechanism->mapTo(area->viewport(), QPoint(0, 0)), mechanism->size());
+    return area->viewport()->rect().intersects(shown);
+  };
+  window.modelPanel()->trainButton()->setFocus();
+  QTest::qWait(50);  // the resized layout
+  area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+  QVERIFY2(!inSight(), "the dock is tall enough to show the box from its bottom: nothing to test");
+  QTest::keyClick(&window, Qt::Key_M, Qt::AltModifier);
+  QTRY_VERIFY(mechanism->hasFocus());
+  QTRY_VERIFY(inSight());
 }
 
 void TestWalkthrough::viewShortcutsRaiseDocks() {

@@ -237,6 +237,7 @@ void ImportDialog::addPreview(QVBoxLayout* layout) {
   warnings_->setWordWrap(true);
   warnings_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setTabKeyNavigation(false);  // Tab moves on to the dialog's buttons
   table_->verticalHeader()->hide();
   table_->setMinimumHeight(150);
   layout->addWidget(new QLabel(tr("<b>The file</b> (first lines):")));

@@ -23,6 +23,7 @@
 #include "ui/privacy/audit_chart.h"
 #include "ui/privacy/audit_form.h"
 #include "ui/privacy/audit_result_json.h"
+#include "ui/widgets/focus_follow.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -73,6 +74,7 @@ QScrollArea* scrolled(QWidget* widget) {
   scroll->setWidget(widget);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  scrollToFocus(scroll);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   // Always on: with word-wrapped labels (their height depends on their width) a scroll bar
   // that appears after the column is laid out leaves the column its width without it, and
@@ -104,6 +106,7 @@ AuditView::AuditView(DatasetDocument* datasets, QWidget* parent) : QWidget(paren
   scroll->setWidget(splitter);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  scrollToFocus(scroll);
   scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);

@@ -66,6 +66,8 @@ LedgerView::LedgerView(std::shared_ptr<privacy::PrivacyLedger> ledger, QWidget* 
       exportButton_(new QPushButton(tr("Export CSV\u2026"))) {
   table_->setModel(model_);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  // Tab leaves the table (arrows move within it): a table that kept Tab was a keyboard trap.
+  table_->setTabKeyNavigation(false);
   table_->setAlternatingRowColors(true);
   table_->setWordWrap(false);
   table_->verticalHeader()->hide();

@@ -13,6 +13,7 @@
 #include "ui/training/prediction_answers_box.h"
 #include "ui/training/training_controller.h"
 #include "ui/training/training_document.h"
+#include "ui/widgets/focus_follow.h"
 
 namespace dpstudio::ui {
 
@@ -34,6 +35,7 @@ QWidget* TrainingDock::makeBody() {
   scroll_->setWidget(panel_);
   scroll_->setWidgetResizable(true);
   scroll_->setFrameShape(QFrame::NoFrame);
+  scrollToFocus(scroll_);
   // One width for every mechanism, wide enough for the widest form, fixed before the first
   // show: rows appearing and disappearing must not make the dock (and the plot) jump.
   // Labels wrap; a form wider still scrolls sideways rather than being clipped.

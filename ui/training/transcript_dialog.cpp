@@ -70,6 +70,7 @@ TranscriptDialog::TranscriptDialog(multiparty::paillier::TranscriptRecord record
   stages_->setHorizontalHeaderLabels({tr("Stage"), tr("Messages"), tr("Bytes"), tr("Seconds")});
   stages_->verticalHeader()->hide();
   stages_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  stages_->setTabKeyNavigation(false);  // Tab moves on, not from cell to cell
   stages_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   for (const auto& s : record.stages) {
     const int row = stages_->rowCount();
