@@ -4,6 +4,7 @@
 // from the helper only; the test is marked failed and its later checks report the cause.
 
 #include <QComboBox>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QTest>
 #include <QWidget>
@@ -38,6 +39,14 @@ inline void isolateSettings(const QString& dir, const QString& application) {
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir);
   qputenv("DPSTUDIO_LEDGER_FILE", QDir(dir).filePath(QStringLiteral("ledger.json")).toUtf8());
   qputenv("DPSTUDIO_SESSION_DIR", QDir(dir).filePath(QStringLiteral("sessions")).toUtf8());
+}
+
+// Keyboard focus and window shortcuts need the active window; a bare X server (no window
+// manager) does not activate one by itself.
+inline void activate(QWidget& window) {
+  window.activateWindow();
+  QApplication::setActiveWindow(&window);
+  QVERIFY(QTest::qWaitForWindowActive(&window));
 }
 
 inline void openDataset(ui::MainWindow& window, const QString& spec, int rows) {
