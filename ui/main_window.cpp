@@ -100,8 +100,8 @@ MainWindow::MainWindow(QWidget* parent)
   createActions();
   createDock();
   createTrainingDock();
-  createPrivacyDocks();
   createSweepView();
+  createAnalysisPages();
   createMenus();
   connectTraining();
 
@@ -283,18 +283,20 @@ void MainWindow::createTrainingDock() {
   });
 }
 
-void MainWindow::createPrivacyDocks() {
+void MainWindow::createAnalysisPages() {
+  // Pages of the central area beside the decision view and the privacy–utility chart, not
+  // docks under them: at 1366×768 docks stacked under the chart left it ~50 px tall and the
+  // Ledger half a row (issue 33). Each page has the whole area; Ctrl+3/4/5 turn to them.
   ledgerView_ = new LedgerView(ledger_);
+  ledgerView_->setObjectName(QStringLiteral("ledgerPage"));
   ledgerView_->setStore(ledgerStore_);
-  ledgerDock_ = new QDockWidget(tr("Ledger"), this);
-  ledgerDock_->setObjectName(QStringLiteral("ledgerDock"));
-  ledgerDock_->setWidget(ledgerView_);
   // What dpstudio-cli --ledger default added meanwhile shows when the user looks.
-  connect(ledgerDock_, &QDockWidget::visibilityChanged, ledgerStore_, [this](bool visible) {
-    if (visible) ledgerStore_->reload();
+  connect(tabs_, &QTabWidget::currentChanged, ledgerStore_, [this] {
+    if (tabs_->currentWidget() == ledgerView_) ledgerStore_->reload();
   });
 
   auditView_ = new AuditView(document_);
+  auditView_->setObjectName(QStringLiteral("auditPage"));
   // The current dataset is audited as the Training panel would train on it (split, norm bound R,
   // kernel features). An audit draws no view: the rows before a feature map are not kept.
   auditView_->setPreparation([this]() -> Result<SplitAndPreprocess> {
@@ -308,25 +310,13 @@ void MainWindow::createPrivacyDocks() {
     return preparation;
   });
   connect(auditView_, &AuditView::jobStarted, jobStatus_, &JobStatusWidget::track);
-  auditDock_ = new QDockWidget(tr("Audit"), this);
-  auditDock_->setObjectName(QStringLiteral("auditDock"));
-  auditDock_->setWidget(auditView_);
 
-  auto* noiseDock = new QDockWidget(tr("Noise"), this);
-  noiseDock->setObjectName(QStringLiteral("noiseDock"));
-  noiseDock->setWidget(new NoiseView(training_));
+  auto* noiseView = new NoiseView(training_);
+  noiseView->setObjectName(QStringLiteral("noisePage"));
 
-  // All below the plot, as tabs: tables and charts want width more than height. The side
-  // docks keep the full height (their forms are tall), so the bottom area spans the plot only.
-  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-  addDockWidget(Qt::BottomDockWidgetArea, ledgerDock_);
-  addDockWidget(Qt::BottomDockWidgetArea, auditDock_);
-  addDockWidget(Qt::BottomDockWidgetArea, noiseDock);
-  tabifyDockWidget(ledgerDock_, auditDock_);
-  tabifyDockWidget(auditDock_, noiseDock);
-  ledgerDock_->raise();
-  resizeDocks({ledgerDock_}, {220}, Qt::Vertical);
+  tabs_->addTab(auditView_, tr("Audit"));
+  tabs_->addTab(noiseView, tr("Noise"));
+  tabs_->addTab(ledgerView_, tr("Ledger"));
 }
 
 void MainWindow::connectTraining() {
@@ -385,9 +375,9 @@ void MainWindow::createMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(showDockAction(datasetDock_, tr("&Dataset Panel"), QKeySequence(tr("Ctrl+1"))));
   view->addAction(showDockAction(trainingDock_, tr("&Training Panel"), QKeySequence(tr("Ctrl+2"))));
-  view->addAction(showDockAction(ledgerDock_, tr("&Ledger"), QKeySequence(tr("Ctrl+3"))));
-  view->addAction(showDockAction(auditDock_, tr("&Audit"), QKeySequence(tr("Ctrl+4"))));
-  view->addAction(showDockAction(findChild<QDockWidget*>(QStringLiteral("noiseDock")), tr("&Noise"),
+  view->addAction(showPageAction(ledgerView_, tr("&Ledger"), QKeySequence(tr("Ctrl+3"))));
+  view->addAction(showPageAction(auditView_, tr("&Audit"), QKeySequence(tr("Ctrl+4"))));
+  view->addAction(showPageAction(findChild<QWidget*>(QStringLiteral("noisePage")), tr("&Noise"),
                                  QKeySequence(tr("Ctrl+5"))));
   view->addAction(toolBar->toggleViewAction());
   view->addSeparator();
@@ -409,6 +399,15 @@ void MainWindow::showTitleNotes() {
                                                "not in the ledger")
                                                 .arg(spread->size())
                                           : QString());
+}
+
+QAction* MainWindow::showPageAction(QWidget* page, const QString& text, const QKeySequence& shortcut) {
+  auto* action = new QAction(text, this);
+  action->setShortcut(shortcut);
+  action->setObjectName(page->objectName() + QStringLiteral("ShowAction"));
+  action->setToolTip(tr("Turn to the %1 page").arg(tabs_->tabText(tabs_->indexOf(page))));
+  connect(action, &QAction::triggered, this, [this, page] { tabs_->setCurrentWidget(page); });
+  return action;
 }
 
 QAction* MainWindow::showDockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut) {

@@ -142,7 +142,7 @@ class MainWindow : public QMainWindow {
   void createDock();
   void createTrainingDock();
   void connectTraining();
-  void createPrivacyDocks();
+  void createAnalysisPages();  // Audit, Noise and Ledger: pages of the central tabs
   void createSweepView();
   void restoreSettings();
   void saveSettings() const;
@@ -155,6 +155,7 @@ class MainWindow : public QMainWindow {
   void showAbout();
   void showAlgorithmsHelp();
   QAction* showDockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
+  QAction* showPageAction(QWidget* page, const QString& text, const QKeySequence& shortcut);
   // What the ledger file needs the user to know at start (kept aside when corrupt, refused),
   // in the status bar and, with dialogs, a message box.
   void reportLedgerFile();
@@ -180,9 +181,7 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs_ = nullptr;
   SweepView* sweepView_ = nullptr;
   LedgerView* ledgerView_ = nullptr;
-  QDockWidget* ledgerDock_ = nullptr;
   AuditView* auditView_ = nullptr;
-  QDockWidget* auditDock_ = nullptr;
   RecentFiles* recentFiles_ = nullptr;
   HelpDialog* helpDialog_ = nullptr;  // created on first use, then shown again
   QMenu* recentMenu_ = nullptr;

@@ -167,7 +167,7 @@ class TestLedgerPersistence : public QObject {
   }
 
   // dpstudio-cli --ledger default writes the GUI's file: its releases are in the Ledger view
-  // (when the dock is shown again, and after the window's next release) and in the same
+  // (when its page is turned to, and after the window's next release) and in the same
   // dataset's total.
   void cliReleasesJoinTheTotals() {
     MainWindow window;
@@ -179,11 +179,10 @@ class TestLedgerPersistence : public QObject {
                "--epsilon", "0.5", "--ledger", "default"});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 0);
-    auto* dock = qobject_cast<QDockWidget*>(window.ledgerView()->parentWidget());
-    QVERIFY(dock);
+    // Turning to the Ledger page reloads the file.
     window.show();
-    dock->hide();
-    dock->show();
+    window.centralTabs()->setCurrentIndex(0);
+    window.centralTabs()->setCurrentWidget(window.ledgerView());
     QTRY_COMPARE(window.ledgerView()->model()->rowCount(), 1);
     QCOMPARE(cell(window, 0, LedgerModel::SessionColumn), QStringLiteral("dpstudio-cli train"));
     const double gui = releaseOutputPerturbation(window);

@@ -35,7 +35,7 @@ bool usesHuber(ModelKind kind) { return kind == ModelKind::HuberSvm || kind == M
 }  // namespace
 
 AuditForm::AuditForm(QWidget* parent) : QWidget(parent) {
-  // Side by side: the form lives in a dock below the plot, where width is plenty and height scarce.
+  // Side by side: the form shares its page with the verdict and the plot.
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(buildMechanismRows(), 3, Qt::AlignTop);

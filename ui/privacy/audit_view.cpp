@@ -100,7 +100,7 @@ AuditView::AuditView(DatasetDocument* datasets, QWidget* parent) : QWidget(paren
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
   splitter->setStretchFactor(2, 2);
-  // Form, verdict and plot need ~740 px side by side; in a narrower dock they scroll
+  // Form, verdict and plot need ~740 px side by side; on a narrower page they scroll
   // sideways instead of forcing the main window wider than the screen.
   auto* scroll = new QScrollArea;
   scroll->setWidget(splitter);
@@ -134,7 +134,7 @@ AuditView::~AuditView() {
 }
 
 QWidget* AuditView::makeFormColumn() {
-  // The form scrolls if the dock is short; the reasons and Run stay in sight below it.
+  // The form scrolls if the page is short; the reasons and Run stay in sight below it.
   auto* column = new QWidget;
   auto* layout = new QVBoxLayout(column);
   layout->setContentsMargins(6, 6, 6, 6);

@@ -7,7 +7,7 @@
 // counts as recorded, on whichever thread records it, so a release the file cannot take is
 // refused with the file's error (the training is then not shown, the answers not given).
 // The history is the file's entries of other sessions, read at start and again by reload()
-// (after each change of the session, and when the Ledger dock is shown). A file that was corrupt is
+// (after each change of the session, and when the Ledger page is shown). A file that was corrupt is
 // reported once (notice()) and kept aside by core; one that cannot be used (a newer
 // format, unreadable) is reported by problem() for as long as it lasts.
 //

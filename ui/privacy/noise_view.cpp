@@ -152,7 +152,7 @@ QString NoiseView::title() const {
 }
 
 void NoiseView::refresh() {
-  // On screen the side panel carries the title and the key (the dock is short); the export
+  // On screen the side panel carries the title and the key (the chart keeps the width); the export
   // draws both into the image.
   chart_->showLaw(*law_, released_, simulated_, QString());
   const auto key = [](const char* colour, const QString& glyph, const QString& text) {
@@ -165,7 +165,7 @@ void NoiseView::refresh() {
         << key("#212121", QStringLiteral("\u2501"), tr("density of \u2016b\u2016")) + QStringLiteral("&nbsp;&nbsp;") +
                key("#c62828", QStringLiteral("\u2504"), tr("E\u2016b\u2016 = %1").arg(formatDerivedValue(law_->mean())));
   lawLabel_->setText(lines.join(QStringLiteral("<br>")));
-  // The seed goes in the tooltip: the dock is short, and the note must stay whole.
+  // The seed goes in the tooltip: the note must stay whole.
   simulationNote_->setToolTip(seeds_.empty() ? QString()
                                              : tr("The last simulation used experiment seed %1.").arg(seeds_.back()));
   message_->hide();
@@ -180,7 +180,7 @@ bool NoiseView::exportPlot(const QString& path, QString* error) {
     if (error) *error = tr("There is no noise plot to export.");
     return false;
   }
-  // A page of its own, with title and legend, whatever the size of the dock.
+  // A page of its own, with title and legend, whatever the size of the page.
   NoiseChart page;
   page.setLegendShown(true);
   page.resize(900, 520);
