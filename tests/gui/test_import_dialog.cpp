@@ -41,6 +41,16 @@ void waitForPreview(ImportDialog& dialog) {
   QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1 && !dialog.isReading(), test::kTimeoutMs);
 }
 
+// File → Import… on `path` in a shown window, its first preview read; null if none opened.
+ImportDialog* importDialogOn(MainWindow& window, const QString& path) {
+  window.setErrorDialogsEnabled(false);
+  window.show();
+  window.showImportDialog(path, {});
+  auto* dialog = window.findChild<ImportDialog*>();
+  if (dialog) waitForPreview(*dialog);
+  return dialog;
+}
+
 QPushButton* openButton(ImportDialog& dialog) {
   return dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open);
 }
@@ -123,12 +133,8 @@ void TestImportDialog::openUsesTheChosenOptions() {
   const QString path = dir_.filePath(QStringLiteral("semicolons.csv"));
   writeFile(path, "# exported\nx;y;class\n1;2;a\n3;4;b\n5;6;a\n7;8;b\n9;10;a\n");
   MainWindow window;
-  window.setErrorDialogsEnabled(false);
-  window.show();
-  window.showImportDialog(path, {});
-  auto* dialog = window.findChild<ImportDialog*>();
+  ImportDialog* dialog = importDialogOn(window, path);
   QVERIFY(dialog);
-  waitForPreview(*dialog);
   dialog->findChild<QSpinBox*>(QStringLiteral("skipRows"))->setValue(1);
   waitForPreview(*dialog);
   QVERIFY2(dialog->preview().error.isEmpty(), qPrintable(dialog->preview().error));
@@ -158,12 +164,8 @@ void TestImportDialog::aSchemaDeclaresTheLayoutAndTheNormBound() {
     {"name": "job", "categories": ["clerk", "engineer", "farmer", "nurse", "teacher"]},
     {"name": "hours", "range": [0, 100]}]})");
   MainWindow window;
-  window.setErrorDialogsEnabled(false);
-  window.show();
-  window.showImportDialog(path, {});
-  auto* dialog = window.findChild<ImportDialog*>();
+  ImportDialog* dialog = importDialogOn(window, path);
   QVERIFY(dialog);
-  waitForPreview(*dialog);
   dialog->findChild<QLineEdit*>(QStringLiteral("schemaPath"))->setText(schema);
   waitForPreview(*dialog);
   QVERIFY2(dialog->preview().error.isEmpty(), qPrintable(dialog->preview().error));
