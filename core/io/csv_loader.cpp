@@ -7,7 +7,7 @@
 #include <map>
 #include <optional>
 
-#include "core/io/csv_tokenizer.h"
+#include "core/io/csv_parser.h"
 #include "core/io/parse_util.h"
 
 // Two passes over the text at most. Pass 1 checks the shape, finds missing values,
@@ -17,28 +17,10 @@
 // their values ids. Cells are views into the text throughout: no string per cell.
 
 namespace dpstudio {
-
+namespace csv_detail {
 namespace {
 
-using io::CsvRecord;
-using io::CsvTokenizer;
-using io::NumberKind;
-
-using MaybeError = std::optional<Error>;
-
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-
-// What pass 1 learns about one feature column.
-struct ColumnStats {
-  Index numbers = 0;  // cells that are numbers, finite or not
-  Index texts = 0;    // cells that are not numbers
-  long firstTextLine = 0;
-  std::string firstText;
-  long firstNonFiniteLine = 0;
-  std::string firstNonFinite;
-  long firstNumberLine = 0;  // a categorical column's numbers are said in its note
-  std::string firstNumber;
-};
 
 bool isNumberLike(std::string_view text) {
   double value = 0;
@@ -66,82 +48,7 @@ std::size_t skipLines(std::string_view text, long lines) {
   return pos;
 }
 
-class CsvParser {
- public:
-  CsvParser(std::string_view text, const LoadOptions& options, const std::string& source,
-            const Progress& progress)
-      : text_(text), options_(options), source_(source), ticker_(progress) {}
-
-  Result<Dataset> run();
-
- private:
-  Error fail(std::string message, long line = 0, std::string field = {}) const {
-    return Error::badData(std::move(message), source_, line, std::move(field));
-  }
-  Error syntaxError(const CsvTokenizer& tokenizer) const {
-    return fail(tokenizer.errorMessage(), tokenizer.errorLine(),
-                columnName(tokenizer.errorColumn()));
-  }
-  // For errors' field: the header name, else "column K" (1-based).
-  std::string columnName(std::size_t column) const {
-    if (column < names_.size() && !names_[column].empty()) return names_[column];
-    return "column " + std::to_string(column + 1);
-  }
-  // For messages: "'name'", else the 1-based number.
-  std::string columnPhrase(std::size_t column) const {
-    if (column < names_.size() && !names_[column].empty()) return "'" + names_[column] + "'";
-    return std::to_string(column + 1);
-  }
-  std::string featureBaseName(std::size_t k) const {
-    const std::size_t column = featureColumns_[k];
-    if (column < names_.size() && !names_[column].empty()) return names_[column];
-    return io::numberedName("x", static_cast<long long>(k + 1));
-  }
-
-  MaybeError readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvRecord& second,
-                        bool& haveSecond);
-  bool detectHeader(const CsvRecord& first, const CsvRecord* second);
-  bool isScikitLearnMetadata(const CsvRecord& first, const CsvRecord& second) const;
-  void nameClassesFromMetadata(Dataset& data) const;
-  MaybeError resolveLabelColumn();
-  std::optional<std::size_t> findColumn(const std::string& spec) const;
-  MaybeError applySchema();
-  const io::CsvCell* firstMissing(const CsvRecord& record) const;
-  MaybeError scanRecord(const CsvRecord& record);
-  MaybeError checkColumns();
-  MaybeError encodeCategories();
-  Result<Dataset> assemble();
-
-  std::string_view text_;
-  const LoadOptions& options_;
-  const std::string& source_;
-  io::ProgressTicker ticker_;
-
-  char delimiter_ = ',';
-  long firstLine_ = 1;  // physical line the tokenizers start on (after skipped lines)
-  bool header_ = false;
-  std::string headerReason_;
-  std::vector<std::string> classNamesFromMetadata_;  // a scikit-learn first line's names
-  std::vector<std::string> warnings_;
-  std::vector<std::string> names_;  // header cells; empty without a header
-  std::size_t columns_ = 0;
-  static constexpr std::size_t kNoLabel = static_cast<std::size_t>(-1);  // LabelUse::None
-  std::size_t label_ = 0;
-  std::vector<std::size_t> featureColumns_;  // the file column of each feature column
-  // Per feature column: the schema's declaration, or null (then the cells decide).
-  std::vector<const FeatureDeclaration*> declared_;
-
-  Index rows_ = 0;
-  Index dropped_ = 0;
-  std::vector<ColumnStats> stats_;
-  std::vector<double> values_;  // rows_ × featureColumns_.size(), row-major
-  io::LabelTable labels_;
-  std::vector<int> labelIds_;
-
-  std::vector<bool> categorical_;
-  std::vector<io::LabelTable> categories_;     // per feature column, used if categorical
-  std::vector<std::vector<int>> categoryIds_;  // per feature column: one id per row
-};
+}  // namespace
 
 Result<Dataset> CsvParser::run() {
   if (const auto nul = io::findNulByte(text_)) return fail(io::binaryDataMessage(*nul, "CSV"), nul->line);
@@ -258,78 +165,6 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
   return std::nullopt;
 }
 
-// A column as a schema names it: a header name, else a 1-based number (-1 = last).
-std::optional<std::size_t> CsvParser::findColumn(const std::string& spec) const {
-  if (header_) {
-    const auto it = std::find(names_.begin(), names_.end(), spec);
-    if (it != names_.end()) return static_cast<std::size_t>(it - names_.begin());
-  }
-  long long number = 0;
-  if (io::parseInteger(io::trimSpaces(spec), number) != io::IntegerKind::Integer || number == 0) return std::nullopt;
-  const auto count = static_cast<long long>(columns_);
-  const long long resolved = number < 0 ? number + count : number - 1;
-  if (resolved < 0 || resolved >= count) return std::nullopt;
-  return static_cast<std::size_t>(resolved);
-}
-
-// The schema's feature columns, in its order (data_schema.h): by header name when it names
-// them, else by position among the columns that are neither the label nor ignored. Every
-// other column must be ignored by name: a column nobody declared is an error, not a feature.
-MaybeError CsvParser::applySchema() {
-  if (!options_.schema) return std::nullopt;
-  const DataSchema& schema = *options_.schema;
-  std::vector<bool> ignored(columns_, false);
-  for (const std::string& spec : schema.ignoredColumns) {
-    const auto column = findColumn(spec);
-    if (!column)
-      return fail("the schema ignores column '" + spec + "', which the file does not have", 0, "ignore");
-    if (*column == label_) return fail("the schema ignores the label column " + columnPhrase(*column), 0, "ignore");
-    ignored[*column] = true;
-  }
-  std::vector<std::size_t> candidates;
-  for (std::size_t column : featureColumns_)
-    if (!ignored[column]) candidates.push_back(column);
-  featureColumns_ = candidates;
-  declared_.assign(featureColumns_.size(), nullptr);
-  if (schema.features.empty()) {
-    if (featureColumns_.empty()) return fail("the schema ignores every feature column", 0, "ignore");
-    return std::nullopt;
-  }
-  const bool named = !schema.features.front().name.empty();
-  if (!named) {
-    if (candidates.size() != schema.features.size())
-      return fail("the schema declares " + std::to_string(schema.features.size()) +
-                      " features by position, but the file has " + std::to_string(candidates.size()) +
-                      " feature columns",
-                  0, "features");
-  } else {
-    if (!header_)
-      return fail("the schema names its features, but the file's first row is not read as a header (--header yes "
-                  "if it is one)",
-                  0, "features");
-    featureColumns_.clear();
-    std::vector<bool> used(columns_, false);
-    for (const FeatureDeclaration& f : schema.features) {
-      const auto it = std::find(names_.begin(), names_.end(), f.name);
-      if (it == names_.end())
-        return fail("the schema's feature '" + f.name + "' is not a column of the file", 0, f.name);
-      const auto column = static_cast<std::size_t>(it - names_.begin());
-      if (column == label_) return fail("the schema's feature '" + f.name + "' is the label column", 0, f.name);
-      if (ignored[column]) return fail("the schema's feature '" + f.name + "' is also ignored", 0, f.name);
-      used[column] = true;
-      featureColumns_.push_back(column);
-    }
-    for (std::size_t column : candidates)
-      if (!used[column])
-        return fail("column " + columnPhrase(column) +
-                        " is not in the schema: declare it under \"features\" or list it under \"ignore\"",
-                    0, columnName(column));
-  }
-  declared_.resize(featureColumns_.size());
-  for (std::size_t k = 0; k < featureColumns_.size(); ++k) declared_[k] = &schema.features[k];
-  return std::nullopt;
-}
-
 bool CsvParser::detectHeader(const CsvRecord& first, const CsvRecord* second) {
   const std::size_t cells = first.cells.size();
   if (second) {
@@ -387,37 +222,6 @@ void CsvParser::nameClassesFromMetadata(Dataset& data) const {
   data.classNames = classNamesFromMetadata_;
   data.provenance.steps.push_back("class names 0.." + std::to_string(data.classNames.size() - 1) +
                                   " taken from the metadata line");
-}
-
-MaybeError CsvParser::resolveLabelColumn() {
-  const std::string& spec = options_.labelColumn;
-  if (spec.empty()) {
-    label_ = columns_ - 1;
-    return std::nullopt;
-  }
-  if (header_) {
-    const auto it = std::find(names_.begin(), names_.end(), spec);
-    if (it != names_.end()) {
-      label_ = static_cast<std::size_t>(it - names_.begin());
-      return std::nullopt;
-    }
-  }
-  // Column numbers are 1-based, as in every message ("column 3"); -1 is the last.
-  long long number = 0;
-  if (io::parseInteger(io::trimSpaces(spec), number) == io::IntegerKind::Integer) {
-    const auto count = static_cast<long long>(columns_);
-    if (number == 0)
-      return fail("label column 0 does not exist: columns are numbered from 1 (-1 is the last)");
-    const long long resolved = number < 0 ? number + count : number - 1;
-    if (resolved < 0 || resolved >= count)
-      return fail("label column " + spec + " is out of range: the file has " + std::to_string(columns_) +
-                  " columns, numbered from 1 (-1 is the last)");
-    label_ = static_cast<std::size_t>(resolved);
-    return std::nullopt;
-  }
-  if (header_) return fail("no column named '" + spec + "' in the header");
-  return fail("label column '" + spec +
-              "' is not a column number, and the file has no header to find a name in");
 }
 
 const io::CsvCell* CsvParser::firstMissing(const CsvRecord& record) const {
@@ -667,11 +471,11 @@ Result<Dataset> CsvParser::assemble() {
   return data;
 }
 
-}  // namespace
+}  // namespace csv_detail
 
 Result<Dataset> parseCsv(std::string_view text, const LoadOptions& options,
                          const std::string& sourceName, const Progress& progress) {
-  return CsvParser(text, options, sourceName, progress).run();
+  return csv_detail::CsvParser(text, options, sourceName, progress).run();
 }
 
 }  // namespace dpstudio
