@@ -554,6 +554,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   controller_->cancel();
   trainer_->cancel();
   saveSettings();
+  // The sweeps shown are back at the next start (the ledger keeps the releases itself).
+  keepSweepsForNextStart();
   QMainWindow::closeEvent(event);
 }
 

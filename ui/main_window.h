@@ -163,6 +163,9 @@ class MainWindow : public QMainWindow {
   // seconds and when a sweep ends; at start, the sweeps of a session that did not close.
   void autosaveNow();
   void restoreCrashedSession();
+  // A clean quit keeps the sweeps shown for the next start, which restores them (and says so).
+  void keepSweepsForNextStart();
+  void restoreClosedSweeps();
 
   std::shared_ptr<privacy::PrivacyLedger> ledger_;  // first: the controllers below record into it
   LedgerStore* ledgerStore_;  // keeps ledger_ in the ledger file from the first release on

@@ -29,7 +29,10 @@ void MainWindow::autosaveNow() {
 
 void MainWindow::restoreCrashedSession() {
   auto recovered = autosave_->recoverCrashed();
-  if (!recovered) return;
+  if (!recovered) {
+    restoreClosedSweeps();
+    return;
+  }
   long long trials = 0;
   for (const auto& table : recovered->sweeps) trials += static_cast<long long>(table.trials.size());
   if (!recovered->sweeps.empty()) {
@@ -47,6 +50,26 @@ void MainWindow::restoreCrashedSession() {
     message += QLatin1Char('\n') + tr("Not restored: %1").arg(recovered->problems.join(QStringLiteral("; ")));
   statusBar()->showMessage(tr("Restored the sweeps of a session that did not close."), 15000);
   if (errorDialogs_) QMessageBox::information(this, tr("Session restored"), message);
+}
+
+void MainWindow::keepSweepsForNextStart() {
+  if (sweepView_->session()->sweepCount() == 0) return;
+  autosavedRefresh_ = -1;  // save now, whatever was saved before
+  autosaveNow();
+  autosave_->keepForNextStart();
+}
+
+void MainWindow::restoreClosedSweeps() {
+  auto kept = autosave_->recoverClosed();
+  if (!kept) return;
+  long long trials = 0;
+  for (const auto& table : kept->sweeps) trials += static_cast<long long>(table.trials.size());
+  const int sweeps = static_cast<int>(kept->sweeps.size());
+  if (!kept->sweeps.empty()) sweepView_->session()->restore(std::move(kept->sweeps));
+  QString message = tr("Last session's %n sweep(s) (%1 trials) are back in the Privacy\u2013utility tab.", nullptr, sweeps)
+                        .arg(trials);
+  if (!kept->problems.isEmpty()) message += QLatin1Char(' ') + tr("Not restored: %1").arg(kept->problems.join(QStringLiteral("; ")));
+  statusBar()->showMessage(message, 15000);
 }
 
 void MainWindow::reportLedgerFile() {

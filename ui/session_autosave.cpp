@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -12,6 +13,7 @@ namespace dpstudio::ui {
 namespace {
 
 const QString kLockSuffix = QStringLiteral(".lock");
+const QString kClosedSuffix = QStringLiteral(".closed");  // a clean end that kept its sweeps
 
 QString sweepFile(const QString& folder, int index) {
   return QDir(folder).filePath(QStringLiteral("sweep-%1.csv").arg(index, 3, 10, QLatin1Char('0')));
@@ -24,6 +26,22 @@ QString newSessionId() {
       .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddThhmmsszzz")))
       .arg(QCoreApplication::applicationPid())
       .arg(windows++);
+}
+
+// What a session folder saved, read back; the folder is removed.
+SessionAutosave::Recovered readBack(const QDir& saved, QDateTime since) {
+  SessionAutosave::Recovered recovered;
+  recovered.saved = since;
+  for (const QFileInfo& file : saved.entryInfoList({QStringLiteral("sweep-*.csv")}, QDir::Files, QDir::Name)) {
+    recovered.saved = std::max(recovered.saved, file.lastModified());
+    auto table = experiment::readTrialTable(file.filePath().toStdString());
+    if (table)
+      recovered.sweeps.push_back(std::move(table).value());
+    else
+      recovered.problems << QString::fromStdString(table.error().toString());
+  }
+  QDir(saved).removeRecursively();
+  return recovered;
 }
 
 }  // namespace
@@ -42,8 +60,21 @@ SessionAutosave::SessionAutosave(QString folder) : folder_(std::move(folder)), i
 
 SessionAutosave::~SessionAutosave() {
   if (!active_) return;
-  QDir(sessionFolder()).removeRecursively();
+  QFile closed(QDir(folder_).filePath(id_ + kClosedSuffix));
+  if (!(keep_ && savedSweeps_ > 0 && closed.open(QIODevice::WriteOnly))) QDir(sessionFolder()).removeRecursively();
   lock_->unlock();  // removes the lock file
+}
+
+std::optional<SessionAutosave::Recovered> SessionAutosave::recoverClosed() {
+  QDir folder(folder_);
+  const QFileInfoList marks = folder.entryInfoList({QStringLiteral("*") + kClosedSuffix}, QDir::Files, QDir::Time);
+  if (marks.isEmpty()) return std::nullopt;
+  const QFileInfo& newest = marks.front();
+  Recovered recovered = readBack(QDir(folder.filePath(newest.fileName().chopped(kClosedSuffix.size()))),
+                                 newest.lastModified());
+  QFile::remove(newest.filePath());
+  if (recovered.sweeps.empty() && recovered.problems.isEmpty()) return std::nullopt;
+  return recovered;
 }
 
 std::optional<SessionAutosave::Recovered> SessionAutosave::recoverCrashed() {
@@ -57,18 +88,7 @@ std::optional<SessionAutosave::Recovered> SessionAutosave::recoverCrashed() {
     QLockFile other(info.filePath());
     other.setStaleLockTime(0);  // stale only when its process is gone, however old
     if (!other.tryLock(0)) continue;  // a live session (or one this user cannot claim)
-    Recovered recovered;
-    const QDir saved(folder.filePath(id));
-    recovered.saved = info.lastModified();
-    for (const QFileInfo& file : saved.entryInfoList({QStringLiteral("sweep-*.csv")}, QDir::Files, QDir::Name)) {
-      recovered.saved = std::max(recovered.saved, file.lastModified());
-      auto table = experiment::readTrialTable(file.filePath().toStdString());
-      if (table)
-        recovered.sweeps.push_back(std::move(table).value());
-      else
-        recovered.problems << QString::fromStdString(table.error().toString());
-    }
-    QDir(saved).removeRecursively();
+    Recovered recovered = readBack(QDir(folder.filePath(id)), info.lastModified());
     other.unlock();
     if (recovered.sweeps.empty() && recovered.problems.isEmpty()) continue;  // it had nothing to give back
     return recovered;

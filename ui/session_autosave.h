@@ -9,6 +9,10 @@
 // removes both. A lock left by a process that is gone marks a session that ended without
 // closing: recoverCrashed() claims the newest such session, hands back what it saved and
 // removes it. Older ones stay for the next start, so that nothing is dropped unseen.
+//
+// A clean end may keep its sweeps for the next start (keepForNextStart(): quitting used to
+// drop a sweep of thousands of trials without a word): its folder stays, marked closed, and
+// recoverClosed() hands it back once.
 
 #include <QDateTime>
 #include <QLockFile>
@@ -39,6 +43,11 @@ class SessionAutosave {
   };
   // The newest session that ended without closing, claimed and removed; nothing when none.
   std::optional<Recovered> recoverCrashed();
+  // The newest session that closed keeping its sweeps, claimed and removed; nothing when none.
+  std::optional<Recovered> recoverClosed();
+  // At this session's clean end, keep what it saved (call saveSweeps() first) for the next
+  // start instead of removing it.
+  void keepForNextStart() { keep_ = true; }
 
   // Replaces this session's saved sweeps with `sweeps` (in order). Errors name the file.
   Status saveSweeps(const std::vector<experiment::TrialTable>& sweeps);
@@ -51,6 +60,7 @@ class SessionAutosave {
   QString id_;
   std::unique_ptr<QLockFile> lock_;
   bool active_ = false;
+  bool keep_ = false;
   int savedSweeps_ = 0;
 };
 

@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QStringList>
+#include <QStatusBar>
 #include <QTest>
 
 #include <QDir>
@@ -60,6 +61,7 @@ class TestSessionAutosave : public QObject {
 
   void savedSweepsReplaceTheOldOnes();
   void aCrashedSessionsSweepsComeBackOnce();
+  void quittingKeepsTheSweepsForTheNextStart();
 
  private:
   // Runs a small sweep on iris in `window` to its end.
@@ -139,6 +141,37 @@ void TestSessionAutosave::aCrashedSessionsSweepsComeBackOnce() {
   next.setErrorDialogsEnabled(false);
   QTest::qWait(100);
   QCOMPARE(next.sweepView()->session()->sweepCount(), 0);
+}
+
+// Issue 33: quitting dropped a sweep of 5 268 trials without a word. A window closed with a
+// sweep shown keeps it; the next start shows it once, and says so in the status bar.
+void TestSessionAutosave::quittingKeepsTheSweepsForTheNextStart() {
+  std::vector<experiment::TrialTable> sweeps;
+  {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    runSmallSweep(window);
+    sweeps = window.sweepView()->session()->tables();
+    QVERIFY(window.close());
+  }
+  QCOMPARE(sessionEntries(sessions_).size(), 2);  // the kept folder and its mark
+  {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    ui::SweepSession* restored = window.sweepView()->session();
+    QTRY_COMPARE_WITH_TIMEOUT(restored->sweepCount(), 1, 5000);
+    QCOMPARE(restored->finishedTrials(), static_cast<long long>(sweeps.front().trials.size()));
+    QCOMPARE(restored->lastTable().layout, sweeps.front().layout);
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Last session")),
+             qPrintable(window.statusBar()->currentMessage()));
+  }
+  // Destroyed without close() (no quit): nothing kept, and the kept sweeps were taken once.
+  MainWindow next;
+  next.setErrorDialogsEnabled(false);
+  QTest::qWait(100);
+  QCOMPARE(next.sweepView()->session()->sweepCount(), 0);
+  // A window closed without any sweep keeps nothing.
+  QVERIFY(next.close());
 }
 
 QTEST_MAIN(TestSessionAutosave)
