@@ -120,7 +120,7 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
   if (columns_ < fewest && !options_.hasHeader && haveSecond && !secondFailed && second.cells.size() >= 2)
     return fail("the first row has a single field but the next has " + std::to_string(second.cells.size()) +
                     ": if the first row is a title, skip it (--skip-rows " +
-                    std::to_string(first.line - firstLine_ + 1 + options_.skipRows) + ")",
+                    std::to_string(first.line - firstLine_ + 1 + options_.skipRows) + "; in the GUI, Skip lines)",
                 first.line);
   if (columns_ < fewest)
     return fail("the first row has a single column (delimiter: " + delimiterName(delimiter_) +
@@ -139,7 +139,7 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
                     std::to_string(second.cells.size()) +
                     ": if the first row is a title or metadata line, skip it (--skip-rows " +
                     std::to_string(first.line - firstLine_ + 1 + options_.skipRows) +
-                    "); if it is the header, say so (--header yes)",
+                    "; in the GUI, Skip lines); if it is the header, say so (--header yes; Header: yes)",
                 first.line);
   } else {
     header_ = detectHeader(first, haveSecond ? &second : nullptr);

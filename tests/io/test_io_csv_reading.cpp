@@ -93,7 +93,7 @@ void TestIoCsvReading::firstRowWithOtherFieldCountIsNoSilentHeader() {
   // A title with commas in it, over a semicolon file: the field counts differ.
   const auto commas = parseText("Survey, 2024\nx,y,label\n1,2,a\n3,4,b\n");
   QVERIFY(!commas.ok());
-  QVERIFY2(commas.error().message.find("skip it (--skip-rows 1)") != std::string::npos,
+  QVERIFY2(commas.error().message.find("skip it (--skip-rows 1; in the GUI, Skip lines)") != std::string::npos,
            commas.error().message.c_str());
   // The title skipped, the header is found on the next line.
   LoadOptions skip;
