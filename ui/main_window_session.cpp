@@ -14,6 +14,15 @@
 #include "ui/sweep/sweep_view.h"
 
 namespace dpstudio::ui {
+namespace {
+
+long long trialCount(const std::vector<experiment::TrialTable>& sweeps) {
+  long long trials = 0;
+  for (const auto& table : sweeps) trials += static_cast<long long>(table.trials.size());
+  return trials;
+}
+
+}  // namespace
 
 void MainWindow::autosaveNow() {
   saveSettings();
@@ -33,8 +42,7 @@ void MainWindow::restoreCrashedSession() {
     restoreClosedSweeps();
     return;
   }
-  long long trials = 0;
-  for (const auto& table : recovered->sweeps) trials += static_cast<long long>(table.trials.size());
+  const long long trials = trialCount(recovered->sweeps);
   if (!recovered->sweeps.empty()) {
     sweepView_->session()->restore(std::move(recovered->sweeps));
     tabs_->setCurrentWidget(sweepView_);
@@ -62,8 +70,7 @@ void MainWindow::keepSweepsForNextStart() {
 void MainWindow::restoreClosedSweeps() {
   auto kept = autosave_->recoverClosed();
   if (!kept) return;
-  long long trials = 0;
-  for (const auto& table : kept->sweeps) trials += static_cast<long long>(table.trials.size());
+  const long long trials = trialCount(kept->sweeps);
   const int sweeps = static_cast<int>(kept->sweeps.size());
   if (!kept->sweeps.empty()) sweepView_->session()->restore(std::move(kept->sweeps));
   QString message = tr("Last session's %n sweep(s) (%1 trials) are back in the Privacy\u2013utility tab.", nullptr, sweeps)

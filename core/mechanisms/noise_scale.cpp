@@ -19,19 +19,24 @@ std::optional<double> minimizerNormBound(const LearnerSpec& learner, Index class
   return std::sqrt(2.0 * lossAtZero / learner.lambda);
 }
 
+std::optional<NoiseAboveModel> noiseAboveModelBound(const LearnerSpec& learner, Index classes, double expectedNoiseNorm) {
+  const auto bound = minimizerNormBound(learner, classes);
+  if (!bound || !std::isfinite(expectedNoiseNorm) || expectedNoiseNorm <= *bound) return std::nullopt;
+  // E‖b‖(λ') = E‖b‖·λ/λ' meets √(2ℓ(0)/λ') = bound·√(λ/λ') at λ' = (E‖b‖·λ)²/(2ℓ(0)).
+  const double lossAtZero = *bound * *bound * learner.lambda / 2.0;
+  return NoiseAboveModel{*bound, std::pow(expectedNoiseNorm * learner.lambda, 2) / (2.0 * lossAtZero)};
+}
+
 std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& options, const MechanismReport& report,
                                                    Index classes) {
   if (options.kind != MechanismKind::Output) return std::nullopt;
-  const auto bound = minimizerNormBound(options.learner, classes);
   const double noise = report.expectedNoiseNorm;
-  if (!bound || !std::isfinite(noise) || noise <= *bound) return std::nullopt;
-  // E‖b‖(λ') = E‖b‖·λ/λ' meets √(2ℓ(0)/λ') = bound·√(λ/λ') at λ' = (E‖b‖·λ)²/(2ℓ(0)).
-  const double lossAtZero = *bound * *bound * options.learner.lambda / 2.0;
-  const double balance = std::pow(noise * options.learner.lambda, 2) / (2.0 * lossAtZero);
+  const auto above = noiseAboveModelBound(options.learner, classes, noise);
+  if (!above) return std::nullopt;
   return "the noise swamps the model: E\u2016b\u2016 = " + briefNumber(noise) +
          " is larger than any model \u03bb = " + briefNumber(options.learner.lambda) +
-         " allows (\u2016\u03b8*\u2016 \u2264 \u221a(2\u2113(0)/\u03bb) = " + briefNumber(*bound) +
-         "), so the release is mostly noise; \u03bb above " + briefNumber(balance) +
+         " allows (\u2016\u03b8*\u2016 \u2264 \u221a(2\u2113(0)/\u03bb) = " + briefNumber(above->bound) +
+         "), so the release is mostly noise; \u03bb above " + briefNumber(above->balancingLambda) +
          " (or a larger \u03b5) makes the noise smaller than that bound";
 }
 

@@ -20,6 +20,17 @@ namespace dpstudio::mech {
 // scale, no such bound here).
 std::optional<double> minimizerNormBound(const LearnerSpec& learner, Index classes);
 
+// Noise of expected norm `expectedNoiseNorm` against the longest minimizer of `learner`
+// (minimizerNormBound): when the noise is longer, that bound and the λ at which the two would
+// meet — the noise scales as 1/λ (its sensitivity does), the bound as 1/√λ, so they meet at
+// λ' = (E‖b‖·λ)²/(2ℓ(0)). nullopt when the noise is shorter or there is no bound. Shared by
+// output perturbation's warning, prediction sensitivity's and multiparty aggregation's.
+struct NoiseAboveModel {
+  double bound = 0;           // √(2ℓ(0)/λ)
+  double balancingLambda = 0; // λ', in the learner's own λ
+};
+std::optional<NoiseAboveModel> noiseAboveModelBound(const LearnerSpec& learner, Index classes, double expectedNoiseNorm);
+
 // The warning for output perturbation whose E‖b‖ (report.expectedNoiseNorm) exceeds
 // minimizerNormBound(); empty for every other mechanism and when the noise is smaller.
 std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& options, const MechanismReport& report,

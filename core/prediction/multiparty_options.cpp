@@ -165,17 +165,14 @@ double perCoordinateNoiseScale(const mech::MechanismReport& calibration) {
 }
 
 std::vector<std::string> multipartyWarnings(const MultipartyOptions& options, const mech::MechanismReport& calibration) {
-  const LearnerSpec local = options.localLearner();
-  const auto bound = mech::minimizerNormBound(local, 2);
   const double noise = calibration.expectedNoiseNorm;
-  if (!bound || !std::isfinite(noise) || noise <= *bound) return {};
-  // E‖η‖(λ') = E‖η‖·λ/λ' meets √(ℓ(0)/λ') = bound·√(λ/λ') at λ' = (E‖η‖·λ)²/ℓ(0).
-  const double lossAtZero = *bound * *bound * options.lambda;
-  const double balance = std::pow(noise * options.lambda, 2) / lossAtZero;
+  const auto above = mech::noiseAboveModelBound(options.localLearner(), 2, noise);
+  if (!above) return {};
+  // The local learner's λ is 2λ (λ‖w‖² = (2λ/2)‖w‖²): the balancing λ of λ‖w‖² is half its own.
   return {"the noise swamps the model: E\u2016\u03b7\u2016 = " + formatNumber(noise) +
           " is larger than any party's model with \u03bb = " + formatNumber(options.lambda) + " can be (\u2016\u0175\u2016 \u2264 " +
-          "\u221a(\u2113(0)/\u03bb) = " + formatNumber(*bound) + "), so the release is mostly noise; \u03bb above " +
-          formatNumber(balance) + ", a larger epsilon or larger parties make the noise smaller than that"};
+          "\u221a(\u2113(0)/\u03bb) = " + formatNumber(above->bound) + "), so the release is mostly noise; \u03bb above " +
+          formatNumber(above->balancingLambda / 2.0) + ", a larger epsilon or larger parties make the noise smaller than that"};
 }
 
 }  // namespace dpstudio::multiparty

@@ -237,16 +237,14 @@ namespace {
 
 std::optional<std::string> scoresSwampedWarning(const PredictionOptions& options, const mech::MechanismReport& calibration,
                                                 Index classes) {
-  const auto bound = mech::minimizerNormBound(options.learner, classes);
   const double noise = calibration.expectedNoiseNorm;
-  if (!bound || !std::isfinite(noise) || noise <= *bound) return std::nullopt;
-  // E‖b‖(λ') = E‖b‖·λ/λ' meets √(2ℓ(0)/λ') = bound·√(λ/λ') at λ' = (E‖b‖·λ)²/(2ℓ(0)).
-  const double lambda = options.learner.lambda, lossAtZero = *bound * *bound * lambda / 2.0;
-  const double balance = std::pow(noise * lambda, 2) / (2.0 * lossAtZero);
+  const auto above = mech::noiseAboveModelBound(options.learner, classes, noise);
+  if (!above) return std::nullopt;
   return "the answers are mostly noise: E\u2016b\u2016 = " + privacy::formatNumber(noise) +
-         " per answer is larger than any score vector a model with \u03bb = " + privacy::formatNumber(lambda) +
-         " can give (\u2016\u03b8*\u1d40x\u2016 \u2264 \u221a(2\u2113(0)/\u03bb) = " + privacy::formatNumber(*bound) +
-         "); \u03bb above " + privacy::formatNumber(balance) +
+         " per answer is larger than any score vector a model with \u03bb = " +
+         privacy::formatNumber(options.learner.lambda) +
+         " can give (\u2016\u03b8*\u1d40x\u2016 \u2264 \u221a(2\u2113(0)/\u03bb) = " + privacy::formatNumber(above->bound) +
+         "); \u03bb above " + privacy::formatNumber(above->balancingLambda) +
          ", a larger epsilon or a smaller budget B make the noise smaller than that";
 }
 
