@@ -4,14 +4,10 @@
 #include "core/mechanisms/selection.h"
 #include "core/prediction/multiparty_options.h"
 #include "core/privacy/validation.h"
+#include "core/util/overloaded.h"
 
 namespace dpstudio::experiment {
 namespace {
-
-template <class... Visitors>
-struct Overloaded : Visitors... {
-  using Visitors::operator()...;
-};
 
 std::vector<std::string> trainingWarnings(const TrainingMechanism& training, const mech::MechanismReport& calibration,
                                           const mech::ProblemShape& shape) {
