@@ -256,7 +256,8 @@ void MainWindow::createDock() {
   scrollToFocus(scroll);
   // Labels wrap; anything wider still scrolls sideways rather than being cut off.
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-  scroll->setMinimumWidth(std::max(320, panel_->sizeHint().width() + 16));
+  // The panel's minimum, not its preferred width: at 1280×720 the central area needs the rest.
+  scroll->setMinimumWidth(std::max(280, panel_->minimumSizeHint().width() + 16));
 
   datasetDock_ = new QDockWidget(tr("Dataset"), this);
   datasetDock_->setObjectName(QStringLiteral("datasetDock"));
@@ -539,6 +540,8 @@ void MainWindow::restoreSettings() {
   else
     resizeToFitScreen(this, QSize(1400, 860));
   restoreState(settings.value(kStateKey).toByteArray());
+  if (const auto kind = parseViewKind(settings.value(kViewKindKey).toString().toStdString()))
+    controller_->setPreferredViewKind(*kind);
   modelPanel_->form()->restoreSettings();
   modelPanel_->showRestored(modelPanel_->form()->restoredChanges());
 }
@@ -547,6 +550,8 @@ void MainWindow::saveSettings() const {
   QSettings settings;
   settings.setValue(kGeometryKey, saveGeometry());
   settings.setValue(kStateKey, saveState());
+  if (const auto kind = controller_->preferredViewKind())
+    settings.setValue(kViewKindKey, QString::fromStdString(viewKindName(*kind)));
   modelPanel_->form()->saveSettings();
 }
 

@@ -10,6 +10,7 @@ inline const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 inline const QString kStateKey = QStringLiteral("mainWindow/state");
 inline const QString kLastSpecKey = QStringLiteral("lastDataset/spec");
 inline const QString kLastLabelsKey = QStringLiteral("lastDataset/labels");
+inline const QString kViewKindKey = QStringLiteral("view/kind");
 inline const QString kOpenDirKey = QStringLiteral("dialogs/openDirectory");
 inline const QString kExportDirKey = QStringLiteral("dialogs/exportDirectory");
 

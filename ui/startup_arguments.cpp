@@ -45,11 +45,8 @@ std::optional<StartupOptions> StartupArguments::read() const {
   if (files.size() > 1 || (files.size() == 1 && parser_.isSet(dataset_))) return std::nullopt;
   if (files.size() == 1) options.dataset = files.front();
   if (parser_.isSet(view_)) {
-    const QString kind = parser_.value(view_).toLower();
-    if (kind == QLatin1String("features")) options.view = ViewKind::Features;
-    else if (kind == QLatin1String("random")) options.view = ViewKind::RandomProjection;
-    else if (kind == QLatin1String("pca")) options.view = ViewKind::Pca;
-    else return std::nullopt;
+    options.view = parseViewKind(parser_.value(view_).toLower().toStdString());
+    if (!options.view) return std::nullopt;
   }
   options.mechanism = parser_.value(mechanism_);
   if (parser_.isSet(rffDim_)) {

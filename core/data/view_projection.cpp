@@ -31,6 +31,21 @@ Eigen::MatrixXd ViewProjection::modelInputs(const Eigen::MatrixXd& U) const {
   return interceptAfterMap ? appendIntercept(mapped) : mapped;
 }
 
+std::string viewKindName(ViewKind kind) {
+  switch (kind) {
+    case ViewKind::Features: return "features";
+    case ViewKind::RandomProjection: return "random";
+    case ViewKind::Pca: return "pca";
+  }
+  return "features";
+}
+
+std::optional<ViewKind> parseViewKind(const std::string& name) {
+  for (ViewKind kind : {ViewKind::Features, ViewKind::RandomProjection, ViewKind::Pca})
+    if (viewKindName(kind) == name) return kind;
+  return std::nullopt;
+}
+
 Result<ViewProjection> makeViewProjection(const Dataset& data, const ViewSpec& spec) {
   const Index d = data.features();
   if (d < 1 || data.rows() < 1) return invalidView("the dataset is empty");

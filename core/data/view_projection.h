@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <Eigen/Core>
@@ -20,6 +21,10 @@ enum class ViewKind {
   RandomProjection,  // a seeded random orthonormal pair: data-independent, private for free
   Pca,               // the top two principal axes: fitted on the data, NOT private
 };
+
+// "features", "random", "pca": the GUI's --view and its saved settings.
+std::string viewKindName(ViewKind kind);
+std::optional<ViewKind> parseViewKind(const std::string& name);
 
 struct ViewSpec {
   ViewKind kind = ViewKind::Features;

@@ -105,6 +105,7 @@ class TestAuditView : public QObject {
   void rowsFollowTheMechanism();
   void smallCorrectedAuditShowsNoViolation();
   void cancelKeepsThePreviousResult();
+  void resultIsMarkedStaleWhenTheFormChanges();
   void subsampleAsPublishedIsShownAsViolation();
   void resultAndPlotExport();
   void formPersists();
@@ -338,6 +339,29 @@ void TestAuditView::cancelKeepsThePreviousResult() {
   QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("previous result is still shown")),
            qPrintable(view.statusLabel()->text()));
   QVERIFY(view.runButton()->isEnabled());
+}
+
+// Issue 33 item 7: a result stays shown after the form changes, marked as the last run's
+// until Run Audit; changing the form back takes the mark away.
+void TestAuditView::resultIsMarkedStaleWhenTheFormChanges() {
+  AuditView view(&datasets_);
+  setSmallCorrectedAudit(view.form(), 200);
+  QVERIFY(view.staleLabel()->isHidden());  // no result, nothing to mark
+  runToResult(view);
+  QVERIFY(view.staleLabel()->isHidden());
+  view.form()->epsilonField()->setValue(2.0);
+  QVERIFY(!view.staleLabel()->isHidden());
+  QVERIFY2(view.staleLabel()->text().contains(QStringLiteral("the form changed")),
+           qPrintable(view.staleLabel()->text()));
+  view.form()->epsilonField()->setValue(1.0);
+  QVERIFY(view.staleLabel()->isHidden());
+  view.form()->setMechanism(QStringLiteral("objective"));
+  QVERIFY(!view.staleLabel()->isHidden());
+  setSmallCorrectedAudit(view.form(), 200);
+  QVERIFY(view.staleLabel()->isHidden());
+  view.form()->setMechanism(QStringLiteral("objective"));
+  runToResult(view);
+  QVERIFY(view.staleLabel()->isHidden());
 }
 
 void TestAuditView::subsampleAsPublishedIsShownAsViolation() {

@@ -65,6 +65,7 @@ class TestGuiSmoke : public QObject {
   void malformedFileKeepsCurrentDataset();
   void randomProjectionKeepsPointCount();
   void pcaViewIsMarkedNotPrivate();
+  void chosenViewKindComesBackNextStart();
   void cancelKeepsCurrentDataset();
   void digitsShowsTenClasses();
   void exportsPngAndSvg();
@@ -167,6 +168,25 @@ void TestGuiSmoke::pcaViewIsMarkedNotPrivate() {
   QVERIFY(window.document()->view()->projection.notPrivate);
   QVERIFY(window.scatterView()->chart()->title().contains(QLatin1String("not private")));
   QCOMPARE(window.scatterView()->pointCount(), 150);
+}
+
+// The 2-D view kind a user chose is the kind the next session opens its datasets in (it
+// used to fall back to two features, or a random projection past ten features).
+void TestGuiSmoke::chosenViewKindComesBackNextStart() {
+  {
+    MainWindow window;
+    window.show();
+    openIris(window);
+    QSignalSpy shown(&window, &MainWindow::datasetShown);
+    window.datasetPanel()->setViewKind(ViewKind::Pca);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+    window.close();
+  }
+  MainWindow next;
+  next.show();
+  openIris(next);
+  QCOMPARE(next.document()->view()->spec.kind, ViewKind::Pca);
+  QVERIFY(next.scatterView()->chart()->title().contains(QLatin1String("not private")));
 }
 
 void TestGuiSmoke::cancelKeepsCurrentDataset() {

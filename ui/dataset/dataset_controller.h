@@ -35,6 +35,8 @@ class DatasetController : public QObject {
   void setViewSpec(const ViewSpec& spec);
   // The view kind datasets open in from now on, as if the user had chosen it.
   void setPreferredViewKind(ViewKind kind) { chosenKind_ = kind; }
+  // The kind the user chose last, if any: kept in the settings for the next start.
+  std::optional<ViewKind> preferredViewKind() const { return chosenKind_; }
   // Starts opening a separate test file for the current dataset, read with `options` (a
   // LIBSVM file with the dataset's feature count unless options say otherwise); its classes
   // must occur in the dataset. Success replaces the document's test set; failure leaves it.

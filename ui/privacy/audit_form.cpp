@@ -35,11 +35,19 @@ bool usesHuber(ModelKind kind) { return kind == ModelKind::HuberSvm || kind == M
 }  // namespace
 
 AuditForm::AuditForm(QWidget* parent) : QWidget(parent) {
-  // Side by side: the form shares its page with the verdict and the plot.
-  auto* layout = new QHBoxLayout(this);
+  // One column: the page's width goes to the verdict and the plot beside it (at 1366×768
+  // the central area is ~530 px between the docks); the column scrolls vertically.
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(buildMechanismRows(), 3, Qt::AlignTop);
-  layout->addWidget(buildRunRows(), 2, Qt::AlignTop);
+  layout->addWidget(buildMechanismRows());
+  layout->addWidget(buildRunRows());
+  layout->addStretch(1);
+  // The lists' long entries show whole in their popups; closed, the boxes take the column's
+  // width rather than setting it (the form shares its page with the verdict and the plot).
+  for (QComboBox* box : {mechanism_, model_, distribution_, calibration_, data_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(10);
+  }
   restoreSettings();
   updateRows();
   for (NumberField* field : numberFields()) field->recheck();

@@ -36,6 +36,8 @@ struct AuditSettings {
   double epochs = 5;        // DP-SGD
   bool onDataset = false;   // audit the current dataset's training part, else core's built-in problem
 
+  bool operator==(const AuditSettings&) const = default;
+
   // The form's choice as a plan, and the audit of it (experiment/audit_plan.h: the mapping
   // `dpstudio-cli audit` uses too); validate() says what core refuses, naming the field.
   experiment::PrivacyPlan plan() const;

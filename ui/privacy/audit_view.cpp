@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStyle>
@@ -32,7 +33,8 @@ const QString kExportDirKey = QStringLiteral("dialogs/auditExportDirectory");
 
 struct AuditRun {
   audit::AuditResult result;
-  std::uint64_t seed = 0;
+  AuditSettings settings;
+  std::shared_ptr<const Dataset> dataset;  // audited, or null for core's built-in problem
 };
 
 // The worker: build D and D' (core's built-in pair, or the dataset's training part with a
@@ -58,7 +60,7 @@ Result<AuditRun> runAuditJob(const AuditSettings& settings, const std::shared_pt
   const Progress runs([&progress](double f) { progress.report(0.03 + 0.97 * f); }, progress.stopToken());
   auto result = audit::runAudit(options, problem.value(), runs);
   if (!result) return result.error();
-  return AuditRun{std::move(result).value(), settings.seed};
+  return AuditRun{std::move(result).value(), settings, settings.onDataset ? dataset : nullptr};
 }
 
 QLabel* detailLabel() {
@@ -86,46 +88,45 @@ QScrollArea* scrolled(QWidget* widget) {
 }  // namespace
 
 AuditView::AuditView(DatasetDocument* datasets, QWidget* parent) : QWidget(parent), datasets_(datasets) {
+  // The form in a column of its own; beside it the verdict over the plot, so that all three
+  // fit the ~530 px the central area has between the docks at 1366×768 without scrolling
+  // sideways. The user's dragging of either splitter then holds.
   auto* splitter = splitter_ = new QSplitter(Qt::Horizontal);
   splitter->setChildrenCollapsible(false);
   QWidget* formColumn = makeFormColumn();
-  // The form does not grow: extra width goes to the result and, most, to the plot.
-  formColumn->setMaximumWidth(formColumn->sizeHint().width() + 40);
   splitter->addWidget(formColumn);
+  auto* resultAndPlot = new QSplitter(Qt::Vertical);
+  resultAndPlot->setChildrenCollapsible(false);
   QScrollArea* resultScroll = scrolled(makeResultColumn());
-  resultScroll->setMinimumWidth(240);
-  splitter->addWidget(resultScroll);
+  resultScroll->setMinimumSize(230, 120);  // the two export buttons side by side
+  resultAndPlot->addWidget(resultScroll);
   chart_ = new AuditChart;
-  splitter->addWidget(chart_);
+  chart_->setMinimumSize(200, 200);
+  resultAndPlot->addWidget(chart_);
+  resultAndPlot->setStretchFactor(0, 2);
+  resultAndPlot->setStretchFactor(1, 3);
+  splitter->addWidget(resultAndPlot);
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
-  splitter->setStretchFactor(2, 2);
-  // Form, verdict and plot need ~740 px side by side; on a narrower page they scroll
-  // sideways instead of forcing the main window wider than the screen.
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(splitter);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scrollToFocus(scroll);
-  scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(scroll);
+  layout->addWidget(splitter);
 
   connect(form_, &AuditForm::changed, this, &AuditView::refreshRunButton);
   connect(datasets_, &DatasetDocument::datasetChanged, this, &AuditView::refreshRunButton);
+  connect(form_, &AuditForm::changed, this, &AuditView::refreshStale);
+  connect(datasets_, &DatasetDocument::datasetChanged, this, &AuditView::refreshStale);
   refreshRunButton();
 }
 
 void AuditView::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
   if (splitterSized_) return;
-  // Once the width is known: the form at its own width, about a third of the rest for the
-  // verdict and its details, the remainder for the plot. The user's dragging then holds.
+  // Once the width is known: the form at its own width (no wider than half the page), the
+  // rest for the verdict and the plot.
   splitterSized_ = true;
-  const int form = splitter_->widget(0)->sizeHint().width();
-  const int rest = std::max(0, splitter_->width() - form - 2 * splitter_->handleWidth());
-  splitter_->setSizes({form, rest * 2 / 5, rest - rest * 2 / 5});
+  const int form = std::min(splitter_->widget(0)->sizeHint().width(), splitter_->width() / 2);
+  splitter_->setSizes({form, std::max(0, splitter_->width() - form - splitter_->handleWidth())});
 }
 
 AuditView::~AuditView() {
@@ -140,7 +141,7 @@ QWidget* AuditView::makeFormColumn() {
   layout->setContentsMargins(6, 6, 6, 6);
   form_ = new AuditForm;
   QScrollArea* formScroll = scrolled(form_);
-  formScroll->setMinimumWidth(form_->sizeHint().width() + 24);
+  formScroll->setMinimumWidth(form_->minimumSizeHint().width() + formScroll->verticalScrollBar()->sizeHint().width());
   layout->addWidget(formScroll, 1);
 
   problemLabel_ = new QLabel;
@@ -184,6 +185,13 @@ QWidget* AuditView::makeResultColumn() {
   big.setBold(true);
   verdictLabel_->setFont(big);
   layout->addWidget(verdictLabel_);
+  staleLabel_ = new QLabel;
+  staleLabel_->setWordWrap(true);
+  staleLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  staleLabel_->setStyleSheet(QStringLiteral("QLabel { color: #7a4f01; background: #fff8e1; padding: 4px 8px; }"));
+  staleLabel_->setAccessibleName(tr("Stale result"));
+  staleLabel_->hide();
+  layout->addWidget(staleLabel_);
   noteLabel_ = new QLabel(tr("An audit gives a lower bound on \u03b5: it can prove a claimed \u03b5 wrong, never "
                              "prove a mechanism private."));
   noteLabel_->setWordWrap(true);
@@ -314,7 +322,10 @@ void AuditView::finishRun(JobHandle* handle, JobHandle::State state) {
     case JobHandle::State::Succeeded: {
       AuditRun run = job->takeValue();
       setStatus(QString(), false);
-      showResult(run.result, run.seed);
+      resultSettings_ = run.settings;
+      resultDataset_ = std::move(run.dataset);
+      showResult(run.result, run.settings.seed);
+      refreshStale();
       break;
     }
     case JobHandle::State::Failed:
@@ -395,6 +406,18 @@ void AuditView::showResult(const audit::AuditResult& r, std::uint64_t seed) {
   exportPlotButton_->setEnabled(true);
   exportResultButton_->setEnabled(true);
   emit resultShown();
+}
+
+void AuditView::refreshStale() {
+  if (!result_) return;
+  QStringList changed;
+  if (!(form_->settings() == resultSettings_)) changed << tr("the form");
+  if (resultSettings_.onDataset && datasets_->dataset() != resultDataset_) changed << tr("the dataset");
+  staleLabel_->setText(changed.isEmpty() ? QString()
+                                         : tr("Shown: the audit of the last run; %1 changed since. Run Audit to "
+                                              "audit the settings now in the form.")
+                                               .arg(changed.join(tr(" and "))));
+  staleLabel_->setVisible(!changed.isEmpty());
 }
 
 bool AuditView::exportPlot(const QString& path, QString* error) { return chart_->exportImage(path, error); }

@@ -60,6 +60,8 @@ class AuditView : public QWidget {
   QLabel* verdictLabel() const { return verdictLabel_; }
   QLabel* epsilonLowerLabel() const { return epsilonLowerLabel_; }
   QLabel* powerLabel() const { return powerLabel_; }  // the largest ε_lower the runs could certify
+  // Shown when the form or the audited dataset changed since the result shown was computed.
+  QLabel* staleLabel() const { return staleLabel_; }
   bool isRunning() const { return !job_.isNull(); }
   bool showsViolation() const { return result_ && result_->violation; }
   const std::optional<audit::AuditResult>& result() const { return result_; }
@@ -88,6 +90,7 @@ class AuditView : public QWidget {
   QStringList problems() const;
   void finishRun(JobHandle* job, JobHandle::State state);
   void showResult(const audit::AuditResult& result, std::uint64_t seed);
+  void refreshStale();
   void setStatus(const QString& text, bool error);
 
   DatasetDocument* datasets_;
@@ -98,6 +101,7 @@ class AuditView : public QWidget {
   QPushButton* cancelButton_ = nullptr;
   QLabel* statusLabel_ = nullptr;
   QLabel* verdictLabel_ = nullptr;
+  QLabel* staleLabel_ = nullptr;
   QLabel* noteLabel_ = nullptr;
   QFormLayout* details_ = nullptr;
   QLabel* mechanismLabel_ = nullptr;
@@ -117,6 +121,9 @@ class AuditView : public QWidget {
   QPointer<JobHandle> job_;
   std::optional<audit::AuditResult> result_;
   std::uint64_t resultSeed_ = 0;
+  // What the result shown was computed from: the form, and the dataset when it audited one.
+  AuditSettings resultSettings_;
+  std::shared_ptr<const Dataset> resultDataset_;
 };
 
 }  // namespace dpstudio::ui

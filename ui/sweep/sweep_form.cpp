@@ -3,7 +3,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -13,6 +12,7 @@
 #include <algorithm>
 
 #include "core/experiment/paper_presets.h"
+#include "ui/widgets/column_grid.h"
 #include "ui/sweep/preset_chooser.h"
 #include "ui/widgets/number_list_field.h"
 
@@ -50,7 +50,7 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
   dockControls_ = new QWidget;
   auto* dock = new QVBoxLayout(dockControls_);
   dock->setContentsMargins(0, 0, 0, 0);
-  dock->addLayout(makeMechanismBoxes());
+  dock->addWidget(makeMechanismBoxes());
   dock->addLayout(makeAxisRow());
 
   baseLabel_ = new QLabel;
@@ -76,9 +76,9 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
   values_->setValues(experiment::defaultAxisValues(SweepAxis::Epsilon, {}));
 }
 
-QGridLayout* SweepForm::makeMechanismBoxes() {
-  auto* mechanisms = new QGridLayout;
-  mechanisms->setContentsMargins(0, 0, 0, 0);
+ColumnGrid* SweepForm::makeMechanismBoxes() {
+  // Three columns where the page is wide enough, two at 1280×720 (three need 526 px).
+  auto* mechanisms = new ColumnGrid(2, 3);
   const auto& keys = experiment::privateMechanismKeys();
   for (std::size_t i = 0; i < keys.size(); ++i) {
     experiment::PrivacyPlan plan = experiment::withMechanism({}, keys[i]).value();
@@ -88,7 +88,7 @@ QGridLayout* SweepForm::makeMechanismBoxes() {
     const bool ticked = std::find(kDefaultMechanisms.begin(), kDefaultMechanisms.end(), keys[i]) !=
                         kDefaultMechanisms.end();
     box->setChecked(ticked);
-    mechanisms->addWidget(box, static_cast<int>(i) / 3, static_cast<int>(i) % 3);
+    mechanisms->addWidget(box);
     boxes_[keys[i]] = box;
     connect(box, &QCheckBox::toggled, this, [this] {
       refreshAxes();

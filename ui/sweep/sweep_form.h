@@ -27,7 +27,6 @@
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
-class QGridLayout;
 class QHBoxLayout;
 class QLabel;
 class QSpinBox;
@@ -35,6 +34,7 @@ QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
+class ColumnGrid;
 class NumberListField;
 class PresetChooser;
 
@@ -80,7 +80,7 @@ class SweepForm : public QWidget {
  private:
   // The constructor's rows: a tick box per mechanism, "Sweep <axis> over <values>", and
   // the repetitions and seed (which presets use too).
-  QGridLayout* makeMechanismBoxes();
+  ColumnGrid* makeMechanismBoxes();
   QHBoxLayout* makeAxisRow();
   QHBoxLayout* makeRunRow();
   void refreshMechanisms();

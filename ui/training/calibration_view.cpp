@@ -77,6 +77,7 @@ QString derivedSymbol(const std::string& key) {
       {"theorem_4_2_bound", QObject::tr("Thm 4.2 bound")},
       {"distance_to_all_data", QObject::tr("\u2016\u0175 \u2212 w*\u2016")},
       {"gradient_tolerance", QObject::tr("gradient tol.")},
+      {"release_noise_factor", QObject::tr("noise \u00d7 (rounding)")},
   };
   const auto it = symbols.find(key);
   return it != symbols.end() ? it->second : QString::fromStdString(key);
@@ -157,6 +158,7 @@ void CalibrationView::setReport(const mech::MechanismReport& report) {
     label->setToolTip(tr("%1\n%2 = %3").arg(QString::fromStdString(d->formula), QString::fromStdString(d->key))
                           .arg(d->value, 0, 'g', 10));
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setWordWrap(true);  // a long value wraps in a narrow dock rather than widening it
     const int index = static_cast<int>(labels_.size());
     grid_->addWidget(label, index / kColumns, index % kColumns);
     label->show();  // a layout shows a new child of a visible widget only later, from the event loop

@@ -58,7 +58,7 @@ PredictionFields::PredictionFields(QFormLayout* form, PredictionProvider predict
   parties_->setFractionCheck([this](int party, double v) { return fractionProblem(party, v); });
   form_->addRow(tr("Parties:"), parties_);
 
-  baseline_ = new QCheckBox(tr("Also release the all-data DP model (a second ε-DP release)"));
+  baseline_ = new QCheckBox(tr("All-data DP model too (spends 2ε)"));
   baseline_->setChecked(false);
   baseline_->setToolTip(tr("Paper 004's “all data, DP” baseline: the same mechanism with one party "
                            "holding every training row. It is a separate release from the same rows, recorded in "
