@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -43,6 +44,7 @@ class TestKeyboard : public QObject {
   void wheelOverTheDockScrollsInsteadOfChangingValues();
   void keyboardTrains();
   void tabLeavesTheLedgerTable();
+  void tabStopsOnlyWhereSomethingIsShown();
   void altShortcutScrollsToItsField();
   void viewShortcutsTurnToPages();
 
@@ -186,6 +188,42 @@ void TestKeyboard::tabLeavesTheLedgerTable() {
     QTRY_VERIFY(table->hasFocus());
     QTest::keyClick(table, key);
     QTRY_VERIFY2(!table->hasFocus(), key == Qt::Key_Tab ? "Tab" : "Shift+Tab");
+  }
+}
+
+// Issue 33: Tab stopped on a Calibration box of zero height. Tab through the whole window,
+// for a mechanism of each plan kind, after a private model is trained: every stop is a
+// visible widget with an area, on the window.
+void TestKeyboard::tabStopsOnlyWhereSomethingIsShown() {
+  MainWindow window;
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  activate(window);
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  // Not yet for multiparty, private selection and DP-SGD (issue 33, open): some of their rows
+  // are laid out at zero height once shown, and Tab stops on them (docs/status.md).
+  for (const QString& choice : {QStringLiteral("output"), QStringLiteral("prediction")}) {
+    QVERIFY2(mechanismForm(window)->setChoice(choice), qPrintable(choice));
+    QTest::qWait(100);  // the rows shown get their geometry when the layout next runs
+    mechanismForm(window)->mechanismBox()->setFocus(Qt::TabFocusReason);
+    QStringList bad;
+    QSet<QWidget*> seen;
+    for (int i = 0; i < 200; ++i) {
+      QWidget* focus = QApplication::focusWidget();
+      QVERIFY(focus);
+      if (seen.contains(focus)) break;  // round the whole chain
+      seen.insert(focus);
+      if (!focus->isVisible() || focus->width() <= 0 || focus->height() <= 0)
+        bad << QStringLiteral("%1 \"%2\" %3x%4")
+                   .arg(QString::fromLatin1(focus->metaObject()->className()), focus->accessibleName())
+                   .arg(focus->width())
+                   .arg(focus->height());
+      QTest::keyClick(focus, Qt::Key_Tab);
+    }
+    QVERIFY2(seen.size() > 10, qPrintable(choice));
+    QVERIFY2(bad.isEmpty(), qPrintable(choice + QStringLiteral(": ") + bad.join(QStringLiteral("; "))));
   }
 }
 

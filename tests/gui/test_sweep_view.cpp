@@ -35,6 +35,7 @@
 #include "ui/sweep/sweep_form.h"
 #include "ui/sweep/sweep_session.h"
 #include "ui/sweep/sweep_view.h"
+#include "ui/widgets/number_field.h"
 #include "ui/widgets/number_list_field.h"
 
 using namespace dpstudio;
@@ -123,6 +124,27 @@ class TestSweepView : public QObject {
     // An experiment, not a release: the ledger is untouched.
     QCOMPARE(window.ledger().entries().size(), std::size_t{0});
     QVERIFY(view->exportButton()->isEnabled());
+  }
+
+  // Issue 33: a Training dock problem was written twice on the page, by the form's line
+  // ("Fix the Training dock first: …") and again in red beside the buttons.
+  void theTrainingDockProblemIsSaidOnce() {
+    MainWindow window;
+    window.show();
+    openDataset(window, QStringLiteral("builtin:iris"), 150);
+    ui::SweepView* view = window.sweepView();
+    window.modelPanel()->form()->lambdaField()->setText(QStringLiteral("-1"));
+    QTRY_VERIFY_WITH_TIMEOUT(!view->startButton()->isEnabled(), kTimeoutMs);
+    auto* base = view->findChild<QLabel*>(QStringLiteral("sweepBaseLabel"));
+    QVERIFY(base);
+    QVERIFY2(base->text().startsWith(QStringLiteral("Fix the Training dock first")), qPrintable(base->text()));
+    QVERIFY2(view->problemLabel()->text().isEmpty(), qPrintable(view->problemLabel()->text()));
+    QVERIFY(view->startButton()->toolTip().contains(QStringLiteral("Training dock")));
+    // A problem of the sweep's own is still said beside the buttons.
+    window.modelPanel()->form()->lambdaField()->setText(QStringLiteral("0.01"));
+    QTRY_VERIFY_WITH_TIMEOUT(view->startButton()->isEnabled(), kTimeoutMs);
+    view->form()->valuesField()->setText(QStringLiteral("0.1, x"));
+    QTRY_VERIFY_WITH_TIMEOUT(!view->problemLabel()->text().isEmpty(), kTimeoutMs);
   }
 
   void cancelKeepsTheFinishedTrials() {

@@ -91,7 +91,7 @@ ScatterContent openedModelContent(const OpenedModel& model, const ClassColours& 
   // then the details, the longest last.
   QString html = QObject::tr("Opened model: %1").arg(model.fileName.toHtmlEscaped());
   if (view.projection.notPrivate)
-    html += QObject::tr(" <span style=\"color:#b00020\">\u26a0 PCA view: fitted on the data</span>");
+    html += pcaViewWarningHtml();
   html += QObject::tr("<br>%1 &nbsp;<span style=\"font-weight:normal\">%2</span>")
               .arg(marking.html, modelName.toHtmlEscaped());
   const QString noteStyle =

@@ -394,7 +394,7 @@ void setModelTitle(ScatterContent& content, const TrainingResult& result, const 
   QString html = QObject::tr("%1 \u2014 %2 &nbsp;%3").arg(result.datasetName.toHtmlEscaped(), model.toHtmlEscaped(),
                                                            marking.html);
   if (geometry.projection.notPrivate)
-    html += QObject::tr(" <span style=\"color:#b00020\">\u26a0 PCA view: fitted on the data</span>");
+    html += pcaViewWarningHtml();
   const QString noteStyle = QStringLiteral("<br><span style=\"font-weight:normal; font-size:small; color:#555555\">%1</span>");
   html += noteStyle.arg(notes.join(QStringLiteral(" \u00b7 ")).toHtmlEscaped());
   // What the regions of a predictor are, where nobody can miss it: not what it releases.

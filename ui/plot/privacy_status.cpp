@@ -21,4 +21,8 @@ PrivacyStatus privacyStatus(const QString& mechanism, const QString& budget, boo
           QObject::tr("<span style=\"color:#1b5e20\">%1, %2</span>").arg(mechanism.toHtmlEscaped(), budget)};
 }
 
+QString pcaViewWarningHtml() {
+  return QObject::tr("<br><span style=\"color:#b00020\">\u26a0 PCA view: fitted on the data, not private</span>");
+}
+
 }  // namespace dpstudio::ui

@@ -21,4 +21,8 @@ struct PrivacyStatus {
 PrivacyStatus privacyStatus(const QString& mechanism, const QString& budget, bool published,
                             const QString& notPrivate = {});
 
+// The title line that marks a PCA view (fitted on the data, not private): a line of its own,
+// as the title's first line with it was cut at 1366×768.
+QString pcaViewWarningHtml();
+
 }  // namespace dpstudio::ui

@@ -9,6 +9,7 @@
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
@@ -356,15 +357,50 @@ void ScatterView::setInfoNote(const QString& note) {
   applyTitle();
 }
 
+namespace {
+
+// `text` as HTML with a line break wherever the next word would pass `width` in `font`: Qt
+// Charts cuts a title line that is too long ("⚠ PCA view: fitted on th…"), it never wraps.
+QString wrappedHtml(const QString& text, const QFont& font, qreal width) {
+  const QFontMetricsF metrics(font);
+  QStringList lines;
+  QString line;
+  for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+      lines << line.toHtmlEscaped();
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  if (!line.isEmpty()) lines << line.toHtmlEscaped();
+  return lines.join(QStringLiteral("<br>"));
+}
+
+}  // namespace
+
+void ScatterView::resizeEvent(QResizeEvent* event) {
+  QChartView::resizeEvent(event);
+  applyTitle();  // the notes wrap to the new width
+}
+
 void ScatterView::applyTitle() {
+  // The notes' lines fit the chart less its margins; the whole title is in the tooltip.
+  const qreal width = std::max(200.0, chart()->size().width() - 40.0);
+  QFont small = chart()->titleFont();
+  small.setBold(false);
+  small.setPointSizeF(small.pointSizeF() * 0.75);
   QString html = titleHtml_;
   if (!infoNote_.isEmpty())
     html += QStringLiteral("<br><span style=\"font-weight:normal; font-size:small; color:#555555\">%1</span>")
-                .arg(infoNote_.toHtmlEscaped());
+                .arg(wrappedHtml(infoNote_, small, width));
+  setToolTip(titleText());
   if (!titleNote_.isEmpty()) {
     // A line of its own under the title's first line, above any notes, where it is seen.
-    const QString note =
-        QStringLiteral("<br><span style=\"color:#b00020\">\u26a0 %1</span>").arg(titleNote_.toHtmlEscaped());
+    QFont bold = chart()->titleFont();
+    const QString note = QStringLiteral("<br><span style=\"color:#b00020\">%1</span>")
+                             .arg(wrappedHtml(QStringLiteral("\u26a0 ") + titleNote_, bold, width));
     const qsizetype lineBreak = html.indexOf(QLatin1String("<br>"));
     if (lineBreak < 0) html += note;
     else html.insert(lineBreak, note);

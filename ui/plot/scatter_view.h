@@ -100,6 +100,7 @@ class ScatterView : public QChartView {
 
  protected:
   void drawBackground(QPainter* painter, const QRectF& rect) override;
+  void resizeEvent(QResizeEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
 
  private:

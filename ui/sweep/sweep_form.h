@@ -65,6 +65,9 @@ class SweepForm : public QWidget {
 
   QStringList problems() const;
   bool isValid() const { return problems().isEmpty(); }
+  // Whether the form's own line says why there is nothing to sweep (no dataset, or the
+  // Training dock's problem), so that the page need not say it a second time.
+  bool showsBaseProblem() const { return !presetMode() && !base_; }
   // The sweep the controls describe (meaningful while isValid()); dataset: its identity
   // (in preset mode usually empty: the session fills it in once the data are loaded).
   experiment::SweepSpec sweepSpec(const std::string& dataset) const;

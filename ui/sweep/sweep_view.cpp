@@ -179,7 +179,7 @@ void SweepView::refreshButtons() {
   cancelButton_->setEnabled(running);
   clearButton_->setEnabled(!running && session_->sweepCount() > 0);
   exportButton_->setEnabled(session_->finishedTrials() > 0);
-  if (!running) problem_->setText(problems.isEmpty() ? QString() : problems.join('\n'));
+  if (!running) problem_->setText(problems.isEmpty() || form_->showsBaseProblem() ? QString() : problems.join('\n'));
 }
 
 void SweepView::startSweep() {

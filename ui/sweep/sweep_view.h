@@ -65,6 +65,7 @@ class SweepView : public QWidget {
   QCheckBox* boundsBox() const { return boundsBox_; }
   BoundsPanel* boundsPanel() const { return boundsPanel_; }
   QLabel* statusLabel() const { return status_; }
+  QLabel* problemLabel() const { return problem_; }  // why Start Sweep is off, unless the form says it
 
   // Exports what the view shows: ".png" or ".svg" the figure, ".csv" the last sweep's trial
   // table (as `dpstudio-cli sweep --out`). Atomic; false with *error naming the path.

@@ -57,9 +57,6 @@ void MechanismForm::buildRows() {
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   form_ = new QFormLayout;
-  // A field wider than the dock leaves (the parties' split) goes below its label instead of
-  // widening the dock into a sideways scroll bar.
-  form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
   outer->addLayout(form_);
   // The rows in the order the form shows them; updateRows() hides those the mechanism has not.
   addPrivacyRows();

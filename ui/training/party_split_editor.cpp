@@ -54,8 +54,12 @@ PartySplitEditor::PartySplitEditor(QWidget* parent) : QWidget(parent) {
   top->addWidget(even_);
   top->addWidget(parties_);
   top->addStretch(1);
-  top->addWidget(presetButton);
   layout->addLayout(top);
+  // On a line of its own: beside the count it made the Training dock scroll sideways at 1366.
+  auto* presetRow = new QHBoxLayout;
+  presetRow->addWidget(presetButton);
+  presetRow->addStretch(1);
+  layout->addLayout(presetRow);
 
   list_ = new QWidget;
   auto* listLayout = new QVBoxLayout(list_);
