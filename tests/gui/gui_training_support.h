@@ -56,6 +56,15 @@ inline void openDataset(ui::MainWindow& window, const QString& spec, int rows) {
   QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isBusy(), kTimeoutMs);
 }
 
+// Shows `window`, makes it the active window (keyboard focus and shortcuts need that) and
+// opens the built-in iris: where the keyboard and layout tests start.
+inline void showActiveOnIris(ui::MainWindow& window) {
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  activate(window);
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+}
+
 // Trains `kind` by pressing Train in the dock and waits until its regions are drawn.
 inline void trainFromDock(ui::MainWindow& window, ModelKind kind, int maxIterations = 300) {
   auto* form = window.modelPanel()->form();

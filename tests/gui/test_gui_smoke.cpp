@@ -77,6 +77,7 @@ class TestGuiSmoke : public QObject {
  private:
   // A window showing iris, as after start-up.
   void openIris(MainWindow& window);
+  void chooseViewKind(MainWindow& window, ViewKind kind);
 
   QTemporaryDir dir_;
 };
@@ -99,6 +100,13 @@ void TestGuiSmoke::openIris(MainWindow& window) {
   emit window.datasetPanel()->builtinRequested(QStringLiteral("builtin:iris"));
   QTRY_COMPARE_WITH_TIMEOUT(window.scatterView()->pointCount(), 150, kTimeoutMs);
   QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isBusy(), kTimeoutMs);
+}
+
+// Chooses the 2-D view kind in the Dataset dock and waits until the view shows it.
+void TestGuiSmoke::chooseViewKind(MainWindow& window, ViewKind kind) {
+  QSignalSpy shown(&window, &MainWindow::datasetShown);
+  window.datasetPanel()->setViewKind(kind);
+  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
 }
 
 void TestGuiSmoke::opensBuiltinThroughTheDock() {
@@ -147,9 +155,7 @@ void TestGuiSmoke::randomProjectionKeepsPointCount() {
   MainWindow window;
   window.show();
   openIris(window);
-  QSignalSpy shown(&window, &MainWindow::datasetShown);
-  window.datasetPanel()->setViewKind(ViewKind::RandomProjection);
-  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+  chooseViewKind(window, ViewKind::RandomProjection);
   QCOMPARE(window.document()->view()->spec.kind, ViewKind::RandomProjection);
   QCOMPARE(window.scatterView()->pointCount(), 150);
   QCOMPARE(window.scatterView()->seriesCount(), 3);
@@ -162,9 +168,7 @@ void TestGuiSmoke::pcaViewIsMarkedNotPrivate() {
   MainWindow window;
   window.show();
   openIris(window);
-  QSignalSpy shown(&window, &MainWindow::datasetShown);
-  window.datasetPanel()->setViewKind(ViewKind::Pca);
-  QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+  chooseViewKind(window, ViewKind::Pca);
   QVERIFY(window.document()->view()->projection.notPrivate);
   QVERIFY(window.scatterView()->chart()->title().contains(QLatin1String("not private")));
   QCOMPARE(window.scatterView()->pointCount(), 150);
@@ -177,9 +181,7 @@ void TestGuiSmoke::chosenViewKindComesBackNextStart() {
     MainWindow window;
     window.show();
     openIris(window);
-    QSignalSpy shown(&window, &MainWindow::datasetShown);
-    window.datasetPanel()->setViewKind(ViewKind::Pca);
-    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+    chooseViewKind(window, ViewKind::Pca);
     window.close();
   }
   MainWindow next;

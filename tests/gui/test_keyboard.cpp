@@ -62,10 +62,7 @@ void TestKeyboard::init() { QSettings().clear(); }
 void TestKeyboard::wheelOverTheDockScrollsInsteadOfChangingValues() {
   MainWindow window;
   window.resize(1366, 768);
-  window.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&window));
-  activate(window);
-  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  showActiveOnIris(window);
   QSpinBox* seed = window.modelPanel()->form()->splitSeedBox();
   QComboBox* model = window.modelPanel()->form()->modelBox();
   window.modelPanel()->trainButton()->setFocus();
@@ -139,10 +136,7 @@ void TestKeyboard::wheelOverTheDockScrollsInsteadOfChangingValues() {
 // its shortcut), and Enter in a field did nothing. Each, three times in a row, must train.
 void TestKeyboard::keyboardTrains() {
   MainWindow window;
-  window.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&window));
-  activate(window);
-  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  showActiveOnIris(window);
   QSignalSpy shown(&window, &MainWindow::modelShown);
   auto* train = window.modelPanel()->trainButton();
   for (int run = 1; run <= 3; ++run) {
@@ -170,10 +164,7 @@ void TestKeyboard::keyboardTrains() {
 // cell. Arrows move within a table; Tab and Shift+Tab leave it.
 void TestKeyboard::tabLeavesTheLedgerTable() {
   MainWindow window;
-  window.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&window));
-  activate(window);
-  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  showActiveOnIris(window);
   // Two releases: a table of rows, in which Tab used to move from cell to cell.
   mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
   pressAndWaitForModel(window, window.modelPanel()->trainButton());
@@ -196,10 +187,7 @@ void TestKeyboard::tabLeavesTheLedgerTable() {
 // visible widget with an area, on the window.
 void TestKeyboard::tabStopsOnlyWhereSomethingIsShown() {
   MainWindow window;
-  window.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&window));
-  activate(window);
-  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  showActiveOnIris(window);
   mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
   pressAndWaitForModel(window, window.modelPanel()->trainButton());
   // Not yet for multiparty, private selection and DP-SGD (issue 33, open): some of their rows
@@ -230,10 +218,7 @@ void TestKeyboard::tabStopsOnlyWhereSomethingIsShown() {
 // Issue 33: Alt+M focused the Mechanism box without scrolling the Training dock to it.
 void TestKeyboard::altShortcutScrollsToItsField() {
   MainWindow window;
-  window.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&window));
-  activate(window);
-  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  showActiveOnIris(window);
   mechanismForm(window)->setMechanism(mech::MechanismKind::DpSgd);  // the tallest form
   window.resize(1280, 720);
   QComboBox* mechanism = mechanismForm(window)->mechanismBox();

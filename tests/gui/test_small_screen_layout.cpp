@@ -169,9 +169,7 @@ void TestSmallScreenLayout::windowOpensWithinTheScreen() {
 
 void TestSmallScreenLayout::everyMechanismFitsTheTrainingDock() {
   MainWindow window;
-  window.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&window));
-  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  showActiveOnIris(window);
   auto* dock = window.findChild<QDockWidget*>(QStringLiteral("trainingDock"));
   QVERIFY(dock);
   QComboBox* mechanisms = mechanismForm(window)->mechanismBox();
@@ -215,9 +213,7 @@ void TestSmallScreenLayout::everyMechanismFitsTheTrainingDock() {
 
 void TestSmallScreenLayout::everyPageFitsItsWidthWithItsActionsInSight() {
   MainWindow window;
-  window.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&window));
-  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  showActiveOnIris(window);
   QTabWidget* tabs = window.centralTabs();
   const std::map<QWidget*, std::vector<QPushButton*>> actions = {
       {window.sweepView(), {window.sweepView()->startButton(), window.sweepView()->exportButton()}},
