@@ -96,6 +96,7 @@ class TestNoiseView : public QObject {
 
   void withoutAPrivateModelItSaysSo();
   void outputPerturbationDrawsAgainstTheLaw();
+  void releaseNoiseSaysItsNormsAreWithheld();
   void oneVsRestAddsOneNormPerClass();
   void predictorAnswersAreCollected();
   void dpSgdHasNoSingleDrawLaw();
@@ -125,6 +126,22 @@ void TestNoiseView::withoutAPrivateModelItSaysSo() {
   pressAndWaitForModel(window, window.modelPanel()->trainButton());
   QVERIFY(!view->law());
   QVERIFY(view->messageLabel()->text().contains(QLatin1String("not private")));
+}
+
+// Issue 33: after the first screen's release the page said "no released draw yet", as if
+// nothing had been drawn; release noise's norms are withheld on purpose, and it says so.
+void TestNoiseView::releaseNoiseSaysItsNormsAreWithheld() {
+  MainWindow window;
+  window.show();
+  openDataset(window, kIris, 150);
+  mechanismForm(window)->setMechanism(MechanismKind::Output);
+  pressAndWaitForModel(window, window.modelPanel()->trainButton());
+  NoiseView* view = noiseView(window);
+  QVERIFY(releaseReport(window).noiseNorms.empty());
+  QVERIFY(view->releasedNorms().empty());
+  QVERIFY(view->law());
+  QVERIFY2(view->lawLabel()->text().contains(QStringLiteral("withheld")), qPrintable(view->lawLabel()->text()));
+  QVERIFY(!view->lawLabel()->text().contains(QStringLiteral("no released draw yet")));
 }
 
 void TestNoiseView::outputPerturbationDrawsAgainstTheLaw() {

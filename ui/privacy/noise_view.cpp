@@ -103,6 +103,8 @@ void NoiseView::modelChanged() {
     law_ = law.value();
   }
   context_ = drawContext(*result, report);
+  withheld_ = !result->prediction && report.noiseNorms.empty() &&
+              result->settings.privacy.noise == privacy::NoiseKind::Release;
   if (result->prediction) {  // its noise is drawn per answer, after training
     answers_ = training_->answers();
     if (answers_) return collectAnswers();
@@ -161,7 +163,11 @@ void NoiseView::refresh() {
   QStringList lines;
   lines << QStringLiteral("<b>%1</b>").arg(title().toHtmlEscaped()) << context_.toHtmlEscaped()
         << key("#6495ed", QStringLiteral("\u25a0"), drawnText(released_.size() + simulated_.size(), simulated_.size()))
-        << key("#e67800", QStringLiteral("\u25b2"), releasedText(released_))
+        << key("#e67800", QStringLiteral("\u25b2"),
+               released_.empty() && withheld_
+                   ? tr("released draws: \u2016b\u2016 withheld (release noise: beside the model it would "
+                        "locate the exact minimizer; Randomness \u2192 Experiment shows draws)")
+                   : releasedText(released_))
         << key("#212121", QStringLiteral("\u2501"), tr("density of \u2016b\u2016")) + QStringLiteral("&nbsp;&nbsp;") +
                key("#c62828", QStringLiteral("\u2504"), tr("E\u2016b\u2016 = %1").arg(formatDerivedValue(law_->mean())));
   lawLabel_->setText(lines.join(QStringLiteral("<br>")));

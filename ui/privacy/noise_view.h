@@ -81,6 +81,9 @@ class NoiseView : public QWidget {
   std::optional<privacy::NoiseNormLaw> law_;
   QString context_;  // the mechanism and what one draw is
   std::vector<double> released_;
+  // The shown release drew release noise, whose norms core withholds (mechanism.h,
+  // withholdDrawnNoise): the key says so instead of "no released draw yet".
+  bool withheld_ = false;
   std::vector<double> simulated_;
   std::vector<std::uint64_t> seeds_;  // of the simulations, for the note
 
