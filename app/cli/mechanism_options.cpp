@@ -55,7 +55,8 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
   // Private selection chooses the kind itself (PrivacyPlan::selection); its options are the shared ones.
   const experiment::MechanismEntry* entry = experiment::findMechanism(mechanismName.toStdString());
   const bool selects = entry && entry->selectsMechanism;
-  const auto mechanism = selects ? std::optional(mech::MechanismKind::None) : mech::parseMechanism(mechanismName.toStdString());
+  const auto mechanism =
+      selects ? std::optional(mech::MechanismKind::None) : experiment::trainingMechanism(mechanismName.toStdString());
   if (!mechanism)
     return Error{ErrorKind::Usage, "unknown mechanism '" + mechanismName.toStdString() + "' (" +
                                        experiment::mechanismKeyList({experiment::PlanKind::NonPrivate,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/mechanisms/training_mechanism.h"
+
 namespace dpstudio::experiment {
 namespace {
 
@@ -18,7 +20,7 @@ constexpr MechanismUses kSensitivity{.budget = true};
 constexpr MechanismUses kSubsample{.budget = true, .teachers = true};
 constexpr MechanismUses kParties{.delta = false, .familyChoice = false, .parties = true};
 
-std::vector<MechanismEntry> buildCatalog() {
+std::deque<MechanismEntry> builtInCatalog() {
   return {
       {.key = "none", .title = "Non-private", .group = G::Baseline, .plan = P::NonPrivate,
        .note = "Trains the model exactly: not differentially private. The reference every private model is "
@@ -31,25 +33,25 @@ std::vector<MechanismEntry> buildCatalog() {
                "training accuracy (Liu & Talwar; Papernot & Steinke). The whole selection spends the \u03b5 and "
                "\u03b4 given.",
        .uses = kSelection, .selectsMechanism = true},
-      {.key = "output", .title = "Output perturbation", .section = "A",
+      {.training = mech::MechanismKind::Output, .section = "A",
        .note = "Noise on the trained parameters.",
        .help = "Train exactly, then add noise scaled to the model's sensitivity \u0394 = 2K/(n\u03bb) (Chaudhuri "
                "et al.). Any model; \u2113\u2082-Laplace (\u03b5-DP) or Gaussian ((\u03b5, \u03b4)-DP).",
        .uses = kTraining, .startsFromBaseline = true},
-      {.key = "objective", .title = "Objective perturbation", .section = "B", .qualifier = "binary models",
+      {.training = mech::MechanismKind::Objective, .section = "B", .qualifier = "binary models",
        .note = "Noise in the objective, binary models.",
        .help = "Add a random linear term to the objective and minimize (Chaudhuri et al. Alg. 2). Logistic "
                "regression and Huber SVM, one-vs-rest for more classes.",
        .uses = kTraining, .startsFromBaseline = true},
-      {.key = "loss", .title = "Loss perturbation", .section = "C", .note = "Noise in the loss, linear models.",
+      {.training = mech::MechanismKind::Loss, .section = "C", .note = "Noise in the loss, linear models.",
        .help = "A random linear term scaled to the loss's gradient bound, for softmax and the other linear models "
                "(Kifer et al.).",
        .uses = kTraining, .startsFromBaseline = true},
-      {.key = "dplmgc", .title = "DP-LMGC", .section = "D", .note = "Noise in LMGC's loss.",
+      {.training = mech::MechanismKind::DpLmgc, .section = "D", .note = "Noise in LMGC's loss.",
        .help = "Loss perturbation of the large-margin Gaussian classifier (Pathak & Raj), corrected or as "
                "published.",
        .uses = kTraining, .startsFromBaseline = true},
-      {.key = "dpsgd", .title = "DP-SGD", .section = "E", .note = "Noisy clipped gradient steps; Gaussian noise.",
+      {.training = mech::MechanismKind::DpSgd, .section = "E", .note = "Noisy clipped gradient steps; Gaussian noise.",
        .help = "Noisy clipped gradient steps on Poisson-sampled batches, \u03c3 calibrated by the PLD accountant. "
                "Softmax and LMGC.",
        .uses = kSgd},
@@ -75,6 +77,29 @@ std::vector<MechanismEntry> buildCatalog() {
   };
 }
 
+std::string sentenceTitle(std::string title) {
+  if (!title.empty() && title[0] >= 'a' && title[0] <= 'z') title[0] = static_cast<char>(title[0] - 'a' + 'A');
+  return title;
+}
+
+// A training entry's key and title are its implementation's.
+MechanismEntry completed(MechanismEntry entry) {
+  if (!entry.training.isNone()) {
+    entry.key = entry.training.mechanism().key();
+    entry.title = sentenceTitle(entry.training.mechanism().title());
+  }
+  return entry;
+}
+
+std::deque<MechanismEntry>& catalogStorage() {
+  static std::deque<MechanismEntry> catalog = [] {
+    std::deque<MechanismEntry> entries;
+    for (MechanismEntry& e : builtInCatalog()) entries.push_back(completed(std::move(e)));
+    return entries;
+  }();
+  return catalog;
+}
+
 }  // namespace
 
 std::string groupTitle(MechanismGroup group) {
@@ -87,9 +112,24 @@ std::string groupTitle(MechanismGroup group) {
   return {};
 }
 
-const std::vector<MechanismEntry>& mechanismCatalog() {
-  static const std::vector<MechanismEntry> catalog = buildCatalog();
-  return catalog;
+const std::deque<MechanismEntry>& mechanismCatalog() { return catalogStorage(); }
+
+Status addMechanism(MechanismEntry entry) {
+  const auto refuse = [](const std::string& message) { return Error{ErrorKind::Usage, message, {}, 0, "mechanism"}; };
+  if (entry.training.isNone() || entry.plan != PlanKind::Training || entry.selectsMechanism)
+    return refuse("an added mechanism is a private-training mechanism with its implementation");
+  entry = completed(std::move(entry));
+  if (entry.key.empty() || findMechanism(entry.key)) return refuse("the mechanism key '" + entry.key + "' is taken");
+  if (entry.note.empty() || entry.help.empty()) return refuse("the mechanism '" + entry.key + "' needs a note and help");
+  catalogStorage().push_back(std::move(entry));
+  return Ok{};
+}
+
+std::optional<mech::MechanismKind> trainingMechanism(std::string_view key) {
+  if (key == "none") return mech::MechanismKind::None;
+  const MechanismEntry* entry = findMechanism(key);
+  if (!entry || entry->training.isNone()) return std::nullopt;
+  return entry->training;
 }
 
 const MechanismEntry* findMechanism(std::string_view key) {

@@ -5,11 +5,18 @@
 // reads, and how the experiment layer treats it. Every list of mechanisms — the CLI's help
 // and error messages, the GUI's Mechanism and Audit lists and their notes, the sweep's warm
 // starts, PrivacyPlan's titles and keys — reads this table, so a mechanism is added here
-// once and not in a dozen places the compiler does not flag. Plain data; no Qt.
+// once and not in a dozen places the compiler does not flag. A private-training mechanism's
+// entry names its implementation (mech::TrainingMechanism, core/mechanisms/
+// training_mechanism.h), from which its key and title come. Plain data; no Qt.
 
+#include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/mechanisms/mechanism.h"
+#include "core/util/result.h"
 
 namespace dpstudio::experiment {
 
@@ -32,6 +39,9 @@ struct MechanismUses {
 };
 
 struct MechanismEntry {
+  // A private-training mechanism (PlanKind::Training, not selection): its implementation.
+  // The entry's key and title are then the implementation's (left empty here).
+  mech::MechanismKind training;
   std::string key;      // "output": the CLI's --mechanism, bundles, the ledger
   std::string title;    // "Output perturbation"
   std::string section;  // "A": its section of the algorithms reference (docs/algorithms.md §3 A)
@@ -49,10 +59,20 @@ struct MechanismEntry {
   bool selectsMechanism = false;
 };
 
-// Every mechanism, "none" first, in the order the GUI lists them.
-const std::vector<MechanismEntry>& mechanismCatalog();
+// Every mechanism, "none" first, in the order the GUI lists them. References stay valid
+// for the life of the program (addMechanism does not move the entries).
+const std::deque<MechanismEntry>& mechanismCatalog();
 // nullptr for an unknown key.
 const MechanismEntry* findMechanism(std::string_view key);
+// The private-training mechanism of a key: None for "none", nullopt for any key that is
+// not a training mechanism's (selection, the predictors, multiparty, an unknown key).
+std::optional<mech::MechanismKind> trainingMechanism(std::string_view key);
+
+// Adds a training mechanism defined outside core (a plug-in, a test's mechanism) after the
+// built-in ones: every list, the plan builder, the sweep, the audit and the bundle then
+// offer it. Call before any other thread reads the catalogue. Refuses an entry without an
+// implementation, a plan kind other than Training, or a key already taken.
+Status addMechanism(MechanismEntry entry);
 // "none, output, objective, … or multiparty": the keys as a sentence, for help and errors;
 // `plans` limits it to those run as these plan kinds (empty: all).
 std::string mechanismKeyList(const std::vector<PlanKind>& plans = {});

@@ -34,7 +34,7 @@ Result<PrivacyPlan> assemblePlan(const PlanChoice& choice) {
         plan = PrivacyPlan::selection(o, settings);
         break;
       }
-      o.kind = *mech::parseMechanism(entry->key);
+      o.kind = entry->training;
       plan = PrivacyPlan::training(o, choice.tuneLambdas);
       break;
     }

@@ -16,6 +16,7 @@
 
 #include "core/linalg/psd.h"
 #include "core/mechanisms/mechanism_internal.h"
+#include "core/mechanisms/training_mechanism.h"
 #include "core/models/lmgc.h"
 #include "core/privacy/validation.h"
 
@@ -31,7 +32,7 @@ const char* kPublishedWarning =
 
 }  // namespace
 
-Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const ProblemShape& s) {
+static Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const ProblemShape& s) {
   const double C = static_cast<double>(s.classes);
   const Index k = s.features + 1;
   if (o.calibration == Calibration::Published) {
@@ -62,7 +63,7 @@ Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const Problem
   return report;
 }
 
-Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
+static Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
                                  const TrainControl& control,
                                  const Eigen::VectorXd* experimentStart) {
   auto calibrated = calibrateDpLmgc(o, {train.rows(), train.features(), train.classes()});
@@ -104,3 +105,38 @@ Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset& train
 }
 
 }  // namespace dpstudio::mech::detail
+
+namespace dpstudio::mech {
+namespace {
+
+class DpLmgcMechanism final : public TrainingMechanism {
+ public:
+  std::string key() const override { return "dplmgc"; }
+  std::string title() const override { return "DP-LMGC"; }
+  Status validate(const MechanismOptions& o) const override {
+    if (o.learner.kind != ModelKind::Lmgc)
+      return detail::invalidOption("dplmgc trains the LMGC model only (--model lmgc)", "mechanism");
+    if (o.calibration == Calibration::Published && o.family != NoiseFamily::L2Laplace)
+      return detail::invalidOption("DP-LMGC as published draws its Gamma-norm noise only", "distribution");
+    return Ok{};
+  }
+  bool offersPublishedCalibration() const override { return true; }
+  bool perturbsObjective() const override { return true; }
+  Result<MechanismReport> calibrate(const MechanismOptions& o, const ProblemShape& s,
+                                    privacy::NoiseKind) const override {
+    return detail::calibrateDpLmgc(o, s);
+  }
+  Result<PrivateModel> train(const MechanismOptions& o, const Dataset& rows, privacy::NoiseSource& noise,
+                             const TrainControl& control, const Eigen::VectorXd* start) const override {
+    return detail::trainDpLmgc(o, rows, noise, control, start);
+  }
+};
+
+}  // namespace
+
+const TrainingMechanism& dpLmgc() {
+  static const DpLmgcMechanism mechanism;
+  return mechanism;
+}
+
+}  // namespace dpstudio::mech

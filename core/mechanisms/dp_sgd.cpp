@@ -24,6 +24,7 @@
 #include <mutex>
 
 #include "core/mechanisms/mechanism_internal.h"
+#include "core/mechanisms/training_mechanism.h"
 #include "core/models/lmgc.h"
 #include "core/models/objective.h"
 #include "core/mechanisms/sgd_step.h"
@@ -186,7 +187,7 @@ Result<std::pair<double, SgdAccount>> calibrateSgd(const SgdPlan& p, double delt
 
 }  // namespace
 
-Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemShape& s) {
+static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemShape& s) {
   MechanismReport report = baseReport(o, NoiseLaw::Gaussian);
   const SgdPlan p = planFor(o, s.rows);
   auto made = makeModel(o.learner, s.features, s.classes);
@@ -263,7 +264,7 @@ Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemS
   return report;
 }
 
-Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
+static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
                                 const TrainControl& control) {
   auto calibrated = calibrateDpSgd(o, {train.rows(), train.features(), train.classes()});
   if (!calibrated) return calibrated.error();
@@ -342,3 +343,48 @@ Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train,
 }
 
 }  // namespace dpstudio::mech::detail
+
+namespace dpstudio::mech {
+namespace {
+
+class DpSgdMechanism final : public TrainingMechanism {
+ public:
+  std::string key() const override { return "dpsgd"; }
+  std::string title() const override { return "DP-SGD"; }
+  Status validate(const MechanismOptions& o) const override {
+    using detail::invalidOption;
+    if (o.learner.kind != ModelKind::Softmax && o.learner.kind != ModelKind::Lmgc)
+      return invalidOption("DP-SGD is offered for softmax regression and LMGC", "mechanism");
+    const DpSgdSettings& sgd = o.sgd;
+    if (sgd.batchSize < 1) return invalidOption("the batch size must be >= 1", "batch-size");
+    if (!(std::isfinite(sgd.clipNorm) && sgd.clipNorm > 0))
+      return invalidOption("the clip norm must be finite and > 0", "clip-norm");
+    if (!(std::isfinite(sgd.epochs) && sgd.epochs > 0)) return invalidOption("epochs must be finite and > 0", "epochs");
+    if (sgd.learningRate && !(std::isfinite(*sgd.learningRate) && *sgd.learningRate > 0))
+      return invalidOption("the learning rate must be finite and > 0", "learning-rate");
+    // 0 is allowed: the non-private baseline, reported as NOT private (ε = ∞).
+    if (sgd.noiseMultiplier && !(std::isfinite(*sgd.noiseMultiplier) && *sgd.noiseMultiplier >= 0))
+      return invalidOption("the noise multiplier must be finite and >= 0 (0: no noise, NOT private)",
+                           "noise-multiplier");
+    return Ok{};
+  }
+  // Gaussian noise by construction, whatever the family.
+  bool needsDelta(const MechanismOptions&) const override { return true; }
+  Result<MechanismReport> calibrate(const MechanismOptions& o, const ProblemShape& s,
+                                    privacy::NoiseKind) const override {
+    return detail::calibrateDpSgd(o, s);
+  }
+  Result<PrivateModel> train(const MechanismOptions& o, const Dataset& rows, privacy::NoiseSource& noise,
+                             const TrainControl& control, const Eigen::VectorXd*) const override {
+    return detail::trainDpSgd(o, rows, noise, control);
+  }
+};
+
+}  // namespace
+
+const TrainingMechanism& dpSgd() {
+  static const DpSgdMechanism mechanism;
+  return mechanism;
+}
+
+}  // namespace dpstudio::mech

@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "core/mechanisms/mechanism_internal.h"
+#include "core/mechanisms/training_mechanism.h"
 #include "core/privacy/validation.h"
 
 namespace dpstudio::mech::detail {
@@ -39,7 +40,7 @@ std::string setLossPerturbationNoise(MechanismReport& report, const MechanismOpt
   return "(" + privacy::formatNumber(o.epsilon) + ", " + privacy::formatNumber(delta) + ")-DP";
 }
 
-Result<MechanismReport> calibrateLoss(const MechanismOptions& o, const ProblemShape& s) {
+static Result<MechanismReport> calibrateLoss(const MechanismOptions& o, const ProblemShape& s) {
   auto made = makeModel(o.learner, s.features, s.classes);
   if (!made) return made.error();
   const ModelConstants k = made.value()->constants();
@@ -57,7 +58,7 @@ Result<MechanismReport> calibrateLoss(const MechanismOptions& o, const ProblemSh
   return report;
 }
 
-Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
+static Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
                                const TrainControl& control,
                                const Eigen::VectorXd* experimentStart) {
   auto calibrated = calibrateLoss(o, {train.rows(), train.features(), train.classes()});
@@ -87,3 +88,34 @@ Result<PrivateModel> trainLoss(const MechanismOptions& o, const Dataset& train, 
 }
 
 }  // namespace dpstudio::mech::detail
+
+namespace dpstudio::mech {
+namespace {
+
+class LossPerturbation final : public TrainingMechanism {
+ public:
+  std::string key() const override { return "loss"; }
+  std::string title() const override { return "loss perturbation"; }
+  Status validate(const MechanismOptions& o) const override {
+    if (o.learner.kind == ModelKind::Lmgc) return detail::invalidOption("for LMGC use the dplmgc mechanism", "mechanism");
+    return Ok{};
+  }
+  bool perturbsObjective() const override { return true; }
+  Result<MechanismReport> calibrate(const MechanismOptions& o, const ProblemShape& s,
+                                    privacy::NoiseKind) const override {
+    return detail::calibrateLoss(o, s);
+  }
+  Result<PrivateModel> train(const MechanismOptions& o, const Dataset& rows, privacy::NoiseSource& noise,
+                             const TrainControl& control, const Eigen::VectorXd* start) const override {
+    return detail::trainLoss(o, rows, noise, control, start);
+  }
+};
+
+}  // namespace
+
+const TrainingMechanism& lossPerturbation() {
+  static const LossPerturbation mechanism;
+  return mechanism;
+}
+
+}  // namespace dpstudio::mech

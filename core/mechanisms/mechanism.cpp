@@ -1,8 +1,10 @@
 #include "core/mechanisms/mechanism.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "core/mechanisms/mechanism_internal.h"
+#include "core/mechanisms/training_mechanism.h"
 #include "core/privacy/release_granularity.h"
 #include "core/privacy/validation.h"
 
@@ -13,30 +15,14 @@ Error invalid(const std::string& message, const std::string& field) {
   return Error{ErrorKind::InvalidPrivacy, message, {}, 0, field};
 }
 
-bool isBinaryLinear(ModelKind kind) {
-  return kind == ModelKind::LogisticRegression || kind == ModelKind::HuberSvm;
-}
-
 }  // namespace
 
-std::string mechanismName(MechanismKind kind) {
-  switch (kind) {
-    case MechanismKind::None: return "none";
-    case MechanismKind::Output: return "output";
-    case MechanismKind::Objective: return "objective";
-    case MechanismKind::Loss: return "loss";
-    case MechanismKind::DpLmgc: return "dplmgc";
-    case MechanismKind::DpSgd: return "dpsgd";
-  }
-  return "unknown";
+const TrainingMechanism& MechanismKind::mechanism() const {
+  if (!implementation_) std::abort();  // None has no implementation: a programming error
+  return implementation_();
 }
 
-std::optional<MechanismKind> parseMechanism(const std::string& name) {
-  for (MechanismKind kind : {MechanismKind::None, MechanismKind::Output, MechanismKind::Objective,
-                             MechanismKind::Loss, MechanismKind::DpLmgc, MechanismKind::DpSgd})
-    if (mechanismName(kind) == name) return kind;
-  return std::nullopt;
-}
+std::string mechanismName(MechanismKind kind) { return kind.isNone() ? std::string("none") : kind.mechanism().key(); }
 
 std::string calibrationName(Calibration calibration) {
   return calibration == Calibration::Corrected ? "corrected" : "published";
@@ -60,52 +46,16 @@ std::optional<NoiseFamily> parseNoiseFamily(const std::string& name) {
 
 Status MechanismOptions::validate() const {
   if (auto status = learner.validate(); !status) return status.error();
-  if (kind == MechanismKind::None) return Ok{};
+  if (kind.isNone()) return Ok{};
+  const TrainingMechanism& mechanism = kind.mechanism();
   if (auto status = privacy::requirePositive("epsilon", epsilon); !status) return status.error();
   if (!(delta >= 0 && delta < 1)) return invalid("delta must be in [0, 1), found " + privacy::formatNumber(delta), "delta");
-  const bool needsDelta = family == NoiseFamily::Gaussian || kind == MechanismKind::DpSgd;
-  if (needsDelta && !(delta > 0))
-    return invalid(kind == MechanismKind::DpSgd ? "DP-SGD needs delta > 0"
-                                                : "Gaussian noise needs delta > 0 (use l2-laplace for delta = 0)",
+  if (mechanism.needsDelta(*this) && !(delta > 0))
+    return invalid(family == NoiseFamily::Gaussian ? "Gaussian noise needs delta > 0 (use l2-laplace for delta = 0)"
+                                                   : mechanism.title() + " needs delta > 0",
                    "delta");
-  const ModelKind model = learner.kind;
-  switch (kind) {
-    case MechanismKind::Output:
-      if (model == ModelKind::Lmgc && !(std::isfinite(lmgcStrongConvexity) && lmgcStrongConvexity > 0))
-        return invalid("the strong-convexity weight lambda2 must be finite and > 0", "lambda2");
-      break;
-    case MechanismKind::Objective:
-      if (!isBinaryLinear(model))
-        return invalid("objective perturbation is for logistic regression and the Huber SVM; use loss "
-                       "perturbation for softmax and dplmgc for LMGC",
-                       "mechanism");
-      if (family != NoiseFamily::L2Laplace)
-        return invalid("objective perturbation draws l2-Laplace noise only (Chaudhuri et al. Alg. 2)", "distribution");
-      break;
-    case MechanismKind::Loss:
-      if (model == ModelKind::Lmgc) return invalid("for LMGC use the dplmgc mechanism", "mechanism");
-      break;
-    case MechanismKind::DpLmgc:
-      if (model != ModelKind::Lmgc) return invalid("dplmgc trains the LMGC model only (--model lmgc)", "mechanism");
-      if (calibration == Calibration::Published && family != NoiseFamily::L2Laplace)
-        return invalid("DP-LMGC as published draws its Gamma-norm noise only", "distribution");
-      break;
-    case MechanismKind::DpSgd:
-      if (model != ModelKind::Softmax && model != ModelKind::Lmgc)
-        return invalid("DP-SGD is offered for softmax regression and LMGC", "mechanism");
-      if (sgd.batchSize < 1) return invalid("the batch size must be >= 1", "batch-size");
-      if (!(std::isfinite(sgd.clipNorm) && sgd.clipNorm > 0)) return invalid("the clip norm must be finite and > 0", "clip-norm");
-      if (!(std::isfinite(sgd.epochs) && sgd.epochs > 0)) return invalid("epochs must be finite and > 0", "epochs");
-      if (sgd.learningRate && !(std::isfinite(*sgd.learningRate) && *sgd.learningRate > 0))
-        return invalid("the learning rate must be finite and > 0", "learning-rate");
-      // 0 is allowed: the non-private baseline, reported as NOT private (ε = ∞).
-      if (sgd.noiseMultiplier && !(std::isfinite(*sgd.noiseMultiplier) && *sgd.noiseMultiplier >= 0))
-        return invalid("the noise multiplier must be finite and >= 0 (0: no noise, NOT private)", "noise-multiplier");
-      break;
-    case MechanismKind::None:
-      break;
-  }
-  if (calibration == Calibration::Published && kind != MechanismKind::DpLmgc)
+  if (auto status = mechanism.validate(*this); !status) return status.error();
+  if (calibration == Calibration::Published && !mechanism.offersPublishedCalibration())
     return invalid("only dplmgc has an 'as published' calibration among the training mechanisms", "calibration");
   return Ok{};
 }
@@ -140,7 +90,7 @@ MechanismReport baseReport(const MechanismOptions& options, NoiseLaw noise) {
   MechanismReport report;
   report.mechanism = mechanismName(options.kind);
   report.model = modelKindName(options.learner.kind);
-  if (options.kind != MechanismKind::None) report.calibration = options.calibration;
+  if (!options.kind.isNone()) report.calibration = options.calibration;
   report.noise = noise;
   report.epsilon = options.epsilon;
   report.delta = options.delta;
@@ -227,19 +177,12 @@ Result<MechanismReport> calibrate(const MechanismOptions& options, const Problem
   if (auto status = options.validate(); !status) return status.error();
   if (shape.rows < 1 || shape.features < 1 || shape.classes < 2)
     return invalid("the problem needs n >= 1, d >= 1 and C >= 2", "n");
-  switch (options.kind) {
-    case MechanismKind::None: {
-      MechanismReport report = detail::baseReport(options, NoiseLaw::None);
-      report.statement = "not private: trained without a privacy mechanism";
-      return report;
-    }
-    case MechanismKind::Output: return detail::calibrateOutput(options, shape, noise);
-    case MechanismKind::Objective: return detail::calibrateObjective(options, shape);
-    case MechanismKind::Loss: return detail::calibrateLoss(options, shape);
-    case MechanismKind::DpLmgc: return detail::calibrateDpLmgc(options, shape);
-    case MechanismKind::DpSgd: return detail::calibrateDpSgd(options, shape);
+  if (options.kind.isNone()) {
+    MechanismReport report = detail::baseReport(options, NoiseLaw::None);
+    report.statement = "not private: trained without a privacy mechanism";
+    return report;
   }
-  return invalid("unknown mechanism", "mechanism");
+  return options.kind.mechanism().calibrate(options, shape, noise);
 }
 
 bool isDiagnosticValue(const std::string& key) {
@@ -257,7 +200,7 @@ Result<PrivateModel> trainPrivatelyImpl(const MechanismOptions& options, const D
                                         privacy::NoiseSource& noise, const TrainControl& control,
                                         const Eigen::VectorXd* experimentStart) {
   if (auto status = options.validate(); !status) return status.error();
-  if (options.kind == MechanismKind::None) {
+  if (options.kind.isNone()) {
     auto trained = trainModel(options.learner, train.X, train.y, train.classes(), control);
     if (!trained) return trained.error();
     auto report = calibrate(options, {train.rows(), train.features(), train.classes()});
@@ -267,17 +210,7 @@ Result<PrivateModel> trainPrivatelyImpl(const MechanismOptions& options, const D
   auto bounded = detail::unitBallRows(train);
   if (!bounded) return bounded.error();
   const Dataset& rows = bounded.value().rows(train);
-  auto trained = [&]() -> Result<PrivateModel> {
-    switch (options.kind) {
-      case MechanismKind::Output: return detail::trainOutput(options, rows, noise, control);
-      case MechanismKind::Objective: return detail::trainObjective(options, rows, noise, control, experimentStart);
-      case MechanismKind::Loss: return detail::trainLoss(options, rows, noise, control, experimentStart);
-      case MechanismKind::DpLmgc: return detail::trainDpLmgc(options, rows, noise, control, experimentStart);
-      case MechanismKind::DpSgd: return detail::trainDpSgd(options, rows, noise, control);
-      case MechanismKind::None: break;
-    }
-    return invalid("unknown mechanism", "mechanism");
-  }();
+  auto trained = options.kind.mechanism().train(options, rows, noise, control, experimentStart);
   if (trained) {
     detail::noteClippedRows(trained.value().report, bounded.value().count);
     if (noise.kind() == privacy::NoiseKind::Release) withholdDrawnNoise(trained.value().report);
@@ -298,9 +231,7 @@ Result<PrivateModel> trainPrivatelyFromSolution(const MechanismOptions& options,
   if (noise.kind() == privacy::NoiseKind::Release)
     return invalid("a release starts its perturbed problem from zero: no warm start with release noise",
                    "warm-start");
-  const bool perturbed = options.kind == MechanismKind::Objective || options.kind == MechanismKind::Loss ||
-                         options.kind == MechanismKind::DpLmgc;
-  if (!perturbed) return trainPrivatelyImpl(options, train, noise, control, nullptr);
+  if (options.kind.isNone() || !options.kind.mechanism().perturbsObjective()) return trainPrivatelyImpl(options, train, noise, control, nullptr);
   auto model = makeModel(options.learner, train.features(), train.classes());
   if (!model) return model.error();
   if (nonPrivate.size() != model.value()->parameterCount())

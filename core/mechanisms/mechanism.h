@@ -26,20 +26,50 @@
 
 namespace dpstudio::mech {
 
-enum class MechanismKind {
-  None,       // the non-private baseline
-  Output,     // A: output perturbation / model sensitivity
-  Objective,  // B: objective perturbation (binary models)
-  Loss,       // C: loss perturbation (multi-class)
-  DpLmgc,     // D: DP large-margin Gaussian classifier
-  DpSgd,      // E: DP-SGD with the RDP accountant
+class TrainingMechanism;  // training_mechanism.h: one mechanism's calibration and training
+
+// Which private-training mechanism a MechanismOptions runs: one of §3 A–E, or none (the
+// non-private baseline). Not a closed list: a mechanism is its TrainingMechanism
+// implementation, named by the function that returns it, so a new one (and a test-only one,
+// tests/experiment/test_mechanism_extension.cpp) needs no change here — the constants below
+// only name the built-in ones for the code that must tell them apart.
+class MechanismKind {
+ public:
+  using Implementation = const TrainingMechanism& (*)();
+  constexpr MechanismKind() = default;  // none
+  constexpr explicit MechanismKind(Implementation implementation) : implementation_(implementation) {}
+
+  static const MechanismKind None, Output, Objective, Loss, DpLmgc, DpSgd;
+
+  bool isNone() const { return implementation_ == nullptr; }
+  // The mechanism itself; not for None (a programming error: aborts).
+  const TrainingMechanism& mechanism() const;
+  constexpr bool operator==(const MechanismKind&) const = default;
+
+ private:
+  Implementation implementation_ = nullptr;
 };
+
+// The built-in mechanisms, each defined in its own file.
+const TrainingMechanism& outputPerturbation();     // A: output perturbation / model sensitivity
+const TrainingMechanism& objectivePerturbation();  // B: objective perturbation (binary models)
+const TrainingMechanism& lossPerturbation();       // C: loss perturbation (multi-class)
+const TrainingMechanism& dpLmgc();                 // D: DP large-margin Gaussian classifier
+const TrainingMechanism& dpSgd();                  // E: DP-SGD with the PLD accountant
+
+inline constexpr MechanismKind MechanismKind::None{};
+inline constexpr MechanismKind MechanismKind::Output{&outputPerturbation};
+inline constexpr MechanismKind MechanismKind::Objective{&objectivePerturbation};
+inline constexpr MechanismKind MechanismKind::Loss{&lossPerturbation};
+inline constexpr MechanismKind MechanismKind::DpLmgc{&dpLmgc};
+inline constexpr MechanismKind MechanismKind::DpSgd{&dpSgd};
 
 enum class Calibration { Corrected, Published };
 enum class NoiseFamily { L2Laplace, Gaussian };
 
-std::string mechanismName(MechanismKind kind);  // "none", "output", "objective", "loss", "dplmgc", "dpsgd"
-std::optional<MechanismKind> parseMechanism(const std::string& name);
+// "none", or the mechanism's key ("output", "objective", "loss", "dplmgc", "dpsgd", …). The
+// way back from a key is the catalogue's (core/experiment/mechanism_catalog.h).
+std::string mechanismName(MechanismKind kind);
 std::string calibrationName(Calibration calibration);  // "corrected", "published"
 std::optional<Calibration> parseCalibration(const std::string& name);
 std::string calibrationWord(const std::optional<Calibration>& calibration);  // unset: "none"

@@ -75,26 +75,14 @@ Eigen::VectorXd shiftedSolution(const Eigen::VectorXd& solution, double baseline
 // in report.warning.
 void noteConvergence(MechanismReport& report, const OptimizeSummary& summary);
 
-// calibrate/train per mechanism; each train* calls its calibrate* and uses its numbers.
-// Release mode enlarges the noise by F (the noise is added to the released vector).
-Result<MechanismReport> calibrateOutput(const MechanismOptions& options, const ProblemShape& shape,
-                                        privacy::NoiseKind noise);
-Result<PrivateModel> trainOutput(const MechanismOptions& options, const Dataset& train,
-                                 privacy::NoiseSource& noise, const TrainControl& control);
-Result<MechanismReport> calibrateObjective(const MechanismOptions& options, const ProblemShape& shape);
-Result<PrivateModel> trainObjective(const MechanismOptions& options, const Dataset& train,
-                                    privacy::NoiseSource& noise, const TrainControl& control,
-                                    const Eigen::VectorXd* experimentStart);
-Result<MechanismReport> calibrateLoss(const MechanismOptions& options, const ProblemShape& shape);
-Result<PrivateModel> trainLoss(const MechanismOptions& options, const Dataset& train,
-                               privacy::NoiseSource& noise, const TrainControl& control,
-                               const Eigen::VectorXd* experimentStart);
-Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& options, const ProblemShape& shape);
-Result<PrivateModel> trainDpLmgc(const MechanismOptions& options, const Dataset& train,
-                                 privacy::NoiseSource& noise, const TrainControl& control,
-                                 const Eigen::VectorXd* experimentStart);
-Result<MechanismReport> calibrateDpSgd(const MechanismOptions& options, const ProblemShape& shape);
-Result<PrivateModel> trainDpSgd(const MechanismOptions& options, const Dataset& train,
-                                privacy::NoiseSource& noise, const TrainControl& control);
+// A refusal of an option (MechanismOptions::validate, TrainingMechanism::validate), naming
+// its field.
+inline Error invalidOption(const std::string& message, const std::string& field) {
+  return Error{ErrorKind::InvalidPrivacy, message, {}, 0, field};
+}
+
+inline bool isBinaryLinear(ModelKind kind) {
+  return kind == ModelKind::LogisticRegression || kind == ModelKind::HuberSvm;
+}
 
 }  // namespace dpstudio::mech::detail

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/mechanisms/mechanism_internal.h"
+#include "core/mechanisms/training_mechanism.h"
 #include "core/models/linear.h"
 #include "core/privacy/validation.h"
 
@@ -37,7 +38,7 @@ double curvature(const MechanismOptions& o) {
 
 }  // namespace
 
-Result<MechanismReport> calibrateObjective(const MechanismOptions& o, const ProblemShape& s) {
+static Result<MechanismReport> calibrateObjective(const MechanismOptions& o, const ProblemShape& s) {
   MechanismReport report = baseReport(o, NoiseLaw::L2Laplace);
   const Index releases = s.classes == 2 ? 1 : s.classes;
   const double epsilonEach = o.epsilon / static_cast<double>(releases);
@@ -62,7 +63,7 @@ Result<MechanismReport> calibrateObjective(const MechanismOptions& o, const Prob
   return report;
 }
 
-Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& train,
+static Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& train,
                                     privacy::NoiseSource& noise, const TrainControl& control,
                                     const Eigen::VectorXd* experimentStart) {
   const ProblemShape shape{train.rows(), train.features(), train.classes()};
@@ -126,3 +127,40 @@ Result<PrivateModel> trainObjective(const MechanismOptions& o, const Dataset& tr
 }
 
 }  // namespace dpstudio::mech::detail
+
+namespace dpstudio::mech {
+namespace {
+
+class ObjectivePerturbation final : public TrainingMechanism {
+ public:
+  std::string key() const override { return "objective"; }
+  std::string title() const override { return "objective perturbation"; }
+  Status validate(const MechanismOptions& o) const override {
+    if (!detail::isBinaryLinear(o.learner.kind))
+      return detail::invalidOption("objective perturbation is for logistic regression and the Huber SVM; use loss "
+                                   "perturbation for softmax and dplmgc for LMGC",
+                                   "mechanism");
+    if (o.family != NoiseFamily::L2Laplace)
+      return detail::invalidOption("objective perturbation draws l2-Laplace noise only (Chaudhuri et al. Alg. 2)",
+                                   "distribution");
+    return Ok{};
+  }
+  bool perturbsObjective() const override { return true; }
+  Result<MechanismReport> calibrate(const MechanismOptions& o, const ProblemShape& s,
+                                    privacy::NoiseKind) const override {
+    return detail::calibrateObjective(o, s);
+  }
+  Result<PrivateModel> train(const MechanismOptions& o, const Dataset& rows, privacy::NoiseSource& noise,
+                             const TrainControl& control, const Eigen::VectorXd* start) const override {
+    return detail::trainObjective(o, rows, noise, control, start);
+  }
+};
+
+}  // namespace
+
+const TrainingMechanism& objectivePerturbation() {
+  static const ObjectivePerturbation mechanism;
+  return mechanism;
+}
+
+}  // namespace dpstudio::mech

@@ -13,6 +13,7 @@
 #include "core/linalg/psd.h"
 #include "core/mechanisms/exact_minimizer.h"
 #include "core/mechanisms/mechanism_internal.h"
+#include "core/mechanisms/training_mechanism.h"
 #include "core/models/linear.h"
 #include "core/models/lmgc.h"
 #include "core/privacy/gaussian.h"
@@ -54,7 +55,7 @@ double perCoordinateScale(const MechanismReport& report) {
 
 }  // namespace
 
-Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const ProblemShape& s, privacy::NoiseKind noise) {
+static Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const ProblemShape& s, privacy::NoiseKind noise) {
   const OutputPlan p = plan(o, s);
   MechanismReport report = baseReport(o, noiseLawOf(o.family));
   const double n = static_cast<double>(s.rows);
@@ -97,7 +98,7 @@ Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const Problem
   return report;
 }
 
-Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train,
+static Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train,
                                  privacy::NoiseSource& noise, const TrainControl& control) {
   const ProblemShape shape{train.rows(), train.features(), train.classes()};
   auto calibrated = calibrateOutput(o, shape, noise.kind());
@@ -170,3 +171,34 @@ Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset& train
 }
 
 }  // namespace dpstudio::mech::detail
+
+namespace dpstudio::mech {
+namespace {
+
+class OutputPerturbation final : public TrainingMechanism {
+ public:
+  std::string key() const override { return "output"; }
+  std::string title() const override { return "output perturbation"; }
+  Status validate(const MechanismOptions& o) const override {
+    if (o.learner.kind == ModelKind::Lmgc && !(std::isfinite(o.lmgcStrongConvexity) && o.lmgcStrongConvexity > 0))
+      return detail::invalidOption("the strong-convexity weight lambda2 must be finite and > 0", "lambda2");
+    return Ok{};
+  }
+  Result<MechanismReport> calibrate(const MechanismOptions& o, const ProblemShape& s,
+                                    privacy::NoiseKind noise) const override {
+    return detail::calibrateOutput(o, s, noise);
+  }
+  Result<PrivateModel> train(const MechanismOptions& o, const Dataset& rows, privacy::NoiseSource& noise,
+                             const TrainControl& control, const Eigen::VectorXd*) const override {
+    return detail::trainOutput(o, rows, noise, control);
+  }
+};
+
+}  // namespace
+
+const TrainingMechanism& outputPerturbation() {
+  static const OutputPerturbation mechanism;
+  return mechanism;
+}
+
+}  // namespace dpstudio::mech

@@ -9,6 +9,7 @@
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/mechanisms/sgd_step.h"
 #include "core/mechanisms/substitution_rdp.h"
+#include "core/mechanisms/training_mechanism.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/gaussian.h"
 #include "core/privacy/rdp_accountant.h"
@@ -35,11 +36,9 @@ double lawShape(RunLaw law) { return law == RunLaw::Geometric ? 1.0 : 0.0; }
 // perturb the objective; DP-SGD's noise does not depend on λ. Public and data-independent.
 std::vector<double> defaultLambdas(MechanismKind kind, ModelKind model) {
   if (model == ModelKind::Lmgc) return kind == MechanismKind::DpSgd ? std::vector<double>{1e-2} : std::vector<double>{1e-2, 1e-1, 1};
-  switch (kind) {
-    case MechanismKind::Output: return {1e-3, 1e-2, 1e-1};
-    case MechanismKind::DpSgd: return {1e-4};
-    default: return {1e-4, 1e-3, 1e-2};
-  }
+  if (kind == MechanismKind::Output) return {1e-3, 1e-2, 1e-1};
+  if (kind == MechanismKind::DpSgd) return {1e-4};
+  return {1e-4, 1e-3, 1e-2};
 }
 
 bool usesGaussianNoise(MechanismKind kind, bool withDelta) {
@@ -238,17 +237,7 @@ Result<RdpBudget> rdpBudget(const std::vector<MechanismOptions>& candidates, con
 
 std::string lawName(double shape) { return shape == 1.0 ? "geometric" : "logarithmic"; }
 
-std::string mechanismTitle(MechanismKind kind) {
-  switch (kind) {
-    case MechanismKind::Output: return "output perturbation";
-    case MechanismKind::Objective: return "objective perturbation";
-    case MechanismKind::Loss: return "loss perturbation";
-    case MechanismKind::DpLmgc: return "DP-LMGC";
-    case MechanismKind::DpSgd: return "DP-SGD";
-    case MechanismKind::None: break;
-  }
-  return "none";
-}
+std::string mechanismTitle(MechanismKind kind) { return kind.isNone() ? "none" : kind.mechanism().title(); }
 
 }  // namespace
 

@@ -41,20 +41,20 @@ class TestSweepWarmStart : public QObject {
   // ‖∇J(θ)‖ ≤ max(a, r‖θ‖) with a and r fixed in advance, and J is μ-strongly convex, so
   // both sit within ‖∇J‖/μ of the one perturbed minimizer.
   void warmAndColdSolutionsAgreeToTheTolerance_data() {
-    QTest::addColumn<int>("kind");
+    QTest::addColumn<mech::MechanismKind>("kind");
     QTest::addColumn<int>("model");
     QTest::addColumn<double>("epsilon");
-    QTest::newRow("loss, eps 0.1") << int(mech::MechanismKind::Loss) << int(ModelKind::Softmax) << 0.1;
-    QTest::newRow("loss, eps 10") << int(mech::MechanismKind::Loss) << int(ModelKind::Softmax) << 10.0;
-    QTest::newRow("objective, eps 1") << int(mech::MechanismKind::Objective) << int(ModelKind::LogisticRegression)
+    QTest::newRow("loss, eps 0.1") << mech::MechanismKind::Loss << int(ModelKind::Softmax) << 0.1;
+    QTest::newRow("loss, eps 10") << mech::MechanismKind::Loss << int(ModelKind::Softmax) << 10.0;
+    QTest::newRow("objective, eps 1") << mech::MechanismKind::Objective << int(ModelKind::LogisticRegression)
                                       << 1.0;
   }
   void warmAndColdSolutionsAgreeToTheTolerance() {
-    QFETCH(int, kind);
+    QFETCH(mech::MechanismKind, kind);
     QFETCH(int, model);
     QFETCH(double, epsilon);
     const double lambda = 1e-2;
-    const auto options = mechanism(mech::MechanismKind(kind), ModelKind(model), epsilon, lambda);
+    const auto options = mechanism(kind, ModelKind(model), epsilon, lambda);
     const Dataset& train = blobs_.train;
     const TrainedModel baseline = test::orDie(trainModel(options.learner, train.X, train.y, train.classes()));
     TrainControl control;  // the sweep's own tolerance (1e-8) and iteration limit

@@ -128,36 +128,36 @@ void TestMechanismDock::initTestCase() {
 void TestMechanismDock::init() { QSettings().clear(); }
 
 void TestMechanismDock::eachMechanismShowsItsParameters_data() {
-  QTest::addColumn<int>("mechanism");
+  QTest::addColumn<MechanismKind>("mechanism");
   QTest::addColumn<int>("model");          // chosen first; the mechanism may change it
   QTest::addColumn<int>("expectedModel");  // what the form holds afterwards
   QTest::addColumn<QStringList>("shown");
   QTest::addColumn<QStringList>("hidden");
   const QStringList sgd = {"batch", "clip", "epochs", "learningRate"};
   QTest::newRow("none: no privacy parameters")
-      << int(MechanismKind::None) << int(ModelKind::Softmax) << int(ModelKind::Softmax) << QStringList{}
+      << MechanismKind::None << int(ModelKind::Softmax) << int(ModelKind::Softmax) << QStringList{}
       << (QStringList{"epsilon", "delta", "distribution", "calibration", "seed", "noise", "tune"} + sgd);
   QTest::newRow("output, logistic: epsilon, noise, no delta for l2-Laplace")
-      << int(MechanismKind::Output) << int(ModelKind::LogisticRegression) << int(ModelKind::LogisticRegression)
+      << MechanismKind::Output << int(ModelKind::LogisticRegression) << int(ModelKind::LogisticRegression)
       << QStringList{"epsilon", "distribution", "calibration", "noise", "seed", "tune"}
       << (QStringList{"delta", "lambda2"} + sgd);
-  QTest::newRow("output, LMGC: lambda2") << int(MechanismKind::Output) << int(ModelKind::Lmgc) << int(ModelKind::Lmgc)
+  QTest::newRow("output, LMGC: lambda2") << MechanismKind::Output << int(ModelKind::Lmgc) << int(ModelKind::Lmgc)
                                          << QStringList{"epsilon", "lambda2"} << sgd;
   QTest::newRow("objective turns softmax into logistic")
-      << int(MechanismKind::Objective) << int(ModelKind::Softmax) << int(ModelKind::LogisticRegression)
+      << MechanismKind::Objective << int(ModelKind::Softmax) << int(ModelKind::LogisticRegression)
       << QStringList{"epsilon", "distribution"} << (QStringList{"delta", "lambda2"} + sgd);
-  QTest::newRow("loss, softmax") << int(MechanismKind::Loss) << int(ModelKind::Softmax) << int(ModelKind::Softmax)
+  QTest::newRow("loss, softmax") << MechanismKind::Loss << int(ModelKind::Softmax) << int(ModelKind::Softmax)
                                  << QStringList{"epsilon", "distribution"} << sgd;
   QTest::newRow("dplmgc turns logistic into LMGC")
-      << int(MechanismKind::DpLmgc) << int(ModelKind::LogisticRegression) << int(ModelKind::Lmgc)
+      << MechanismKind::DpLmgc << int(ModelKind::LogisticRegression) << int(ModelKind::Lmgc)
       << QStringList{"epsilon", "distribution", "calibration"} << (QStringList{"lambda2"} + sgd);
   QTest::newRow("dpsgd: delta and the SGD settings, no noise list")
-      << int(MechanismKind::DpSgd) << int(ModelKind::HuberSvm) << int(ModelKind::Softmax)
+      << MechanismKind::DpSgd << int(ModelKind::HuberSvm) << int(ModelKind::Softmax)
       << (QStringList{"epsilon", "delta"} + sgd) << QStringList{"distribution", "lambda2"};
 }
 
 void TestMechanismDock::eachMechanismShowsItsParameters() {
-  QFETCH(int, mechanism);
+  QFETCH(MechanismKind, mechanism);
   QFETCH(int, model);
   QFETCH(int, expectedModel);
   QFETCH(QStringList, shown);
@@ -168,8 +168,8 @@ void TestMechanismDock::eachMechanismShowsItsParameters() {
   useExperimentNoise(window);  // the seed row shows with experiment noise only
   MechanismForm* form = settingsForm->mechanismForm();
   settingsForm->setModelKind(static_cast<ModelKind>(model));
-  form->setMechanism(static_cast<MechanismKind>(mechanism));
-  QCOMPARE(int(form->mechanism()), mechanism);
+  form->setMechanism(mechanism);
+  QVERIFY(form->mechanism() == mechanism);
   QCOMPARE(int(settingsForm->modelKind()), expectedModel);
   const QMap<QString, QWidget*> fields = {
       {"epsilon", form->epsilonField()},      {"delta", form->deltaField()},
@@ -219,22 +219,22 @@ void TestMechanismDock::refusedChoicesAreDisabledWithTheReason() {
 }
 
 void TestMechanismDock::invalidValueDisablesTrainWithReason_data() {
-  QTest::addColumn<int>("mechanism");
+  QTest::addColumn<MechanismKind>("mechanism");
   QTest::addColumn<QString>("field");
   QTest::addColumn<QString>("text");
   QTest::addColumn<QString>("reason");
-  const int output = int(MechanismKind::Output);
+  const MechanismKind output = MechanismKind::Output;
   QTest::newRow("zero epsilon") << output << "epsilon" << "0" << "epsilon must be finite and > 0";
   QTest::newRow("negative epsilon") << output << "epsilon" << "-1" << "epsilon must be finite and > 0";
   QTest::newRow("epsilon not a number") << output << "epsilon" << "one" << "is not a number";
-  QTest::newRow("dpsgd without delta") << int(MechanismKind::DpSgd) << "delta" << "0" << "DP-SGD needs delta > 0";
-  QTest::newRow("delta of one") << int(MechanismKind::DpSgd) << "delta" << "1" << "delta must be in [0, 1)";
-  QTest::newRow("zero clip norm") << int(MechanismKind::DpSgd) << "clip" << "0" << "clip norm must be finite and > 0";
-  QTest::newRow("fractional batch") << int(MechanismKind::DpSgd) << "batch" << "2.5" << "whole number";
+  QTest::newRow("dpsgd without delta") << MechanismKind::DpSgd << "delta" << "0" << "DP-SGD needs delta > 0";
+  QTest::newRow("delta of one") << MechanismKind::DpSgd << "delta" << "1" << "delta must be in [0, 1)";
+  QTest::newRow("zero clip norm") << MechanismKind::DpSgd << "clip" << "0" << "clip norm must be finite and > 0";
+  QTest::newRow("fractional batch") << MechanismKind::DpSgd << "batch" << "2.5" << "whole number";
 }
 
 void TestMechanismDock::invalidValueDisablesTrainWithReason() {
-  QFETCH(int, mechanism);
+  QFETCH(MechanismKind, mechanism);
   QFETCH(QString, field);
   QFETCH(QString, text);
   QFETCH(QString, reason);
@@ -242,7 +242,7 @@ void TestMechanismDock::invalidValueDisablesTrainWithReason() {
   window.show();
   openDataset(window, kIris, 150);
   MechanismForm* form = mechanismForm(window);
-  form->setMechanism(static_cast<MechanismKind>(mechanism));
+  form->setMechanism(mechanism);
   QPushButton* train = window.modelPanel()->trainButton();
   QVERIFY(train->isEnabled());
   form->flushCalibration();

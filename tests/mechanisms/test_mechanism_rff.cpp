@@ -38,7 +38,7 @@ class TestMechanismRff : public QObject {
 
  private slots:
   void everyMechanismRunsOnRandomFeatures_data() {
-    QTest::addColumn<int>("mechanism");
+    QTest::addColumn<MechanismKind>("mechanism");
     QTest::addColumn<int>("model");
     QTest::addColumn<bool>("intercept");
     QTest::addColumn<double>("lambda");
@@ -46,7 +46,7 @@ class TestMechanismRff : public QObject {
     QTest::addColumn<int>("noiseDimension");  // per draw, for D = kFeatures (+1 with the intercept)
     const auto row = [](const char* name, MechanismKind m, ModelKind model, bool intercept, double lambda,
                         double delta, int dim) {
-      QTest::newRow(name) << static_cast<int>(m) << static_cast<int>(model) << intercept << lambda << delta << dim;
+      QTest::newRow(name) << m << static_cast<int>(model) << intercept << lambda << delta << dim;
     };
     const int D = static_cast<int>(kFeatures);
     row("A output, logreg", MechanismKind::Output, ModelKind::LogisticRegression, false, 1e-3, 0.0, D);
@@ -61,7 +61,7 @@ class TestMechanismRff : public QObject {
   // model on the raw coordinates is near chance there: test_rff_learning). The report's
   // dimension is the map's D, not the raw d = 2.
   void everyMechanismRunsOnRandomFeatures() {
-    QFETCH(int, mechanism);
+    QFETCH(MechanismKind, mechanism);
     QFETCH(int, model);
     QFETCH(bool, intercept);
     QFETCH(double, lambda);
@@ -69,7 +69,7 @@ class TestMechanismRff : public QObject {
     QFETCH(int, noiseDimension);
     const PreparedData data = xorOnFeatures(intercept);
     QVERIFY(data.train.maxRowNorm() <= 1.0);
-    auto o = test::options(static_cast<MechanismKind>(mechanism), static_cast<ModelKind>(model), 20.0, lambda);
+    auto o = test::options(mechanism, static_cast<ModelKind>(model), 20.0, lambda);
     o.delta = delta;
     if (delta > 0 && o.kind == MechanismKind::Loss) o.family = mech::NoiseFamily::Gaussian;
     const auto result = test::trainWithSeed(o, data.train, 3);

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "core/experiment/mechanism_catalog.h"
+#include "ui/training/mechanism_catalog.h"
 #include "ui/training/training_document.h"
 
 namespace dpstudio::ui {
@@ -13,12 +15,8 @@ namespace {
 
 // The manifest's mechanism key (PrivacyPlan::key()) as the Training dock names it.
 QString mechanismName(const QString& key) {
-  if (key == QLatin1String("prediction")) return QObject::tr("Prediction sensitivity");
-  if (key == QLatin1String("subsample")) return QObject::tr("Subsample-and-aggregate");
-  if (key == QLatin1String("multiparty")) return QObject::tr("Multiparty aggregation");
-  const auto kind = mech::parseMechanism(key.toStdString());
-  if (!kind || *kind == mech::MechanismKind::None) return {};
-  return mechanismDisplayName(*kind);
+  if (key.isEmpty() || key == QLatin1String("none") || !experiment::findMechanism(key.toStdString())) return {};
+  return mechanismTitle(key.toStdString());
 }
 
 std::optional<double> number(const QJsonValue& value) {

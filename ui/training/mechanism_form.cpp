@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/experiment/mechanism_catalog.h"
 #include "core/mechanisms/tuning.h"
 #include "core/mechanisms/noise_scale.h"
 #include "core/mechanisms/sgd_step.h"
@@ -265,7 +266,7 @@ void MechanismForm::connectFields() {
 }
 
 MechanismKind MechanismForm::mechanism() const {
-  return mech::parseMechanism(mechanismBox_->currentData().toString().toStdString()).value_or(MechanismKind::None);
+  return experiment::trainingMechanism(mechanismBox_->currentData().toString().toStdString()).value_or(MechanismKind::None);
 }
 
 void MechanismForm::setMechanism(MechanismKind kind) {
