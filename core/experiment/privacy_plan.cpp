@@ -198,13 +198,10 @@ std::string PrivacyPlan::title() const {
       choice);
 }
 
-const std::vector<std::string>& privateMechanismKeys() {
-  static const std::vector<std::string> keys = [] {
-    std::vector<std::string> out;
-    for (const MechanismEntry& e : mechanismCatalog())
-      if (e.plan != PlanKind::NonPrivate) out.push_back(e.key);
-    return out;
-  }();
+std::vector<std::string> privateMechanismKeys() {
+  std::vector<std::string> keys;
+  for (const MechanismEntry& e : mechanismCatalog())
+    if (e.plan != PlanKind::NonPrivate) keys.push_back(e.key);
   return keys;
 }
 

@@ -100,7 +100,7 @@ struct PrivacyPlan {
 
 // The mechanisms a plan can be switched to, by key, in the order the GUI lists them:
 // "output", "objective", "loss", "dplmgc", "dpsgd", "prediction", "subsample", "multiparty".
-const std::vector<std::string>& privateMechanismKeys();
+std::vector<std::string> privateMechanismKeys();
 
 // `base` with the mechanism `key` instead (a key of privateMechanismKeys() or "none"): the
 // same learner, solver, ε and δ (multiparty keeps ε only); the mechanism's own options are
