@@ -22,10 +22,16 @@ void addMechanismOptions(QCommandLineParser& parser) {
       {"calibration", "corrected (default) or published (dplmgc: the paper's formula, NOT private).", "MODE",
        "corrected"},
       {"batch-size", "DP-SGD: expected batch size (default 256).", "B"},
-      {"clip-norm", "DP-SGD: per-example gradient clip norm (default 1).", "NU"},
+      {"clip-norm", "DP-SGD: per-example gradient clip norm; without --learning-rate at most K*sqrt(m), m the "
+                    "rows' mean squared norm estimated privately (default 1).", "NU"},
       {"epochs", "DP-SGD: epochs; steps T = epochs*n/B (default 20).", "N"},
-      {"learning-rate", "DP-SGD: step size (default 1/(L + lambda), L the loss's curvature bound on the unit ball: "
-                        "2 for softmax).", "ETA"},
+      {"learning-rate", "DP-SGD: step size (default 1/(L*m + lambda), L the loss's curvature bound on the unit ball, "
+                        "1/2 for softmax, and m the rows' mean squared norm estimated privately).", "ETA"},
+      {"step-estimate-share", "DP-SGD without --learning-rate: the share of epsilon spent estimating the rows' "
+                              "mean squared norm, which sets the step and the clip norm (default 0.05; 0: the "
+                              "unit ball's step 1/(L + lambda), nothing spent).", "S"},
+      {"averaged-tail", "DP-SGD: the release is the mean of the iterates of this last share of the steps "
+                        "(default 0.25; 0: the last iterate).", "S"},
       {"noise-multiplier", "DP-SGD: sigma; default: calibrated for (epsilon, delta).", "SIGMA"},
   });
 }
@@ -78,7 +84,9 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
   for (const NumberOption& option : {NumberOption{"epsilon", &o.epsilon}, {"delta", &o.delta},
                                      {"lambda", &o.learner.lambda}, {"huber", &o.learner.huber},
                                      {"lambda2", &o.lmgcStrongConvexity}, {"batch-size", &batch},
-                                     {"clip-norm", &o.sgd.clipNorm}, {"epochs", &o.sgd.epochs}}) {
+                                     {"clip-norm", &o.sgd.clipNorm}, {"epochs", &o.sgd.epochs},
+                                     {"step-estimate-share", &o.sgd.stepEstimateShare},
+                                     {"averaged-tail", &o.sgd.averagedTail}}) {
     auto value = command.number(option.name, *option.target);
     if (!value) return value.error();
     *option.target = value.value();

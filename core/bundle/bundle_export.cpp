@@ -149,7 +149,9 @@ QJsonObject mechanismOptionsJson(const mech::MechanismOptions& o) {
                                {"learning_rate", o.sgd.learningRate ? QJsonValue(*o.sgd.learningRate)
                                                                     : QJsonValue("from the problem")},
                                {"noise_multiplier", o.sgd.noiseMultiplier ? QJsonValue(*o.sgd.noiseMultiplier)
-                                                                          : QJsonValue::Null}};
+                                                                          : QJsonValue::Null},
+                               {"step_estimate_share", o.sgd.stepEstimateShare},
+                               {"averaged_tail", o.sgd.averagedTail}};
   }
   return out;
 }

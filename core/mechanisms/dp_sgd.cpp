@@ -17,6 +17,7 @@
 // The starting point is data-independent (zero): LMGC's usual warm start from class
 // means and covariances would itself be a release of the data.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -31,6 +32,7 @@
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/pld_accountant.h"
 #include "core/privacy/validation.h"
+#include "core/util/number_text.h"
 
 namespace dpstudio::mech::detail {
 namespace {
@@ -185,6 +187,51 @@ Result<std::pair<double, SgdAccount>> calibrateSgd(const SgdPlan& p, double delt
                            [&] { return calibrateSgdUncached(p, delta, targetEpsilon); });
 }
 
+// The step and clip norm the run takes: the calibrated ones, or with estimatesSgdStep() fitted
+// to the rows' mean squared norm m — privately, m̂ = m + Laplace(b) + 3b (an upper estimate:
+// below m with probability e⁻³/2, and then still within the stable 2/(L·m + λ) unless
+// m̂ < m/2), within [3b, 1]; exactly with σ = 0, which is not private anyway. The step is
+// 1/(L·m̂ + λ), the safe step of these rows; the clip norm is at most K·√m̂, the gradient
+// bound of a row of norm √m̂, since a clip norm far above the gradients' size adds noise and
+// no signal (on the satellite set, rows of RMS norm 0.38: 0.64 at ε = 1 with ν = 1, 0.73 with
+// ν = 0.5). The noise scale σ·ν follows the clip norm, so σ and ε are unchanged. Records what
+// it used.
+struct FittedSteps {
+  double eta = 0;
+  double clip = 0;
+};
+
+Result<FittedSteps> fitToRows(const MechanismOptions& o, const Dataset& train, const Model& model,
+                              privacy::NoiseSource& noise, MechanismReport& report) {
+  if (!estimatesSgdStep(o)) return FittedSteps{report.calibrated(Calibrated::LearningRate), o.sgd.clipNorm};
+  auto limits = dpSgdStepLimits(o, train.features(), train.classes());
+  if (!limits) return limits.error();
+  const double m = train.X.rowwise().squaredNorm().mean();
+  double estimate = m;
+  std::string how = "m = " + briefNumber(m) + ", the rows' exact mean ‖x‖² (σ = 0: NOT private)";
+  if (const auto b = report.value("step_estimate_scale")) {
+    auto draw = privacy::drawLaplacePerCoordinate(noise, *b, 1);
+    if (!draw) return draw.error();
+    estimate = std::clamp(m + draw.value().noise[0] + 3 * *b, std::min(3 * *b, 1.0), 1.0);
+    how = "m̂ = " + briefNumber(estimate) + ", the rows' mean ‖x‖² + Laplace(b) + 3b within [3b, 1]";
+  }
+  FittedSteps fitted;
+  fitted.eta = sgdStepForRows(limits.value(), o.learner.lambda, estimate);
+  report.set(Calibrated::LearningRate, fitted.eta,
+             "η = 1/(L·m̂ + λ), L = " + briefNumber(limits.value().curvature) + ", " + how);
+  const double K = model.constants().gradientBound;
+  fitted.clip = std::min(o.sgd.clipNorm, K * std::sqrt(estimate));
+  report.set("clip_norm", fitted.clip,
+             "ν = min(ν given, K·√m̂), K = " + briefNumber(K) + " the gradient bound of a unit row");
+  if (report.noise == NoiseLaw::Gaussian) {
+    const double sigma = report.calibrated(Calibrated::NoiseMultiplier);
+    report.setNoiseScale(sigma * fitted.clip, "σ·ν: std of the noise added to each summed gradient");
+    report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma * fitted.clip, report.noiseDimension);
+    report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖noise‖ of one step");
+  }
+  return fitted;
+}
+
 }  // namespace
 
 static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemShape& s) {
@@ -195,10 +242,29 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
   report.noiseDimension = made.value()->parameterCount();
   auto step = dpSgdStep(o, s.features, s.classes);
   if (!step) return step.error();
-  report.set(Calibrated::LearningRate, step.value().eta, step.value().formula);
+  const bool noiseFree = o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0;
+  const bool estimate = estimatesSgdStep(o);
+  // The step estimate's share of ε, spent before the steps (sequential composition).
+  const double epsilonStep = estimate && !noiseFree ? o.sgd.stepEstimateShare * o.epsilon : 0.0;
+  if (estimate) {
+    report.set(Calibrated::LearningRate, step.value().eta,
+               noiseFree ? "η = 1/(L·m + λ), m the rows' mean ‖x‖², set at training (here the unit sphere's "
+                           "1/(L + λ))"
+                         : "η = 1/(L·m̂ + λ), m̂ the rows' mean ‖x‖² estimated privately, set at training (at "
+                           "least the unit sphere's 1/(L + λ) shown here)");
+    if (!noiseFree) {
+      report.set("epsilon_step_estimate", epsilonStep,
+                 "ε₀ = " + briefNumber(o.sgd.stepEstimateShare) + "·ε: a Laplace estimate of the rows' mean ‖x‖² "
+                 "that sets the step");
+      report.set("step_estimate_scale", 1.0 / (static_cast<double>(s.rows) * epsilonStep),
+                 "b = 1/(n·ε₀): the estimate's Laplace scale (mean ‖x‖² moves by ≤ 1/n when a row is replaced)");
+    }
+  } else {
+    report.set(Calibrated::LearningRate, step.value().eta, step.value().formula);
+  }
   double sigma = 0;
   SgdAccount account;
-  if (o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0) {
+  if (noiseFree) {
     // σ = 0: the same clipped steps with no noise, the non-private baseline to compare with.
     report.epsilon = std::numeric_limits<double>::infinity();
     report.noise = NoiseLaw::None;  // so there is no noise scale either: noiseScale() is 0
@@ -216,9 +282,9 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
     auto accounted = accountSgd(p, sigma, o.delta);
     if (!accounted) return accounted.error();
     account = accounted.value();
-    report.epsilon = account.epsilon;  // the guarantee this σ gives
+    report.epsilon = account.epsilon + epsilonStep;  // the guarantee this σ gives, with the step's estimate
   } else {
-    auto calibrated = calibrateSgd(p, o.delta, o.epsilon);
+    auto calibrated = calibrateSgd(p, o.delta, o.epsilon - epsilonStep);
     if (!calibrated) return calibrated.error();
     sigma = calibrated.value().first;
     account = calibrated.value().second;
@@ -248,7 +314,8 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
   report.set(Calibrated::Steps, static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
   report.set(Calibrated::NoiseMultiplier, sigma, "σ: noise std per unit of clip norm (calibrated under substitution unless given)");
   report.setNoiseScale(sigma * o.sgd.clipNorm, "σ·ν: std of the noise added to each summed gradient");
-  report.set("clip_norm", o.sgd.clipNorm, "ν");
+  report.set("clip_norm", o.sgd.clipNorm,
+             estimate ? "ν: at most this; at training min(ν, K·√m̂), fitted to the rows with the step" : "ν");
   report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma * o.sgd.clipNorm, report.noiseDimension);
   report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖noise‖ of one step");
   char error[32];
@@ -261,6 +328,10 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
                             "gives " + privacy::formatNumber(account.rdp.epsilon)
                           : "epsilon by the RDP accountant (sampled-Gaussian RDP, Mironov, Talwar & Zhang 2019, carried "
                             "from add/remove to substitution by the weak triangle inequality): " + account.fallback);
+  if (epsilonStep > 0)
+    report.statement += "; of the epsilon, " + privacy::formatNumber(epsilonStep) +
+                        " buys the step size (a Laplace estimate of the rows' mean squared norm) and the steps the rest "
+                        "(sequential composition)";
   return report;
 }
 
@@ -273,14 +344,20 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
   if (!made) return made.error();
   const Model& model = *made.value();
   const SgdPlan p = planFor(o, train.rows());
+  auto fitted = fitToRows(o, train, model, noise, report);
+  if (!fitted) return fitted.error();
+  const double eta = fitted.value().eta;
+  const double nu = fitted.value().clip;
   const double stepNoise = report.noiseScale();
-  const double nu = o.sgd.clipNorm;
-  const double eta = report.calibrated(Calibrated::LearningRate);
   const double expectedBatch = p.q * static_cast<double>(train.rows());
 
   const auto* lmgc = dynamic_cast<const LmgcModel*>(&model);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(model.parameterCount());
   double noiseNormSum = 0;
+  // Tail averaging: the mean of the iterates from step `averageFrom` on.
+  const auto averaged = static_cast<long long>(std::ceil(o.sgd.averagedTail * static_cast<double>(p.steps)));
+  const long long averageFrom = p.steps - std::max(1LL, averaged);
+  Eigen::VectorXd tailSum = Eigen::VectorXd::Zero(theta.size());
   for (long long t = 0; t < p.steps; ++t) {
     if (control.progress.cancelled()) return Error::cancelled();
     const std::vector<Index> batch = poissonSample(noise, train.rows(), p.q);
@@ -310,21 +387,26 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
     const Eigen::VectorXd gradient = sum / expectedBatch + o.learner.lambda * theta;
     theta -= eta * gradient;
     if (model.isConstrained()) model.project(theta);
+    if (t >= averageFrom) tailSum += theta;
     if (t % 16 == 0) control.progress.report(static_cast<double>(t) / static_cast<double>(p.steps));
   }
   if (stepNoise > 0) {
     report.noiseNorms.push_back(noiseNormSum / static_cast<double>(p.steps));
     report.set("mean_step_noise_norm", report.noiseNorms.back(), "mean ‖noise‖ drawn per step");
   }
+  const auto tailSteps = static_cast<double>(p.steps - averageFrom);
+  if (tailSteps > 1)
+    report.set("averaged_steps", tailSteps, "the release is the mean of the iterates of the last steps (tail averaging)");
   PrivateModel out;
   out.trained.model = made.value();
-  out.trained.theta = std::move(theta);
+  out.trained.theta = tailSum / tailSteps;
   // DP-SGD runs its planned steps and stops: that is success, not an iteration limit.
   out.trained.summary.iterations = static_cast<int>(p.steps);
   out.trained.summary.termination = Termination::Completed;
   out.trained.summary.message = "DP-SGD ran its " + std::to_string(p.steps) + " planned steps";
   if (stepNoise > 0) {
-    if (auto status = finishRelease(report, noise, out.trained.theta, eta * stepNoise / expectedBatch);
+    if (auto status = finishRelease(report, noise, out.trained.theta,
+                                     eta * stepNoise / expectedBatch / std::sqrt(tailSteps));
         !status)
       return status.error();
   } else {
@@ -360,6 +442,10 @@ class DpSgdMechanism final : public TrainingMechanism {
     if (!(std::isfinite(sgd.clipNorm) && sgd.clipNorm > 0))
       return invalidOption("the clip norm must be finite and > 0", "clip-norm");
     if (!(std::isfinite(sgd.epochs) && sgd.epochs > 0)) return invalidOption("epochs must be finite and > 0", "epochs");
+    if (!(sgd.averagedTail >= 0 && sgd.averagedTail <= 1))
+      return invalidOption("the averaged share of the steps must be in [0, 1]", "averaged-tail");
+    if (!(sgd.stepEstimateShare >= 0 && sgd.stepEstimateShare < 1))
+      return invalidOption("the step estimate's share of epsilon must be in [0, 1)", "step-estimate-share");
     if (sgd.learningRate && !(std::isfinite(*sgd.learningRate) && *sgd.learningRate > 0))
       return invalidOption("the learning rate must be finite and > 0", "learning-rate");
     // 0 is allowed: the non-private baseline, reported as NOT private (ε = ∞).

@@ -105,6 +105,17 @@ struct DpSgdSettings {
   // the unit ball (sgd_step.h), the classic safe step of an L-smooth objective.
   std::optional<double> learningRate;
   std::optional<double> noiseMultiplier;  // σ; unset: calibrated for (ε, δ) by RDP
+  // With no learning rate, for the linear models (softmax): this share ε₀ of ε buys a Laplace
+  // estimate of the rows' mean squared norm m (sensitivity 1/n), and the step is 1/(L·m̂ + λ),
+  // the safe step of these rows, instead of 1/(L + λ), that of rows on the unit sphere. Rows
+  // well inside the unit ball (declared ranges wider than the data, as is usual) then train
+  // in the planned steps instead of barely leaving zero (docs/algorithms.md §3 E). 0: the
+  // public step, nothing spent.
+  double stepEstimateShare = 0.05;
+  // The release is the mean of the iterates of this last share of the steps (tail averaging;
+  // post-processing of iterates the guarantee already covers), which cancels much of the
+  // noise the last iterate alone carries. 0: the last iterate.
+  double averagedTail = 0.25;
   bool operator==(const DpSgdSettings&) const = default;
 };
 

@@ -273,6 +273,10 @@ Result<SelectionPlan> computePlan(const SelectionOptions& options, const Problem
                             "mechanism");
   const double m = static_cast<double>(plan.candidates.size());
   plan.shape = lawShape(options.settings.law);
+  if (plan.candidates.size() > 1 || options.settings.meanRuns != 0)
+    // The selection's accounting covers DP-SGD's steps, not a step estimate within a run:
+    // candidates step by the public rule (--tune tries several multiples of it).
+    for (MechanismOptions& candidate : plan.candidates) candidate.sgd.stepEstimateShare = 0;
   const double epsilon = options.shared.epsilon, delta = options.shared.delta;
   if (plan.candidates.size() == 1 && options.settings.meanRuns == 0) {
     // One candidate: nothing to select. It trains once, at the whole ε (and δ if its noise has one).

@@ -27,6 +27,14 @@ Result<SgdStep> dpSgdStep(const MechanismOptions& options, Index features, Index
                      " the loss's curvature bound on the unit ball"};
 }
 
+bool estimatesSgdStep(const MechanismOptions& options) {
+  return !options.sgd.learningRate && options.learner.kind != ModelKind::Lmgc && options.sgd.stepEstimateShare > 0;
+}
+
+double sgdStepForRows(const SgdStepLimits& limits, double lambda, double meanSquaredNorm) {
+  return 1.0 / (limits.curvature * meanSquaredNorm + lambda);
+}
+
 std::optional<std::string> dpSgdStepWarning(const MechanismOptions& options, Index features, Index classes) {
   if (options.kind != MechanismKind::DpSgd || !options.sgd.learningRate) return std::nullopt;
   const auto limits = dpSgdStepLimits(options, features, classes);

@@ -45,6 +45,15 @@ struct SgdStep {
 };
 Result<SgdStep> dpSgdStep(const MechanismOptions& options, Index features, Index classes);
 
+// Whether DP-SGD with `options` estimates its step from the rows: no learning rate given, a
+// linear model (whose curvature in the parameters is L·‖x‖²; not LMGC) and a share of ε for it.
+bool estimatesSgdStep(const MechanismOptions& options);
+
+// The safe step for rows whose mean squared norm is at most m: 1/(L·m + λ). The mean loss's
+// curvature is at most L·λ_max((1/n)Σxxᵀ) ≤ L·m, so gradient descent with this step decreases
+// the objective on these rows at every step, as 1/(L + λ) does on every dataset.
+double sgdStepForRows(const SgdStepLimits& limits, double lambda, double meanSquaredNorm);
+
 // The warning for a DP-SGD step size beyond those limits; empty for other mechanisms and
 // for steps within them.
 std::optional<std::string> dpSgdStepWarning(const MechanismOptions& options, Index features, Index classes);

@@ -238,6 +238,7 @@ class TestMechanismCalibration : public QObject {
     auto o = test::options(MechanismKind::DpSgd, ModelKind::Softmax, 1.0);
     o.sgd.batchSize = 256;
     o.sgd.epochs = 5;
+    o.sgd.stepEstimateShare = 0;  // the whole ε to the steps (the estimate's share: test_mechanism_sgd_step)
     const auto r = calibrated(o, {60000, 20, 10});
     const double sigma = valueOf(r, "noise_multiplier"), q = valueOf(r, "q");
     const auto steps = static_cast<long long>(valueOf(r, "steps"));
@@ -271,6 +272,7 @@ class TestMechanismCalibration : public QObject {
   void dpSgdFallsBackToRdpWhereThePldGridCannotGo() {
     auto o = test::options(MechanismKind::DpSgd, ModelKind::Softmax, 1.0);
     o.sgd.noiseMultiplier = 0.002;
+    o.sgd.stepEstimateShare = 0;
     const auto r = calibrated(o, {1000, 5, 2});
     QCOMPARE(r.epsilon, valueOf(r, "epsilon_rdp"));
     QVERIFY(!r.value("epsilon_error"));

@@ -5,6 +5,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
 #include "core/experiment/sgd_convergence.h"
@@ -131,6 +134,104 @@ class TestMechanismSgdStep : public QObject {
     QVERIFY(noiseFree > oldDefaults);
     QVERIFY(!experiment::sgdUnderfitsWarning(noiseFree, best));
     QVERIFY(experiment::sgdUnderfitsWarning(0.26, 0.74));
+  }
+
+  // Without a step, softmax spends ε₀ = 0.05·ε on the rows' mean squared norm (Laplace scale
+  // 1/(nε₀)) and σ is calibrated for the rest: the same σ as a run at 0.95·ε that estimates
+  // nothing. With σ given, the claimed ε is the steps' accounted ε plus ε₀.
+  void theStepEstimateSpendsItsShare() {
+    mech::MechanismOptions o = sgd(ModelKind::Softmax, 1e-3, 1);
+    o.sgd.learningRate.reset();
+    o.epsilon = 2.0;
+    const mech::ProblemShape shape{1000, 8, 3};
+    const mech::MechanismReport fitted = test::orDie(mech::calibrate(o, shape));
+    QCOMPARE(fitted.epsilon, 2.0);
+    DPSTUDIO_COMPARE_REL(*fitted.value("epsilon_step_estimate"), 0.1, 1e-15);
+    DPSTUDIO_COMPARE_REL(*fitted.value("step_estimate_scale"), 1.0 / (1000 * 0.1), 1e-15);
+    mech::MechanismOptions plain = o;
+    plain.sgd.stepEstimateShare = 0;
+    plain.epsilon = 1.9;
+    const mech::MechanismReport rest = test::orDie(mech::calibrate(plain, shape));
+    QVERIFY(!rest.value("epsilon_step_estimate"));
+    DPSTUDIO_COMPARE_REL(fitted.calibrated(mech::Calibrated::NoiseMultiplier),
+                         rest.calibrated(mech::Calibrated::NoiseMultiplier), 1e-12);
+    QVERIFY(fitted.statement.find("buys the step size") != std::string::npos);
+    o.sgd.noiseMultiplier = 3.0;
+    plain.sgd.noiseMultiplier = 3.0;
+    DPSTUDIO_COMPARE_REL(test::orDie(mech::calibrate(o, shape)).epsilon,
+                         test::orDie(mech::calibrate(plain, shape)).epsilon + 0.1, 1e-12);
+    // LMGC, a given step, or a share of 0 estimate nothing.
+    o.learner = {ModelKind::Lmgc, 1e-2, 0.5};
+    QVERIFY(!mech::estimatesSgdStep(o));
+    o = sgd(ModelKind::Softmax, 1e-3, 1);
+    QVERIFY(!mech::estimatesSgdStep(o));
+    o.sgd.learningRate.reset();
+    QVERIFY(mech::estimatesSgdStep(o));
+    o.sgd.stepEstimateShare = 1.0;
+    QCOMPARE(o.validate().error().field, std::string("step-estimate-share"));
+  }
+
+  // Rows of norm 1/2: m = 1/4, so without noise the step is 1/(L/4 + λ) and the clip norm
+  // K·√m = √2/2, both in the report; with noise m̂ − m − 3b follows Laplace(b) (KS test,
+  // 400 runs), so the estimate is as private as its calibration says.
+  void theStepFollowsTheRowsAndItsEstimateIsLaplace() {
+    Dataset data = identicalUnitRows(400);
+    data.X *= 0.5;
+    mech::MechanismOptions o = sgd(ModelKind::Softmax, 1e-3, 1);
+    o.sgd.learningRate.reset();
+    o.sgd.batchSize = data.rows();
+    o.sgd.epochs = 1;
+    o.sgd.noiseMultiplier = 0.0;
+    const mech::MechanismReport exact = test::trainWithSeed(o, data, 1).report;
+    DPSTUDIO_COMPARE_REL(exact.calibrated(mech::Calibrated::LearningRate), 1.0 / (0.5 * 0.25 + 1e-3), 1e-12);
+    DPSTUDIO_COMPARE_REL(*exact.value("clip_norm"), std::sqrt(2.0) * 0.5, 1e-12);
+
+    o.sgd.noiseMultiplier.reset();
+    o.epsilon = 20;  // ε₀ = 1: b = 1/400, so m̂ stays inside [3b, 1]
+    const double b = 1.0 / 400;
+    std::vector<double> residuals;
+    for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+      const mech::MechanismReport report = test::trainWithSeed(o, data, seed).report;
+      const double eta = report.calibrated(mech::Calibrated::LearningRate);
+      const double mHat = (1.0 / eta - 1e-3) / 0.5;
+      residuals.push_back(mHat - 0.25 - 3 * b);
+      DPSTUDIO_COMPARE_REL(*report.value("clip_norm"), std::sqrt(2.0 * mHat), 1e-9);
+      DPSTUDIO_COMPARE_REL(report.noiseScale(), report.calibrated(mech::Calibrated::NoiseMultiplier) *
+                                                    *report.value("clip_norm"), 1e-12);
+    }
+    std::sort(residuals.begin(), residuals.end());
+    double ks = 0;
+    const double count = static_cast<double>(residuals.size());
+    for (std::size_t i = 0; i < residuals.size(); ++i) {
+      const double r = residuals[i];
+      const double cdf = r < 0 ? 0.5 * std::exp(r / b) : 1 - 0.5 * std::exp(-r / b);
+      ks = std::max({ks, std::abs(cdf - static_cast<double>(i) / count), std::abs(cdf - (i + 1) / count)});
+    }
+    qInfo("KS distance of m̂ − m − 3b from Laplace(b): %.4f (400 runs)", ks);
+    QVERIFY2(ks < 1.95 / std::sqrt(count), qPrintable(QString::number(ks)));  // α = 0.001
+  }
+
+  // Declared ranges four times wider than the data (digits' 0…16 as −24…40, the same
+  // midpoint) leave the rows far inside the unit ball: the unit sphere's step barely moves the model in 20 epochs, the step
+  // fitted to the rows comes within kUnderfitGap of L-BFGS.
+  void wideRangesConvergeWithTheFittedStep() {
+    const Dataset digits = test::orDie(openDataset("builtin:digits"));
+    PreprocessSpec spec;
+    spec.publicRanges = {{-24.0, 40.0}};
+    const TrainTest parts = test::orDie(splitDataset(digits, 0.25, 1));
+    const Preprocessor pre = test::orDie(fitPreprocessor(spec, parts.train));
+    const Dataset train = test::orDie(pre.apply(parts.train)), heldOut = test::orDie(pre.apply(parts.test));
+    mech::MechanismOptions o = sgd(ModelKind::Softmax, 1e-4, 1);
+    o.sgd = {};
+    const TrainedModel lbfgs = test::orDie(trainModel(o.learner, train.X, train.y, train.classes()));
+    const double best = accuracy(*lbfgs.model, lbfgs.theta, heldOut.X, heldOut.y);
+    const double fitted = experiment::noiseFreeSgdAccuracy(o, train, heldOut).value();
+    o.sgd.stepEstimateShare = 0;
+    const double sphere = experiment::noiseFreeSgdAccuracy(o, train, heldOut).value();
+    qInfo("L-BFGS %.4f, noise-free DP-SGD with the fitted step %.4f, with the unit sphere's %.4f", best, fitted,
+          sphere);
+    QVERIFY2(fitted >= best - experiment::kUnderfitGap, qPrintable(QString::number(fitted)));
+    QVERIFY2(fitted > sphere + 0.04, qPrintable(QString::number(sphere)));
   }
 
   // The limit is where the worst case in the unit ball stops converging.

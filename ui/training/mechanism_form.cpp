@@ -137,9 +137,11 @@ void MechanismForm::addDpSgdRows() {
   form_->addRow(tr("E&pochs:"), epochs_);
   learningRate_ = new NumberField;
   learningRate_->setOptional(true);
-  learningRate_->setPlaceholderText(tr("from the model"));
-  learningRate_->setHelp(tr("Step size on the mean noisy gradient. Empty: 1/(L + λ), L the loss's curvature "
-                            "bound on the unit ball (2 for softmax regression)."));
+  learningRate_->setPlaceholderText(tr("fitted to the rows"));
+  learningRate_->setHelp(tr("Step size on the mean noisy gradient. Empty: softmax regression spends 5 % of ε "
+                            "on the rows' mean squared norm m and steps 1/(L·m + λ) with the clip norm at most "
+                            "K·√m (L = 1/2, K = √2); LMGC steps 1/(L + λ), L its curvature bound on the unit "
+                            "ball (Help → Algorithms §3 E)."));
   form_->addRow(tr("Learning &rate:"), learningRate_);
 }
 
