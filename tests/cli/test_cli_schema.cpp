@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/common/test_files.h"
 
 using dpstudio::test::runCli;
 
@@ -23,11 +24,7 @@ QString describe(const dpstudio::test::CliRun& run) {
   return QString("exit %1\nstdout: %2\nstderr: %3").arg(run.exitCode).arg(run.out, run.err);
 }
 
-void writeFile(const QString& path, const QByteArray& text) {
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  file.write(text);
-}
+using dpstudio::test::writeFile;
 
 // People whose income class follows age, job and hours; an id column to ignore.
 QByteArray people(int rows, quint32 seed) {

@@ -17,6 +17,12 @@ inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QB
   return path;
 }
 
+// Writes `bytes` to `path`; a test that cannot write its own input stops there.
+inline void writeFile(const QString& path, const QByteArray& bytes) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size()) qFatal("cannot write %s", qPrintable(path));
+}
+
 // The first `rows` rows of a three-class iris-like CSV (header a,b,c,d,label; the three
 // species in turn): queries for a bundle trained on iris.
 inline QString irisHead(const QTemporaryDir& dir, int rows) {

@@ -30,6 +30,7 @@
 #include <QToolButton>
 #include <QValueAxis>
 
+#include "tests/common/test_files.h"
 #include "ui/dataset/dataset_controller.h"
 #include "ui/dataset/dataset_document.h"
 #include "ui/dataset/dataset_panel.h"
@@ -45,11 +46,7 @@ namespace {
 
 constexpr int kTimeoutMs = 20000;
 
-void writeFile(const QString& path, const QByteArray& bytes) {
-  QFile file(path);
-  QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(file.errorString()));
-  file.write(bytes);
-}
+using dpstudio::test::writeFile;
 
 }  // namespace
 

@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "tests/gui/gui_training_support.h"
+#include "tests/common/test_files.h"
 #include "ui/dataset/dataset_document.h"
 #include "ui/dataset/import_dialog.h"
 
@@ -29,11 +30,7 @@ using dpstudio::ui::MainWindow;
 
 namespace {
 
-void writeFile(const QString& path, const QByteArray& bytes) {
-  QFile file(path);
-  QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(file.errorString()));
-  file.write(bytes);
-}
+using dpstudio::test::writeFile;
 
 // Waits for the preview of the options now set.
 void waitForPreview(ImportDialog& dialog) {
