@@ -57,6 +57,27 @@ double excessAfterSgd(double eta) {
   return J.value(run.trained.theta) - J.value(best.theta);
 }
 
+// Digits with every feature declared in [lo, hi] (its values are 0…16), a held-out quarter,
+// softmax with DP-SGD's defaults, and L-BFGS's held-out accuracy on the same rows.
+struct DigitsRun {
+  Dataset train, heldOut;
+  mech::MechanismOptions options;
+  double lbfgs = 0;
+};
+
+DigitsRun digitsUnder(double lo, double hi) {
+  const Dataset digits = test::orDie(openDataset("builtin:digits"));
+  PreprocessSpec spec;
+  spec.publicRanges = {{lo, hi}};
+  const TrainTest parts = test::orDie(splitDataset(digits, 0.25, 1));
+  const Preprocessor pre = test::orDie(fitPreprocessor(spec, parts.train));
+  DigitsRun run{test::orDie(pre.apply(parts.train)), test::orDie(pre.apply(parts.test)), sgd(ModelKind::Softmax, 1e-4, 1), 0};
+  run.options.sgd = {};
+  const TrainedModel lbfgs = test::orDie(trainModel(run.options.learner, run.train.X, run.train.y, run.train.classes()));
+  run.lbfgs = accuracy(*lbfgs.model, lbfgs.theta, run.heldOut.X, run.heldOut.y);
+  return run;
+}
+
 }  // namespace
 
 class TestMechanismSgdStep : public QObject {
@@ -115,16 +136,10 @@ class TestMechanismSgdStep : public QObject {
   // with the default step and epochs comes within kUnderfitGap of L-BFGS, and the old
   // defaults, a quarter of the step and half the epochs, do worse.
   void defaultsConvergeWithoutNoise() {
-    const Dataset digits = test::orDie(openDataset("builtin:digits"));
-    PreprocessSpec spec;
-    spec.publicRanges = {{0.0, 16.0}};
-    const TrainTest parts = test::orDie(splitDataset(digits, 0.25, 1));
-    const Preprocessor pre = test::orDie(fitPreprocessor(spec, parts.train));
-    const Dataset train = test::orDie(pre.apply(parts.train)), heldOut = test::orDie(pre.apply(parts.test));
-    mech::MechanismOptions o = sgd(ModelKind::Softmax, 1e-4, 1);
-    o.sgd = {};
-    const TrainedModel lbfgs = test::orDie(trainModel(o.learner, train.X, train.y, train.classes()));
-    const double best = accuracy(*lbfgs.model, lbfgs.theta, heldOut.X, heldOut.y);
+    const DigitsRun digits = digitsUnder(0.0, 16.0);
+    const Dataset &train = digits.train, &heldOut = digits.heldOut;
+    mech::MechanismOptions o = digits.options;
+    const double best = digits.lbfgs;
     const double noiseFree = experiment::noiseFreeSgdAccuracy(o, train, heldOut).value();
     o.sgd.learningRate = 0.5;
     o.sgd.epochs = 10;
@@ -215,16 +230,10 @@ class TestMechanismSgdStep : public QObject {
   // midpoint) leave the rows far inside the unit ball: the unit sphere's step barely moves the model in 20 epochs, the step
   // fitted to the rows comes within kUnderfitGap of L-BFGS.
   void wideRangesConvergeWithTheFittedStep() {
-    const Dataset digits = test::orDie(openDataset("builtin:digits"));
-    PreprocessSpec spec;
-    spec.publicRanges = {{-24.0, 40.0}};
-    const TrainTest parts = test::orDie(splitDataset(digits, 0.25, 1));
-    const Preprocessor pre = test::orDie(fitPreprocessor(spec, parts.train));
-    const Dataset train = test::orDie(pre.apply(parts.train)), heldOut = test::orDie(pre.apply(parts.test));
-    mech::MechanismOptions o = sgd(ModelKind::Softmax, 1e-4, 1);
-    o.sgd = {};
-    const TrainedModel lbfgs = test::orDie(trainModel(o.learner, train.X, train.y, train.classes()));
-    const double best = accuracy(*lbfgs.model, lbfgs.theta, heldOut.X, heldOut.y);
+    const DigitsRun digits = digitsUnder(-24.0, 40.0);
+    const Dataset &train = digits.train, &heldOut = digits.heldOut;
+    mech::MechanismOptions o = digits.options;
+    const double best = digits.lbfgs;
     const double fitted = experiment::noiseFreeSgdAccuracy(o, train, heldOut).value();
     o.sgd.stepEstimateShare = 0;
     const double sphere = experiment::noiseFreeSgdAccuracy(o, train, heldOut).value();
