@@ -31,6 +31,7 @@
 #include "core/mechanisms/sgd_step.h"
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/pld_accountant.h"
+#include "core/privacy/release_granularity.h"
 #include "core/privacy/validation.h"
 #include "core/util/number_text.h"
 
@@ -209,10 +210,18 @@ Result<FittedSteps> fitToRows(const MechanismOptions& o, const Dataset& train, c
   const double m = train.X.rowwise().squaredNorm().mean();
   double estimate = m;
   std::string how = "m = " + briefNumber(m) + ", the rows' exact mean ‖x‖² (σ = 0: NOT private)";
-  if (const auto b = report.value("step_estimate_scale")) {
+  if (auto b = report.value("step_estimate_scale")) {
+    if (noise.kind() == privacy::NoiseKind::Release) {
+      // As every additive release: the scale enlarged and the sum rounded to a grid, so that
+      // the float error of m + noise does not tell m (release_granularity.h).
+      *b *= privacy::kReleaseNoiseFactor;
+      report.set("step_estimate_scale", *b, "b = F/(n·ε₀): the estimate's Laplace scale, × F (release mode)");
+    }
     auto draw = privacy::drawLaplacePerCoordinate(noise, *b, 1);
     if (!draw) return draw.error();
-    estimate = std::clamp(m + draw.value().noise[0] + 3 * *b, std::min(3 * *b, 1.0), 1.0);
+    Eigen::VectorXd released = Eigen::VectorXd::Constant(1, m + draw.value().noise[0]);
+    if (auto grid = privacy::applyReleaseGranularity(noise, released, *b); !grid) return grid.error();
+    estimate = std::clamp(released[0] + 3 * *b, std::min(3 * *b, 1.0), 1.0);
     how = "m̂ = " + briefNumber(estimate) + ", the rows' mean ‖x‖² + Laplace(b) + 3b within [3b, 1]";
   }
   FittedSteps fitted;

@@ -14,6 +14,7 @@
 #include "core/mechanisms/sgd_step.h"
 #include "core/sources/source.h"
 #include "core/models/objective.h"
+#include "core/privacy/release_granularity.h"
 #include "tests/common/test_support.h"
 #include "tests/mechanisms/mechanism_fixtures.h"
 
@@ -224,6 +225,10 @@ class TestMechanismSgdStep : public QObject {
     }
     qInfo("KS distance of m̂ − m − 3b from Laplace(b): %.4f (400 runs)", ks);
     QVERIFY2(ks < 1.95 / std::sqrt(count), qPrintable(QString::number(ks)));  // α = 0.001
+    // A release enlarges b by F, as every additive release does (release_granularity.h).
+    auto release = test::orDie(privacy::makeNoiseSource(privacy::NoiseKind::Release, 0));
+    const mech::MechanismReport released = test::trainOrDie(o, data, *release).report;
+    DPSTUDIO_COMPARE_REL(*released.value("step_estimate_scale"), privacy::kReleaseNoiseFactor * b, 1e-12);
   }
 
   // Declared ranges four times wider than the data (digits' 0…16 as −24…40, the same
