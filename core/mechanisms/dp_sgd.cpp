@@ -210,13 +210,7 @@ Result<FittedSteps> fitToRows(const MechanismOptions& o, const Dataset& train, c
   const double m = train.X.rowwise().squaredNorm().mean();
   double estimate = m;
   std::string how = "m = " + briefNumber(m) + ", the rows' exact mean ‖x‖² (σ = 0: NOT private)";
-  if (auto b = report.value("step_estimate_scale")) {
-    if (noise.kind() == privacy::NoiseKind::Release) {
-      // As every additive release: the scale enlarged and the sum rounded to a grid, so that
-      // the float error of m + noise does not tell m (release_granularity.h).
-      *b *= privacy::kReleaseNoiseFactor;
-      report.set("step_estimate_scale", *b, "b = F/(n·ε₀): the estimate's Laplace scale, × F (release mode)");
-    }
+  if (const auto b = report.value("step_estimate_scale")) {
     auto draw = privacy::drawLaplacePerCoordinate(noise, *b, 1);
     if (!draw) return draw.error();
     Eigen::VectorXd released = Eigen::VectorXd::Constant(1, m + draw.value().noise[0]);
@@ -243,7 +237,8 @@ Result<FittedSteps> fitToRows(const MechanismOptions& o, const Dataset& train, c
 
 }  // namespace
 
-static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemShape& s) {
+static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemShape& s,
+                                              privacy::NoiseKind noiseKind) {
   MechanismReport report = baseReport(o, NoiseLaw::Gaussian);
   const SgdPlan p = planFor(o, s.rows);
   auto made = makeModel(o.learner, s.features, s.classes);
@@ -265,8 +260,13 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
       report.set("epsilon_step_estimate", epsilonStep,
                  "ε₀ = " + briefNumber(o.sgd.stepEstimateShare) + "·ε: a Laplace estimate of the rows' mean ‖x‖² "
                  "that sets the step");
-      report.set("step_estimate_scale", 1.0 / (static_cast<double>(s.rows) * epsilonStep),
-                 "b = 1/(n·ε₀): the estimate's Laplace scale (mean ‖x‖² moves by ≤ 1/n when a row is replaced)");
+      // A release enlarges the scale by F and rounds m + noise to its grid, as every additive
+      // release (release_granularity.h), so that the float error of the sum does not tell m.
+      const bool release = noiseKind == privacy::NoiseKind::Release;
+      report.set("step_estimate_scale",
+                 (release ? privacy::kReleaseNoiseFactor : 1.0) / (static_cast<double>(s.rows) * epsilonStep),
+                 std::string("b = 1/(n·ε₀): the estimate's Laplace scale (mean ‖x‖² moves by ≤ 1/n when a row is "
+                             "replaced)") + (release ? ", × F (release mode)" : ""));
     }
   } else {
     report.set(Calibrated::LearningRate, step.value().eta, step.value().formula);
@@ -346,7 +346,7 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
 
 static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset& train, privacy::NoiseSource& noise,
                                 const TrainControl& control) {
-  auto calibrated = calibrateDpSgd(o, {train.rows(), train.features(), train.classes()});
+  auto calibrated = calibrateDpSgd(o, {train.rows(), train.features(), train.classes()}, noise.kind());
   if (!calibrated) return calibrated.error();
   MechanismReport report = std::move(calibrated).value();
   auto made = makeModel(o.learner, train.features(), train.classes());
@@ -466,8 +466,8 @@ class DpSgdMechanism final : public TrainingMechanism {
   // Gaussian noise by construction, whatever the family.
   bool needsDelta(const MechanismOptions&) const override { return true; }
   Result<MechanismReport> calibrate(const MechanismOptions& o, const ProblemShape& s,
-                                    privacy::NoiseKind) const override {
-    return detail::calibrateDpSgd(o, s);
+                                    privacy::NoiseKind noise) const override {
+    return detail::calibrateDpSgd(o, s, noise);
   }
   Result<PrivateModel> train(const MechanismOptions& o, const Dataset& rows, privacy::NoiseSource& noise,
                              const TrainControl& control, const Eigen::VectorXd*) const override {

@@ -78,6 +78,12 @@ QString derivedSymbol(const std::string& key) {
       {"distance_to_all_data", QObject::tr("\u2016\u0175 \u2212 w*\u2016")},
       {"gradient_tolerance", QObject::tr("gradient tol.")},
       {"release_noise_factor", QObject::tr("noise \u00d7 (rounding)")},
+      // DP-SGD's step fitted to the rows (§3 E).
+      {"learning_rate", QStringLiteral("\u03b7")},
+      {"epsilon_step_estimate", QObject::tr("\u03b5\u2080 for \u03b7")},
+      {"step_estimate_scale", QObject::tr("b for \u03b7")},
+      {"averaged_steps", QObject::tr("averaged steps")},
+      {"epsilon_accounted_lower", QObject::tr("\u03b5 PLD lower")},
   };
   const auto it = symbols.find(key);
   return it != symbols.end() ? it->second : QString::fromStdString(key);
