@@ -197,6 +197,14 @@ Result<std::pair<double, SgdAccount>> calibrateSgd(const SgdPlan& p, double delt
 // no signal (on the satellite set, rows of RMS norm 0.38: 0.64 at ε = 1 with ν = 1, 0.73 with
 // ν = 0.5). The noise scale σ·ν follows the clip norm, so σ and ε are unchanged. Records what
 // it used.
+// The noise of each step, σ·ν, and its expected norm: set by the calibration for the clip
+// norm given, and again by fitToRows for the one fitted to the rows.
+void setStepNoise(MechanismReport& report, double sigma, double clip) {
+  report.setNoiseScale(sigma * clip, "σ·ν: std of the noise added to each summed gradient");
+  report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma * clip, report.noiseDimension);
+  report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖noise‖ of one step");
+}
+
 struct FittedSteps {
   double eta = 0;
   double clip = 0;
@@ -228,9 +236,7 @@ Result<FittedSteps> fitToRows(const MechanismOptions& o, const Dataset& train, c
              "ν = min(ν given, K·√m̂), K = " + briefNumber(K) + " the gradient bound of a unit row");
   if (report.noise == NoiseLaw::Gaussian) {
     const double sigma = report.calibrated(Calibrated::NoiseMultiplier);
-    report.setNoiseScale(sigma * fitted.clip, "σ·ν: std of the noise added to each summed gradient");
-    report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma * fitted.clip, report.noiseDimension);
-    report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖noise‖ of one step");
+    setStepNoise(report, sigma, fitted.clip);
   }
   return fitted;
 }
@@ -322,11 +328,9 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
   report.set(Calibrated::SamplingRate, p.q, "q = batch/n (Poisson sampling rate)");
   report.set(Calibrated::Steps, static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
   report.set(Calibrated::NoiseMultiplier, sigma, "σ: noise std per unit of clip norm (calibrated under substitution unless given)");
-  report.setNoiseScale(sigma * o.sgd.clipNorm, "σ·ν: std of the noise added to each summed gradient");
   report.set("clip_norm", o.sgd.clipNorm,
              estimate ? "ν: at most this; at training min(ν, K·√m̂), fitted to the rows with the step" : "ν");
-  report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma * o.sgd.clipNorm, report.noiseDimension);
-  report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖noise‖ of one step");
+  setStepNoise(report, sigma, o.sgd.clipNorm);
   char error[32];
   std::snprintf(error, sizeof error, "%.2g", pld ? account.pld.errorBound : 0.0);
   report.statement = "(" + privacy::formatNumber(report.epsilon) + ", " + privacy::formatNumber(o.delta) +

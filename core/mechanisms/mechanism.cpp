@@ -9,13 +9,8 @@
 #include "core/privacy/validation.h"
 
 namespace dpstudio::mech {
-namespace {
 
-Error invalid(const std::string& message, const std::string& field) {
-  return Error{ErrorKind::InvalidPrivacy, message, {}, 0, field};
-}
-
-}  // namespace
+using detail::invalidOption;
 
 const TrainingMechanism& MechanismKind::mechanism() const {
   if (!implementation_) std::abort();  // None has no implementation: a programming error
@@ -49,14 +44,14 @@ Status MechanismOptions::validate() const {
   if (kind.isNone()) return Ok{};
   const TrainingMechanism& mechanism = kind.mechanism();
   if (auto status = privacy::requirePositive("epsilon", epsilon); !status) return status.error();
-  if (!(delta >= 0 && delta < 1)) return invalid("delta must be in [0, 1), found " + privacy::formatNumber(delta), "delta");
+  if (!(delta >= 0 && delta < 1)) return invalidOption("delta must be in [0, 1), found " + privacy::formatNumber(delta), "delta");
   if (mechanism.needsDelta(*this) && !(delta > 0))
-    return invalid(family == NoiseFamily::Gaussian ? "Gaussian noise needs delta > 0 (use l2-laplace for delta = 0)"
+    return invalidOption(family == NoiseFamily::Gaussian ? "Gaussian noise needs delta > 0 (use l2-laplace for delta = 0)"
                                                    : mechanism.title() + " needs delta > 0",
                    "delta");
   if (auto status = mechanism.validate(*this); !status) return status.error();
   if (calibration == Calibration::Published && !mechanism.offersPublishedCalibration())
-    return invalid("only dplmgc has an 'as published' calibration among the training mechanisms", "calibration");
+    return invalidOption("only dplmgc has an 'as published' calibration among the training mechanisms", "calibration");
   return Ok{};
 }
 
@@ -176,7 +171,7 @@ Result<MechanismReport> calibrate(const MechanismOptions& options, const Problem
                                   privacy::NoiseKind noise) {
   if (auto status = options.validate(); !status) return status.error();
   if (shape.rows < 1 || shape.features < 1 || shape.classes < 2)
-    return invalid("the problem needs n >= 1, d >= 1 and C >= 2", "n");
+    return invalidOption("the problem needs n >= 1, d >= 1 and C >= 2", "n");
   if (options.kind.isNone()) {
     MechanismReport report = detail::baseReport(options, NoiseLaw::None);
     report.statement = "not private: trained without a privacy mechanism";
@@ -229,13 +224,13 @@ Result<PrivateModel> trainPrivatelyFromSolution(const MechanismOptions& options,
                                                 privacy::NoiseSource& noise, const TrainControl& control,
                                                 const Eigen::VectorXd& nonPrivate) {
   if (noise.kind() == privacy::NoiseKind::Release)
-    return invalid("a release starts its perturbed problem from zero: no warm start with release noise",
+    return invalidOption("a release starts its perturbed problem from zero: no warm start with release noise",
                    "warm-start");
   if (options.kind.isNone() || !options.kind.mechanism().perturbsObjective()) return trainPrivatelyImpl(options, train, noise, control, nullptr);
   auto model = makeModel(options.learner, train.features(), train.classes());
   if (!model) return model.error();
   if (nonPrivate.size() != model.value()->parameterCount())
-    return invalid("the warm start has the wrong number of parameters", "warm-start");
+    return invalidOption("the warm start has the wrong number of parameters", "warm-start");
   auto trained = trainPrivatelyImpl(options, train, noise, control, &nonPrivate);
   if (trained) trained.value().report.warmStarted = true;
   return trained;
