@@ -19,13 +19,13 @@
 #include <cstdlib>
 #include <string>
 
-#include <Eigen/Eigenvalues>
 
 #include "core/learn/learner.h"
-#include "core/linalg/psd.h"
-#include "core/models/lmgc.h"
 #include "core/learn/model_view.h"
+#include "core/linalg/psd.h"
+#include "core/linalg/symmetric_eigen.h"
 #include "core/models/ellipsoid.h"
+#include "core/models/lmgc.h"
 #include "core/models/lmgc_dual.h"
 #include "core/models/objective.h"
 #include "core/optim/projected_gradient.h"
@@ -127,7 +127,7 @@ void run(const std::string& name, const Settings& settings) {
   std::string ranks;
   for (Eigen::Index c = 0; c < lmgc.classes(); ++c) {
     const Eigen::MatrixXd psi = lmgc.classMatrix(model.theta, c).topLeftCorner(lmgc.inputDim(), lmgc.inputDim());
-    const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(psi, Eigen::EigenvaluesOnly).eigenvalues();
+    const Eigen::VectorXd ev = symmetricEigenvalues(psi);
     const double top = std::max(ev.maxCoeff(), 0.0);
     ranks += (c ? "," : "") + std::to_string((ev.array() > 1e-9 * top).count());
   }

@@ -36,6 +36,7 @@ function(dpstudio_add_core_library name)
     separate_arguments(core_flags UNIX_COMMAND "${DPSTUDIO_CORE_CXX_FLAGS}")
     target_compile_options(${name} PRIVATE ${core_flags})
   endif()
+  dpstudio_use_pch(${name} core)
 endfunction()
 
 # dpstudio_add_test(name SOURCES ... LINKS ... [LABELS ...] [TIMEOUT seconds] [GUI])
@@ -51,6 +52,16 @@ function(dpstudio_add_test name)
     # The tests' own waits (GUI tests' kTimeoutMs) stretch with the sanitizers' slowdown too.
     DPSTUDIO_TEST_TIMEOUT_SCALE=$<IF:$<BOOL:${DPSTUDIO_TEST_TIMEOUT_SCALE}>,${DPSTUDIO_TEST_TIMEOUT_SCALE},1>)
   dpstudio_set_warnings(${name})
+  # The precompiled headers a test can share (cmake/DpstudioPrecompiled.cmake): a GUI test
+  # that links the window, or a test that links core; the few that link Qt alone read the
+  # headers as text.
+  set(our_links ${ARG_LINKS})
+  list(FILTER our_links INCLUDE REGEX "^dpstudio_")
+  if(ARG_GUI AND "dpstudio_ui" IN_LIST ARG_LINKS)
+    dpstudio_use_pch(${name} gui_test)
+  elseif(NOT ARG_GUI AND our_links)
+    dpstudio_use_pch(${name} test)
+  endif()
   add_test(NAME ${name} COMMAND ${name})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)

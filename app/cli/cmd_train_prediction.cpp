@@ -8,77 +8,33 @@
 // predictor with its own budget answers them with experiment noise — an experiment, NOT
 // private, charged nowhere — so that an exported predictor keeps its whole budget;
 // --evaluation charged answers through the predictor itself. The training accuracy is not
-// measured (null). Multiparty aggregation releases a model:
-// its accuracies are measured as for the training mechanisms, next to paper 004's baselines.
+// measured (null). Multiparty aggregation releases a model: cmd_train_multiparty.cpp.
 //
 // With --ledger (ledger_option.h) the predictor's answers are the release: its budget's entry
-// is opened by the first charged answer (a charged test answer, or a later `predict`), and a bundle (--out) keeps the budget's id so that
-// later `predict` answers count against that entry. Multiparty records each release.
+// is opened by the first charged answer (a charged test answer, or a later `predict`), and a
+// bundle (--out) keeps the budget's id so that later `predict` answers count against that entry.
 
 #include <QJsonArray>
 
-#include <chrono>
 #include <optional>
 
 #include "app/cli/bundle_output.h"
 #include "app/cli/ledger_option.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/private_prediction_options.h"
+#include "app/cli/release_output.h"
+#include "app/cli/train_multiparty.h"
 #include "app/cli/plan_options.h"
 #include "core/bundle/bundle_export.h"
 #include "core/experiment/answering.h"
 #include "core/experiment/plan_warnings.h"
-#include "core/experiment/release_entries.h"
 #include "core/experiment/result_baselines.h"
 #include "core/mechanisms/report_json.h"
 #include "core/privacy/validation.h"
 #include "core/sources/source.h"
-#include "core/util/atomic_file.h"
 
 namespace dpstudio::cli {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-
-
-// The guarantee of what this run printed: the answers given now drew from `noise` (a
-// predictor's later answers draw their own, which the bundle's context says).
-bundle::GuaranteeScope printedScope(const mech::MechanismReport& report, const experiment::PrivacyPlan& plan,
-                                    const PreparedData& data, const privacy::NoiseSource& noise) {
-  bundle::PrivacyContext context = bundle::privacyContext(plan, data, noise.provenance());
-  context.noise = noise.kind();
-  return bundle::guaranteeScope(report, context);
-}
-
-QJsonObject commonJson(const mech::MechanismReport& report, const PreparedData& data, double seconds,
-                       const bundle::GuaranteeScope& scope) {
-  return QJsonObject{
-      {"private", scope.isPrivate()},
-      {"mechanism_guarantee_holds", scope.mechanismHolds},
-      {"guarantee_covers", QString::fromStdString(scope.covers())},
-      {"model", QString::fromStdString(report.model)},
-      {"mechanism", QString::fromStdString(report.mechanism)},
-      {"calibration", QString::fromStdString(report.calibrationWord())},
-      {"epsilon", report.epsilon},
-      {"delta", report.delta},
-      {"train_rows", static_cast<qint64>(data.train.rows())},
-      {"test_rows", static_cast<qint64>(data.test.rows())},
-      {"features", static_cast<qint64>(data.train.features())},
-      {"classes", static_cast<qint64>(data.train.classes())},
-      {"seconds", seconds},
-      {"header", headerJson(data.train.provenance)},
-      {"preprocessing", toJsonArray(data.train.provenance.steps)},
-      {"not_private", toJsonArray(data.train.provenance.notPrivate)},
-      {"structure_from_data", structureFromDataJson(data.train.provenance)},
-      {"feature_map", featureMapJson(data.preprocessor)},
-      {"report", mech::reportToJson(report)},
-  };
-}
 
 using Answered = experiment::AnsweredSample;
 
@@ -111,7 +67,7 @@ int printPrediction(const Command& command, const mech::MechanismReport& report,
       warnings.push_back(*useless);
   command.warn(warnings);
   if (command.json()) {
-    QJsonObject out = commonJson(report, data, seconds, scope);
+    QJsonObject out = releaseJson(report, data, seconds, scope);
     out["ledger"] = ledger.json();
     out["lambda"] = o.learner.lambda;
     if (mostCommonClass)
@@ -210,144 +166,6 @@ int runPrediction(const Command& command, const experiment::PrivacyPlan& plan, c
                          ledger, printedScope(report, plan, data, noise), false);
 }
 
-// What a multiparty release costs: as published, the ε that can be proven, not the claim.
-double epsilonSpent(const mech::MechanismReport& report) { return report.chargedEpsilon(); }
-
-// The protocol's transcript, written atomically where --transcript asks (nothing else when
-// the option is absent). It holds no private value: every message in it is a ciphertext, a
-// random share or a public key (paillier/protocol_transcript.h).
-Result<QString> writeTranscript(const QString& path, const experiment::MultipartyDiagnostics& d) {
-  if (path.isEmpty()) return QString();
-  if (d.transcriptJson.empty())
-    return Error{ErrorKind::Internal, "the protocol produced no transcript", path.toStdString(), 0, "transcript"};
-  if (auto written = writeFileAtomically(QByteArray::fromStdString(d.transcriptJson), path, "the protocol transcript");
-      !written)
-    return written.error();
-  return path;
-}
-
-int runMultiparty(const Command& command, const experiment::PrivacyPlan& plan, const PreparedData& data,
-                  privacy::NoiseSource& noise, const std::string& dataset, const CliLedger& ledger,
-                  const QString& transcriptPath) {
-  const auto start = Clock::now();
-  experiment::RunControl control;
-  // An aborted protocol still leaves its transcript: what was sent before the abort.
-  std::optional<Error> transcriptFailure;
-  if (!transcriptPath.isEmpty())
-    control.abortedTranscript = [&](const std::string& json) {
-      if (auto written = writeFileAtomically(QByteArray::fromStdString(json), transcriptPath, "the protocol transcript");
-          !written)
-        transcriptFailure = written.error();
-    };
-  auto run = experiment::runPlan(plan, data, noise, control);
-  if (!run) {
-    Error error = run.error();
-    if (transcriptFailure) error.message += " (and the transcript was not written: " + transcriptFailure->message + ")";
-    return command.fail(error);
-  }
-  const double seconds = secondsSince(start);
-  // Each release (the aggregate, and the all-data DP baseline when drawn) on the record
-  // before anything of them is written or shown.
-  if (auto recorded = ledger.record(experiment::releaseLedgerEntries(plan, run.value(), dataset)); !recorded)
-    return command.fail(recorded.error());
-  auto bundlePath = writeRunBundle(command, plan, run.value(), data, noise.provenance());
-  if (!bundlePath) return command.fail(bundlePath.error());
-  const multiparty::MultipartyOptions& options = std::get<experiment::Multiparty>(plan.choice).options;
-  const experiment::ModelRelease& release = *run.value().release;
-  const experiment::MultipartyDiagnostics& d = *run.value().multiparty;
-  auto transcript = writeTranscript(transcriptPath, d);
-  if (!transcript) return command.fail(transcript.error());
-  const QString protocolName = QString::fromStdString(multiparty::aggregationProtocolName(options.protocol));
-  const Model& model = *release.model.model;
-  const bool hasTest = data.test.rows() > 0;
-  auto testAccuracy = [&](const Eigen::VectorXd& theta) {
-    return hasTest ? QJsonValue(accuracy(model, theta, data.test.X, data.test.y)) : QJsonValue::Null;
-  };
-  const double trainAccuracy = release.trainAccuracy;
-  auto accuracyOr = [](const std::optional<double>& value) { return value ? QJsonValue(*value) : QJsonValue::Null; };
-  std::vector<std::string> warnings = data.train.provenance.warnings;
-  warnings.insert(warnings.end(), ledger.warnings().begin(), ledger.warnings().end());
-  for (std::string& warning :
-       experiment::planWarnings(plan, release.report, {data.train.rows(), data.train.features(), data.train.classes()}))
-    warnings.push_back(std::move(warning));
-  command.warn(warnings);
-  if (command.json()) {
-    QJsonObject out = commonJson(release.report, data, seconds, printedScope(release.report, plan, data, noise));
-    out["warnings"] = toJsonArray(warnings);
-    out["lambda"] = options.lambda;
-    out["train_accuracy"] = trainAccuracy;
-    out["test_accuracy"] = accuracyOr(release.testAccuracy);
-    QJsonArray sizes;
-    for (Index size : d.partySizes) sizes.append(static_cast<qint64>(size));
-    out["parties"] = sizes;
-    out["smallest_party"] = release.report.calibrated(mech::Calibrated::SmallestParty);
-    out["distance_to_all_data"] = d.distance;
-    out["theorem_4_2_bound"] = d.bound;
-    out["protocol"] = protocolName;
-    out["transcript"] = transcript.value().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(transcript.value());
-    QJsonObject baselines{
-        {"note", d.allDataPrivate ? "NOT private except all_data_dp (a second release of its own epsilon, which "
-                                    "needs the data pooled)"
-                                  : "NOT private (experiment diagnostics)"},
-        {"aggregate_nonprivate_test_accuracy", testAccuracy(d.average)},
-        {"all_data_nonprivate_test_accuracy", accuracyOr(run.value().baseline.testAccuracy)},
-    };
-    if (d.allDataPrivate) {
-      baselines["all_data_dp_test_accuracy"] = accuracyOr(d.allDataPrivate->testAccuracy);
-      baselines["all_data_dp_report"] = mech::reportToJson(d.allDataPrivate->report);
-    }
-    out["baselines"] = baselines;
-    // Every release this run made, each with its own ε (basic composition: they add up).
-    QJsonArray releases{QJsonObject{{"what", "aggregate"}, {"epsilon", epsilonSpent(release.report)}, {"delta", 0.0}}};
-    if (d.allDataPrivate)
-      releases.append(QJsonObject{
-          {"what", "all-data DP baseline"}, {"epsilon", epsilonSpent(d.allDataPrivate->report)}, {"delta", 0.0}});
-    out["releases"] = releases;
-    out["ledger"] = ledger.json();
-    reportBundle(bundlePath.value(), &out);
-    command.printJson(out);
-    return kOk;
-  }
-  QStringList sizes;
-  for (Index size : d.partySizes) sizes << QString::number(size);
-  printText(QString("model           %1, lambda %2 (objective (1/n_j) sum loss + lambda ||w||^2)")
-                .arg(QString::fromStdString(release.report.model)).arg(options.lambda));
-  printText("parties         " + sizes.join(", ") + " rows");
-  printText("protocol        " + protocolName +
-            (options.protocol == multiparty::AggregationProtocolKind::Paillier
-                 ? QString(" (%1 bytes of messages%2)")
-                       .arg(release.report.calibrated(mech::Calibrated::ProtocolBytes), 0, 'f', 0)
-                       .arg(transcript.value().isEmpty() ? QString() : "; transcript " + transcript.value())
-                 : QString(" (sees every local model in the clear)")));
-  printMechanismReport(release.report, "eta");
-  printText(QString("||w_avg - w*||  %1 measured (NOT private), Theorem 4.2 bound %2")
-                .arg(d.distance, 0, 'g', 6).arg(d.bound, 0, 'g', 6));
-  printText(QString("train accuracy  %1").arg(trainAccuracy, 0, 'f', 4));
-  if (hasTest) {
-    printText(QString("test accuracy   %1").arg(*release.testAccuracy, 0, 'f', 4));
-    printText(QString("baselines       all data non-private %1, aggregate non-private %2 (NOT private)")
-                  .arg(*run.value().baseline.testAccuracy, 0, 'f', 4)
-                  .arg(testAccuracy(d.average).toDouble(), 0, 'f', 4));
-    if (d.allDataPrivate)
-      printText(QString("all data DP     test accuracy %1").arg(*d.allDataPrivate->testAccuracy, 0, 'f', 4));
-  }
-  printText(QString("seconds         %1").arg(seconds, 0, 'f', 3));
-  printText("privacy         " + QString::fromStdString(release.report.statement));
-  if (const auto scope = printedScope(release.report, plan, data, noise); !scope.isPrivate())
-    printText("privacy         NOT PRIVATE: the guarantee covers " + QString::fromStdString(scope.covers()));
-  if (d.allDataPrivate) {
-    const double first = epsilonSpent(release.report), second = epsilonSpent(d.allDataPrivate->report);
-    printText(QString("second release  the all-data DP baseline (--multiparty-baseline) is a separate (%1, 0)-DP "
-                      "release from the same rows: this run spent epsilon %2 + %1 = %3 in total")
-                  .arg(second, 0, 'g', 6)
-                  .arg(first, 0, 'g', 6)
-                  .arg(first + second, 0, 'g', 6));
-  }
-  reportBundle(bundlePath.value(), nullptr);
-  ledger.print();
-  return kOk;
-}
-
 }  // namespace
 
 int runTrainPrivatePrediction(const Command& command) {
@@ -369,7 +187,7 @@ int runTrainPrivatePrediction(const Command& command) {
   auto noise = privacy::makeNoiseSource(noiseSpec.value().kind, noiseSpec.value().seed);
   if (!noise) return command.fail(noise.error());
   return std::holds_alternative<experiment::Multiparty>(plan.value().choice)
-             ? runMultiparty(command, plan.value(), prepared.value(), *noise.value(),
+             ? runTrainMultiparty(command, plan.value(), prepared.value(), *noise.value(),
                              datasetIdentity(request.value().trainSpec), ledger.value(), transcriptPath)
              : runPrediction(command, plan.value(), prepared.value(), *noise.value(), request.value().splitSeed,
                              ledger.value());

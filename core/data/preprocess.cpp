@@ -6,9 +6,8 @@
 #include <sstream>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
-
 #include "core/data/pca.h"
+#include "core/linalg/symmetric_eigen.h"
 #include "core/random/rng.h"
 #include "core/util/parallel.h"
 
@@ -86,8 +85,7 @@ std::optional<double> derivedNormBound(const PreprocessSpec& spec, Index inputDi
     // ‖P‖₂² is the largest eigenvalue of the smaller Gram matrix, PᵀP or PPᵀ.
     const Eigen::MatrixXd gram = projection.rows() >= projection.cols() ? Eigen::MatrixXd(projection.transpose() * projection)
                                                                         : Eigen::MatrixXd(projection * projection.transpose());
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(gram, Eigen::EigenvaluesOnly);
-    bound *= std::sqrt(std::max(0.0, eigen.eigenvalues().maxCoeff()));
+    bound *= std::sqrt(std::max(0.0, symmetricEigenvalues(gram).maxCoeff()));
   }
   return bound;
 }

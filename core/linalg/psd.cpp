@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include <Eigen/Eigenvalues>
+#include "core/linalg/symmetric_eigen.h"
 
 namespace dpstudio {
 
@@ -12,8 +12,8 @@ bool projectPsdInPlace(Eigen::Ref<Eigen::MatrixXd> A) {
   // Symmetrize first: the eigen-solver reads only one triangle, so an asymmetric input
   // would otherwise be projected as if its other triangle did not exist.
   const Eigen::MatrixXd sym = 0.5 * (A + A.transpose());
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(sym);
-  const Eigen::VectorXd& lambda = eig.eigenvalues();  // ascending
+  const SymmetricEigen eig = symmetricEigen(sym);
+  const Eigen::VectorXd& lambda = eig.values;  // ascending
   if (lambda.size() == 0 || lambda[0] >= 0) {
     A = sym;
     return true;
@@ -26,7 +26,7 @@ bool projectPsdInPlace(Eigen::Ref<Eigen::MatrixXd> A) {
     A.setZero();
     return false;
   }
-  const auto V = eig.eigenvectors().rightCols(p);
+  const auto V = eig.vectors.rightCols(p);
   const Eigen::MatrixXd scaled = V * lambda.tail(p).cwiseSqrt().asDiagonal();
   A.noalias() = scaled * scaled.transpose();
   // The product is symmetric in exact arithmetic; make it so in floating point too.
@@ -43,8 +43,7 @@ Eigen::MatrixXd projectPsd(const Eigen::MatrixXd& A) {
 double minSymmetricEigenvalue(const Eigen::MatrixXd& A) {
   if (A.size() == 0) return 0.0;
   const Eigen::MatrixXd sym = 0.5 * (A + A.transpose());
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(sym, Eigen::EigenvaluesOnly);
-  return eig.eigenvalues()[0];
+  return symmetricEigenvalues(sym)[0];
 }
 
 Eigen::Index symmetricBasisDimension(Eigen::Index k) { return k * (k + 1) / 2; }

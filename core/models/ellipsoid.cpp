@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <utility>
 
-#include <Eigen/Eigenvalues>
-
+#include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc.h"
 
 namespace dpstudio {
@@ -43,9 +43,9 @@ ClassEllipsoid extractEllipsoid(const Eigen::MatrixXd& phi) {
   e.shape = sym.topLeftCorner(d, d);
   const Eigen::VectorXd b = sym.topRightCorner(d, 1);
 
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(e.shape);
-  e.eigenvalues = eig.eigenvalues();
-  e.eigenvectors = eig.eigenvectors();
+  SymmetricEigen eig = symmetricEigen(e.shape);
+  e.eigenvalues = std::move(eig.values);
+  e.eigenvectors = std::move(eig.vectors);
   const double largest = e.eigenvalues.size() > 0 ? e.eigenvalues.maxCoeff() : 0.0;
   const double cutoff = kEllipsoidRankTolerance * std::max(largest, 0.0);
   const double magnitude = e.eigenvalues.size() > 0 ? e.eigenvalues.cwiseAbs().maxCoeff() : 0.0;
@@ -119,10 +119,10 @@ namespace {
 // The section when VᵀΨV = α·wwᵀ has rank 1: q(u) = α(wᵀu)² + 2γ wᵀu + constant, with the
 // linear term VᵀΨ(a − μ) = γw because it lies in range(VᵀΨV) when Ψ ⪰ 0. Completing the
 // square, q(u) = α(wᵀu + γ/α)² + r₀ with r₀ = constant − γ²/α ≥ 0.
-ViewEllipse stripSection(ViewEllipse section, const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>& eig,
+ViewEllipse stripSection(ViewEllipse section, const SymmetricEigen2x2& eig,
                          const Eigen::Vector2d& linear, double constant, double level) {
-  const double alpha = eig.eigenvalues()[1];
-  const Eigen::Vector2d w = eig.eigenvectors().col(1);
+  const double alpha = eig.values[1];
+  const Eigen::Vector2d w = eig.vectors.col(1);
   const double gamma = w.dot(linear);
   const double lowest = std::max(constant - gamma * gamma / alpha, 0.0);
   if (!(lowest < level)) {
@@ -163,16 +163,16 @@ Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level,
   const Eigen::Matrix2d restricted = V.transpose() * psi * V;
   const Eigen::Vector2d linear = V.transpose() * psi * offset;
   const double constant = offset.dot(psi * offset);
-  Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(restricted);
+  const SymmetricEigen2x2 eig = symmetricEigen2x2(restricted);
   const double largest = ellipsoid.eigenvalues.size() > 0 ? ellipsoid.eigenvalues.maxCoeff() : 0.0;
   const double kept = kEllipsoidRankTolerance * largest;
-  if (!(largest > 0) || !(eig.eigenvalues()[1] > kept)) {
+  if (!(largest > 0) || !(eig.values[1] > kept)) {
     section.problem = EllipseProblem::UnboundedOnPlane;
     return section;
   }
-  if (!(eig.eigenvalues()[0] > kept)) return stripSection(section, eig, linear, constant, level);
-  const Eigen::Matrix2d inverse = eig.eigenvectors() * eig.eigenvalues().cwiseInverse().asDiagonal() *
-                                  eig.eigenvectors().transpose();
+  if (!(eig.values[0] > kept)) return stripSection(section, eig, linear, constant, level);
+  const Eigen::Matrix2d inverse = eig.vectors * eig.values.cwiseInverse().asDiagonal() *
+                                  eig.vectors.transpose();
   // Centre of the section in view coordinates (u = Vᵀx), and the level r₀ it sits at.
   const Eigen::Vector2d u0 = -inverse * linear;
   const double lowest = std::max(constant + linear.dot(u0), 0.0);
@@ -232,10 +232,10 @@ Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level,
 
 Eigen::MatrixXd ViewEllipse::polyline(int points) const {
   if (!bounded || points < 3) return Eigen::MatrixXd(0, 2);
-  Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(spread);
-  Eigen::Matrix2d axes = eig.eigenvectors();
+  const SymmetricEigen2x2 eig = symmetricEigen2x2(spread);
+  Eigen::Matrix2d axes = eig.vectors;
   if (axes.determinant() < 0) axes.col(1) *= -1;  // a rotation: keeps the order counter-clockwise
-  const Eigen::Vector2d radii = (level * eig.eigenvalues().cwiseMax(0.0)).cwiseSqrt();
+  const Eigen::Vector2d radii = (level * eig.values.cwiseMax(0.0)).cwiseSqrt();
   const Eigen::Matrix2d map = axes * radii.asDiagonal();
   Eigen::MatrixXd result(points, 2);
   for (int j = 0; j < points; ++j) {

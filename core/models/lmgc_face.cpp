@@ -6,10 +6,9 @@
 #include <numbers>
 #include <utility>
 
-#include <Eigen/Eigenvalues>
-
 #include "core/linalg/blocked_cholesky.h"
 #include "core/linalg/psd.h"
+#include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc_pairs.h"
 #include "core/util/parallel.h"
 
@@ -49,16 +48,16 @@ class FaceProblem {
       : p_(p), C_(p.model.classes()), D_(p.model.augmentedDim()) {
     const Eigen::MatrixXd rows = LmgcModel::augmentedRows(p.rows);
     const Eigen::MatrixXd P = p.metric();
-    std::vector<Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>> eig(static_cast<std::size_t>(C_));
+    std::vector<SymmetricEigen> eig(static_cast<std::size_t>(C_));
     double largest = 0;
     for (Index c = 0; c < C_; ++c) {
-      eig[static_cast<std::size_t>(c)].compute(p.model.classMatrix(x, c));
-      largest = std::max(largest, eig[static_cast<std::size_t>(c)].eigenvalues().maxCoeff());
+      eig[static_cast<std::size_t>(c)] = symmetricEigen(p.model.classMatrix(x, c));
+      largest = std::max(largest, eig[static_cast<std::size_t>(c)].values.maxCoeff());
     }
     std::vector<Index> ranks;
     dimension_ = 0;
     for (const auto& e : eig) {
-      ranks.push_back(std::max<Index>(1, (e.eigenvalues().array() > relative * largest).count()));
+      ranks.push_back(std::max<Index>(1, (e.values.array() > relative * largest).count()));
       dimension_ += symmetricBasisDimension(ranks.back());
     }
     if (dimension_ > kMaxFaceDimension || dimension_ * p.rows.rows() > kMaxFeatureEntries) return;
@@ -69,7 +68,7 @@ class FaceProblem {
       const auto& e = eig[static_cast<std::size_t>(c)];
       ClassFace& f = faces_[static_cast<std::size_t>(c)];
       f.k = ranks[static_cast<std::size_t>(c)];
-      f.U = e.eigenvectors().rightCols(f.k);
+      f.U = e.vectors.rightCols(f.k);
       f.basis = symmetricBasis(f.k);
       f.m = static_cast<Index>(f.basis.size());
       f.offset = offset;
@@ -82,7 +81,7 @@ class FaceProblem {
       }
       f.M = f.U.transpose() * P * f.U;
       f.E = f.U.transpose() * p.linearTerm(c) * f.U;
-      start_[static_cast<std::size_t>(c)] = e.eigenvalues().tail(f.k).cwiseMax(0.0);
+      start_[static_cast<std::size_t>(c)] = e.values.tail(f.k).cwiseMax(0.0);
     }
   }
 

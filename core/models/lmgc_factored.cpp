@@ -4,8 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include <Eigen/Eigenvalues>
-
+#include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc_pairs.h"
 #include "core/models/lmgc_screening.h"
 #include "core/util/parallel.h"
@@ -109,9 +108,8 @@ std::vector<Index> lmgcFactorRanks(const LmgcModel& model, const Eigen::VectorXd
   std::vector<Eigen::VectorXd> eigenvalues;
   double largest = 0;
   for (Index c = 0; c < C; ++c) {
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(model.classMatrix(x, c), Eigen::EigenvaluesOnly);
-    eigenvalues.push_back(eig.eigenvalues());
-    largest = std::max(largest, eig.eigenvalues().maxCoeff());
+    eigenvalues.push_back(symmetricEigenvalues(model.classMatrix(x, c)));
+    largest = std::max(largest, eigenvalues.back().maxCoeff());
   }
   std::vector<Index> ranks;
   for (const Eigen::VectorXd& values : eigenvalues) {
@@ -132,10 +130,10 @@ OptimizeSummary minimizeLmgcFactored(const LmgcInteriorProblem& problem, Eigen::
   // iterations on digits, as J's curvature along a small column is mostly ⟨∇J, δδᵀ⟩.)
   Eigen::VectorXd factors(D * objective.width());
   for (Index c = 0; c < C; ++c) {
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(model.classMatrix(x, c));
+    const SymmetricEigen eig = symmetricEigen(model.classMatrix(x, c));
     const Index r = objective.rank(c);
     Eigen::Map<Eigen::MatrixXd>(factors.data() + objective.offset(c) * D, D, r) =
-        eig.eigenvectors().rightCols(r) * eig.eigenvalues().tail(r).cwiseMax(0.0).cwiseSqrt().asDiagonal();
+        eig.vectors.rightCols(r) * eig.values.tail(r).cwiseMax(0.0).cwiseSqrt().asDiagonal();
   }
   OptimizeSummary summary =
       minimizeLbfgs([&](const Eigen::VectorXd& f, Eigen::VectorXd& g) { return objective(f, g); }, factors, options,

@@ -7,9 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
+#include <Eigen/Cholesky>
 
 #include "core/linalg/blocked_cholesky.h"
+#include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc_congruence.h"
 #include "core/util/parallel.h"
 
@@ -70,9 +71,7 @@ Eigen::MatrixXd sym(const Eigen::MatrixXd& m) { return 0.5 * (m + m.transpose())
 double coneStep(const Eigen::MatrixXd& L, const Eigen::MatrixXd& delta) {
   const Eigen::MatrixXd left = L.triangularView<Eigen::Lower>().solve(delta);
   const Eigen::MatrixXd both = L.triangularView<Eigen::Lower>().solve(left.transpose());
-  const double lowest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(sym(both), Eigen::EigenvaluesOnly)
-                            .eigenvalues()
-                            .minCoeff();
+  const double lowest = symmetricEigenvalues(sym(both)).minCoeff();
   return lowest < 0 ? -1 / lowest : std::numeric_limits<double>::infinity();
 }
 
@@ -149,10 +148,10 @@ class PrimalDual {
     double gap = 0;
     for (Index c = 0; c < C_; ++c) {
       const auto cs = static_cast<std::size_t>(c);
-      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(p_.model.classMatrix(x, c));
-      if (!(eig.eigenvalues().minCoeff() > 0)) return 0;
-      V_[cs] = eig.eigenvectors();
-      lambda_[cs] = eig.eigenvalues();
+      SymmetricEigen eig = symmetricEigen(p_.model.classMatrix(x, c));
+      if (!(eig.values.minCoeff() > 0)) return 0;
+      V_[cs] = std::move(eig.vectors);
+      lambda_[cs] = std::move(eig.values);
       ZV_[cs] = sym(V_[cs].transpose() * Z_[cs] * V_[cs]);
       gap += lambda_[cs].dot(ZV_[cs].diagonal());
       // Rows' coordinates: x̃ᵀE_αx̃ = p_ap_b (·√2 off the diagonal), p = Vᵀx̃.
@@ -378,10 +377,7 @@ class PrimalDual {
       const auto cs = static_cast<std::size_t>(c);
       const Eigen::VectorXd r = lambda_[cs].cwiseSqrt().cwiseInverse();
       const double lowest =
-          Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(sym(r.asDiagonal() * d.xV[cs] * r.asDiagonal()),
-                                                         Eigen::EigenvaluesOnly)
-              .eigenvalues()
-              .minCoeff();
+          symmetricEigenvalues(sym(r.asDiagonal() * d.xV[cs] * r.asDiagonal())).minCoeff();
       if (lowest < 0) t = std::min(t, -1 / lowest);
       const Eigen::LLT<Eigen::MatrixXd> z(ZV_[cs]);
       if (z.info() != Eigen::Success) return 0;
@@ -417,13 +413,13 @@ Eigen::VectorXd purified(const LmgcModel& model, const Eigen::VectorXd& x) {
   const Index D = model.augmentedDim();
   Eigen::VectorXd out(x.size());
   for (Index c = 0; c < model.classes(); ++c) {
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(model.classMatrix(x, c));
-    Eigen::VectorXd l = eig.eigenvalues();
+    const SymmetricEigen eig = symmetricEigen(model.classMatrix(x, c));
+    Eigen::VectorXd l = eig.values;
     const double floor = kZeroShare * std::max(l.maxCoeff(), 0.0);
     for (Index k = 0; k < l.size(); ++k)
       if (l[k] <= floor) l[k] = 0;
     Eigen::Map<Eigen::MatrixXd>(out.data() + c * D * D, D, D) =
-        eig.eigenvectors() * l.asDiagonal() * eig.eigenvectors().transpose();
+        eig.vectors * l.asDiagonal() * eig.vectors.transpose();
   }
   model.project(out);  // exact symmetry; no eigenvalue is negative beyond rounding
   return out;
@@ -452,10 +448,7 @@ LmgcInteriorResult minimizeLmgcInterior(const LmgcInteriorProblem& problem, cons
   // Strictly inside: x_c + shift·I.
   double largest = 0;
   for (Index c = 0; c < C; ++c)
-    largest = std::max(largest, Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(model.classMatrix(x, c),
-                                                                                Eigen::EigenvaluesOnly)
-                                    .eigenvalues()
-                                    .maxCoeff());
+    largest = std::max(largest, symmetricEigenvalues(model.classMatrix(x, c)).maxCoeff());
   const double shift = kStartShift * (largest > 0 ? largest : 1.0);
   for (Index c = 0; c < C; ++c)
     for (Index k = 0; k < D; ++k) x[c * D * D + k * D + k] += shift;

@@ -6,8 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
-
+#include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc_pairs.h"
 #include "core/util/parallel.h"
 
@@ -78,11 +77,11 @@ class SemismoothNewton {
     point.x.resize(point.z.size());
     parallelFor(C_, [&](Index c) {
       const auto zc = problem_.model.classMatrix(point.z, c);
-      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (zc + zc.transpose()));
+      SymmetricEigen eig = symmetricEigen(0.5 * (zc + zc.transpose()));
       const auto k = static_cast<std::size_t>(c);
-      point.Q[k] = eig.eigenvectors();
-      point.lambda[k] = eig.eigenvalues();
-      const Index p = (eig.eigenvalues().array() > 0).count();
+      const Index p = (eig.values.array() > 0).count();
+      point.Q[k] = std::move(eig.vectors);
+      point.lambda[k] = std::move(eig.values);
       point.ranks[k] = p;
       const Eigen::MatrixXd scaled =
           point.Q[k].rightCols(p) * point.lambda[k].tail(p).cwiseSqrt().asDiagonal();

@@ -7,9 +7,8 @@
 #include <functional>
 #include <span>
 
-#include <Eigen/Eigenvalues>
-
 #include "core/linalg/psd.h"
+#include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc_congruence.h"
 #include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
@@ -83,14 +82,14 @@ Whitening fitWhitening(const Eigen::MatrixXd& X, double shrinkage) {
   const Eigen::RowVectorXd mean = n > 0 ? Eigen::RowVectorXd(X.colwise().mean()) : Eigen::RowVectorXd::Zero(d);
   const Eigen::MatrixXd centred = X.rowwise() - mean;
   const Eigen::MatrixXd cov = centred.transpose() * centred / static_cast<double>(std::max<Index>(n, 1));
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(cov);
-  const double average = std::max(eig.eigenvalues().sum() / static_cast<double>(d), 0.0);
+  const SymmetricEigen eig = symmetricEigen(cov);
+  const double average = std::max(eig.values.sum() / static_cast<double>(d), 0.0);
   // All-constant rows and no quadratic term: nothing to whiten, only centre (scale 1).
   const double floor = shrinkage > 0 ? 0.0 : average > 0 ? kVarianceFloor * average : 1.0;
   const double tau = std::max(shrinkage, 0.0);
   const Eigen::VectorXd scale =
-      (eig.eigenvalues().cwiseMax(0.0).array() + tau).cwiseMax(floor).sqrt().inverse().matrix();
-  const Eigen::MatrixXd& V = eig.eigenvectors();
+      (eig.values.cwiseMax(0.0).array() + tau).cwiseMax(floor).sqrt().inverse().matrix();
+  const Eigen::MatrixXd& V = eig.vectors;
   const Eigen::MatrixXd A = V * scale.asDiagonal() * V.transpose();
   const Eigen::MatrixXd Ainv = V * scale.cwiseInverse().asDiagonal() * V.transpose();
 

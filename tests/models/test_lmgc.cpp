@@ -8,7 +8,6 @@
 #include <cmath>
 #include <numbers>
 
-#include <Eigen/Eigenvalues>
 
 #include "core/linalg/psd.h"
 #include "core/models/ellipsoid.h"

@@ -10,22 +10,22 @@
 
 #include <QTest>
 
-#include <Eigen/Eigenvalues>
 
-#include "core/sources/builtin.h"
-#include "core/sources/prepare.h"
-#include "core/sources/public_bounds.h"
 #include "core/learn/learner.h"
 #include "core/learn/model_view.h"
-#include "core/models/ellipsoid.h"
 #include "core/linalg/psd.h"
+#include "core/linalg/symmetric_eigen.h"
 #include "core/mechanisms/mechanism.h"
+#include "core/models/ellipsoid.h"
 #include "core/models/lmgc.h"
 #include "core/models/lmgc_dual.h"
 #include "core/models/lmgc_solver.h"
 #include "core/models/objective.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/noise_source.h"
+#include "core/sources/builtin.h"
+#include "core/sources/prepare.h"
+#include "core/sources/public_bounds.h"
 #include "core/util/parallel.h"
 
 using namespace dpstudio;
@@ -169,7 +169,7 @@ class TestLmgcBuiltin : public QObject {
         const ClassEllipsoid& el = ellipsoids[c];
         const Eigen::MatrixXd psi = el.eigenvectors * el.eigenvalues.asDiagonal() * el.eigenvectors.transpose();
         const Eigen::Matrix2d restricted = view.basis.transpose() * psi * view.basis;
-        QVERIFY(Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(restricted).eigenvalues()[0] <= 1e-6 * el.eigenvalues.maxCoeff());
+        QVERIFY(symmetricEigen2x2(restricted).values[0] <= 1e-6 * el.eigenvalues.maxCoeff());
         continue;
       }
       // Not drawn: the reason must be true. Flat on the plane: VᵀΨV vanishes.
@@ -178,7 +178,7 @@ class TestLmgcBuiltin : public QObject {
         const ClassEllipsoid& el = ellipsoids[c];
         const Eigen::MatrixXd psi = el.eigenvectors * el.eigenvalues.asDiagonal() * el.eigenvectors.transpose();
         const Eigen::Matrix2d restricted = view.basis.transpose() * psi * view.basis;
-        QVERIFY2(Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(restricted).eigenvalues()[1] <=
+        QVERIFY2(symmetricEigen2x2(restricted).values[1] <=
                      1e-6 * el.eigenvalues.maxCoeff(),
                  qPrintable(QStringLiteral("class %1 called flat on the plane, but VᵀΨV is not zero").arg(c)));
       } else {
@@ -475,7 +475,7 @@ class TestLmgcBuiltin : public QObject {
     // Feasible in the original coordinates.
     for (Index c = 0; c < model.classes(); ++c) {
       const Eigen::MatrixXd phi = model.classMatrix(whitened, c);
-      QVERIFY(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(phi).eigenvalues().minCoeff() >= -1e-9 * phi.norm());
+      QVERIFY(symmetricEigenvalues(phi).minCoeff() >= -1e-9 * phi.norm());
     }
     // Plain projected gradient from the whitened result finds nothing better.
     Eigen::VectorXd polished = whitened;

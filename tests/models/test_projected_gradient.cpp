@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 
 #include "core/linalg/psd.h"
