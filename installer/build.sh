@@ -7,7 +7,10 @@ preset="${1:-release}"
 shift || true
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-cmake --preset "$preset" >/dev/null
+# DPSTUDIO_BUILD_BENCH=OFF leaves the benchmarks out (CI's test stage: they are not tests).
+extra=()
+[[ -n "${DPSTUDIO_BUILD_BENCH:-}" ]] && extra+=("-DDPSTUDIO_BUILD_BENCH=$DPSTUDIO_BUILD_BENCH")
+cmake --preset "$preset" "${extra[@]}" >/dev/null
 if (($# > 0)); then
   cmake --build --preset "$preset" --parallel "$(nproc)" --target "$@"
 else

@@ -2,10 +2,12 @@
 # CI's sanitizer stages, each in a build of its own beside build/release:
 #   asan  every test that is not a GUI, real-data or package test, built under AddressSanitizer
 #         + UndefinedBehaviorSanitizer (preset asan: clang, the core at -O1, the tests at -O0),
-#         but for the four labelled "asan_slow" (test_learners, test_lmgc_builtin,
-#         test_mechanism_training, test_audit_adversary: LMGC's eigendecompositions and the
-#         audit's 10^5 trainings run 30-60x slower than release there, 4-10 minutes each;
-#         test_lmgc, test_lmgc_training and test_audit cover the same code under ASan);
+#         but for the six labelled "asan_slow" (test_learners, test_lmgc_builtin,
+#         test_mechanism_training, test_audit_adversary, test_mechanism_dplmgc_whitebox,
+#         test_privacy_pld: LMGC's eigendecompositions, the audit's 10^5 trainings and the
+#         accountant's small-δ compositions run 30-60x slower than release there, 2.5-10
+#         minutes each; test_lmgc, test_lmgc_training, test_audit, test_mechanism_calibration
+#         and test_privacy_cli_accountant cover the same code under ASan);
 #   asan-gui  the GUI tests labelled "sanitize" (cancelling every kind of job at random
 #         moments), which build the whole window under ASan: by hand, not in CI (time);
 #   tsan  the tests labelled "tsan", built with clang -O1 under ThreadSanitizer (preset tsan):

@@ -21,7 +21,7 @@ QString numbers(const std::vector<double>& values) {
 }
 
 // The preset's data and shared settings as options (core's table, experiment/paper_presets.h).
-QStringList dataArguments(const PresetDataSettings& s, const QString& dir) {
+QStringList dataArguments(const PresetDataSettings& s, const PaperPreset& preset, const QString& dir) {
   const auto file = [&dir](const std::string& name) { return dir + "/" + QString::fromStdString(name); };
   QStringList args{"--train", file(s.trainFile)};
   if (!s.trainLabelsFile.empty()) args << "--labels" << file(s.trainLabelsFile);
@@ -30,7 +30,7 @@ QStringList dataArguments(const PresetDataSettings& s, const QString& dir) {
   if (s.unitRows) args << "--unit-rows";
   if (s.normBound) args << "--norm-bound" << number(*s.normBound);
   args << "--model" << QString::fromStdString(modelKindName(s.model)) << "--lambda" << number(s.lambda);
-  if (s.delta) args << "--delta" << number(*s.delta);
+  if (const auto delta = preset.delta ? preset.delta : s.delta) args << "--delta" << number(*delta);
   if (s.budget) args << "--budget" << QString::number(*s.budget);
   if (s.teachers) args << "--teachers" << QString::number(*s.teachers);
   args << "--repeats" << QString::number(s.repeats) << "--title" << QString::fromStdString(s.title);
@@ -82,7 +82,8 @@ Result<QStringList> withPresetArguments(const QStringList& args) {
     return Error{ErrorKind::Usage, "no such directory: " + dir.toStdString(), {}, 0, "data-dir"};
   dir = QDir(dir).absolutePath();
   QStringList out{args.front()};
-  out << dataArguments(experiment::presetDataSettings(preset->data), dir) << sweepArguments(*preset) << args.mid(1);
+  out << dataArguments(experiment::presetDataSettings(preset->data), *preset, dir) << sweepArguments(*preset)
+      << args.mid(1);
   return out;
 }
 

@@ -239,20 +239,27 @@ Status SweepSpec::validate(const mech::ProblemShape& shape) const {
         break;
     }
   }
+  // The budget B is a predictor's: a released model (a training mechanism, multiparty) leaks the
+  // same whatever the number of answers, so it is a horizontal line on that axis (paper 003
+  // Fig. 2) — but a budget axis needs at least one series it moves.
+  const auto isPredictor = [](const SweepSeries& s) { return std::holds_alternative<PrivatePrediction>(s.plan.choice); };
+  if (axis == SweepAxis::Budget && std::none_of(series.begin(), series.end(), isPredictor))
+    return usage("axis budget moves no series: only prediction and subsample have a budget (a released model is a "
+                 "horizontal line on it)",
+                 "axis");
   for (const SweepSeries& s : series) {
-    const bool predictor = std::holds_alternative<PrivatePrediction>(s.plan.choice);
+    const bool predictor = isPredictor(s);
     const bool subsample =
         predictor && std::get<PrivatePrediction>(s.plan.choice).options.kind == predict::PredictionKind::Subsample;
     const bool parties = std::holds_alternative<Multiparty>(s.plan.choice);
-    const bool applies = !s.plan.isPrivate() || (axis == SweepAxis::Budget && predictor) ||
+    const bool applies = !s.plan.isPrivate() || axis == SweepAxis::Budget ||
                          (axis == SweepAxis::Teachers && subsample) || (axis == SweepAxis::Parties && parties) ||
                          (axis == SweepAxis::Delta && !parties) ||
                          (axis != SweepAxis::Budget && axis != SweepAxis::Teachers && axis != SweepAxis::Parties &&
                           axis != SweepAxis::Delta);
     if (!applies)
       return usage("axis " + name + " does not apply to mechanism '" + s.key + "'" +
-                       (axis == SweepAxis::Budget     ? " (only prediction and subsample have a budget)"
-                        : axis == SweepAxis::Teachers ? " (only subsample has teachers)"
+                       (axis == SweepAxis::Teachers ? " (only subsample has teachers)"
                         : axis == SweepAxis::Parties  ? " (only multiparty has parties)"
                                                       : " (multiparty is (epsilon, 0)-DP)"),
                    "axis");

@@ -364,7 +364,6 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
   const double stepNoise = report.noiseScale();
   const double expectedBatch = p.q * static_cast<double>(train.rows());
 
-  const auto* lmgc = dynamic_cast<const LmgcModel*>(&model);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(model.parameterCount());
   double noiseNormSum = 0;
   // Tail averaging: the mean of the iterates from step `averageFrom` on.
@@ -377,19 +376,11 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
     Eigen::VectorXd sum = Eigen::VectorXd::Zero(theta.size());
     if (!batch.empty()) {
       const Dataset rows = train.subset(batch);
-      if (lmgc) {
-        // A batch × C(d+1)² matrix of per-example gradients would be gigabytes (MNIST: 12 GB);
-        // LMGC gives their norms and any weighted sum at the cost of one gradient.
-        const Eigen::VectorXd norms = lmgc->perExampleGradientNorms(theta, rows.X, rows.y);
-        const Eigen::VectorXd weights = (nu / norms.array().max(nu)).matrix();  // min(1, ν/‖g_i‖)
-        sum = lmgc->weightedGradientSum(theta, rows.X, rows.y, weights);
-      } else {
-        Eigen::MatrixXd grads = model.perExampleGradients(theta, rows.X, rows.y);
-        const Eigen::VectorXd norms = grads.rowwise().norm();
-        for (Index i = 0; i < grads.rows(); ++i)
-          if (norms[i] > nu) grads.row(i) *= nu / norms[i];
-        sum = grads.colwise().sum().transpose();
-      }
+      // The per-example gradients' norms and clipped sum without their batch × parameters
+      // matrix (model.h): LMGC's would be gigabytes (MNIST: 12 GB), softmax's 16 MB a step.
+      const Eigen::VectorXd norms = model.perExampleGradientNorms(theta, rows.X, rows.y);
+      const Eigen::VectorXd weights = (nu / norms.array().max(nu)).matrix();  // min(1, ν/‖g_i‖)
+      sum = model.weightedGradientSum(theta, rows.X, rows.y, weights);
     }
     if (stepNoise > 0) {  // σ = 0 is the non-private baseline: no draw
       auto draw = privacy::drawGaussian(noise, stepNoise, theta.size());

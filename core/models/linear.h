@@ -5,6 +5,11 @@
 //
 // Parameters: binary θ = w ∈ R^d; one-vs-rest and softmax θ = vec(W), W ∈ R^{d×C}
 // column-major (column c scores class c).
+//
+// Each row's gradient is an outer product, ∇_θ ℓ(θ; x_i, y_i) = vec(x_i r_iᵀ) with r_i the
+// row's gradient factors (gradientFactors()): ℓ'(z_i)·y_i for a binary model, one such value
+// per class for one-vs-rest, p_i − e_{y_i} for softmax. So DP-SGD's per-example norms are
+// ‖x_i‖·‖r_i‖ and its clipped sum is one product Xᵀ diag(a) R.
 
 #include <optional>
 
@@ -26,8 +31,25 @@ struct MarginLoss {
   double evaluate(const Eigen::ArrayXd& z, Eigen::ArrayXd& derivatives) const;
 };
 
+// What the linear models share: their per-example gradients from the gradient factors.
+class LinearModel : public Model {
+ public:
+  Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                      const Eigen::VectorXi& y) const final;
+  Eigen::VectorXd perExampleGradientNorms(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                          const Eigen::VectorXi& y) const final;
+  Eigen::VectorXd weightedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                      const Eigen::VectorXi& y, const Eigen::VectorXd& rowWeights) const final;
+  // n × k (k = 1 binary, C otherwise): row i holds r_i, with ∇_θ ℓ(θ; x_i, y_i) = vec(x_i r_iᵀ).
+  virtual Eigen::MatrixXd gradientFactors(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                          const Eigen::VectorXi& y) const = 0;
+
+ protected:
+  using Model::Model;
+};
+
 // Binary logistic regression or Huber SVM on two classes.
-class BinaryLinearModel : public Model {
+class BinaryLinearModel : public LinearModel {
  public:
   BinaryLinearModel(Index inputDim, MarginLoss loss);
 
@@ -37,8 +59,8 @@ class BinaryLinearModel : public Model {
                  Eigen::VectorXd* grad) const override;
   double lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& rows, const Eigen::VectorXi& y,
                        Eigen::VectorXd* grad) const override;
-  Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
-                                      const Eigen::VectorXi& y) const override;
+  Eigen::MatrixXd gradientFactors(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                  const Eigen::VectorXi& y) const override;
   // [0, wᵀx]: the logits of the equivalent two-class softmax.
   Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const override;
   ModelConstants constants() const override;  // K = 1, L = c, r = 1
@@ -51,7 +73,7 @@ class BinaryLinearModel : public Model {
 };
 
 // C binary models, class c against the rest, trained as C separate problems.
-class OneVsRestModel : public Model {
+class OneVsRestModel : public LinearModel {
  public:
   OneVsRestModel(Index inputDim, Index classes, MarginLoss loss);
 
@@ -61,8 +83,8 @@ class OneVsRestModel : public Model {
                  Eigen::VectorXd* grad) const override;
   double lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& rows, const Eigen::VectorXi& y,
                        Eigen::VectorXd* grad) const override;
-  Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
-                                      const Eigen::VectorXi& y) const override;
+  Eigen::MatrixXd gradientFactors(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                  const Eigen::VectorXi& y) const override;
   Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const override;
   // Of the whole stacked problem: K = √C, L = c, r = C. Private mechanisms instead treat
   // the C sub-problems separately (docs/algorithms.md §2.1, one-vs-rest) with K = 1 each.
@@ -79,7 +101,7 @@ class OneVsRestModel : public Model {
 };
 
 // Multinomial logistic regression (paper 003 App. D): ℓ = −log softmax(Wᵀx)_y.
-class SoftmaxModel : public Model {
+class SoftmaxModel : public LinearModel {
  public:
   SoftmaxModel(Index inputDim, Index classes);
 
@@ -89,8 +111,8 @@ class SoftmaxModel : public Model {
                  Eigen::VectorXd* grad) const override;
   double lossSumOnRows(const Eigen::VectorXd& theta, const FeatureMatrix& rows, const Eigen::VectorXi& y,
                        Eigen::VectorXd* grad) const override;
-  Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
-                                      const Eigen::VectorXi& y) const override;
+  Eigen::MatrixXd gradientFactors(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                  const Eigen::VectorXi& y) const override;
   Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const override;
   ModelConstants constants() const override;  // K = √2, L = 1/2, r = C
   int scoreDegree() const override { return 1; }

@@ -111,10 +111,10 @@ class LmgcModel : public Model {
   // gradients is one weighted Gram matrix per class — the cost of one lossSum gradient.
   // ‖∇_θ ℓ(θ; x_i, y_i)‖ for each row:
   Eigen::VectorXd perExampleGradientNorms(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
-                                          const Eigen::VectorXi& y) const;
+                                          const Eigen::VectorXi& y) const override;
   // Σ_i a_i ∇_θ ℓ(θ; x_i, y_i), e.g. a_i = min(1, clip/‖∇ℓ_i‖) for clipped DP-SGD:
   Eigen::VectorXd weightedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
-                                      const Eigen::VectorXi& y, const Eigen::VectorXd& rowWeights) const;
+                                      const Eigen::VectorXi& y, const Eigen::VectorXd& rowWeights) const override;
 
   // The linear term c with cᵀθ = λ Σ_c tr(Ψ_c) (Ψ_c = the upper-left d×d block of Φ_c),
   // for ObjectiveTerms::linear.

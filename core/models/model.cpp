@@ -29,6 +29,16 @@ Eigen::VectorXi Model::predict(const Eigen::VectorXd& theta, const Eigen::Matrix
   return labels;
 }
 
+Eigen::VectorXd Model::perExampleGradientNorms(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                               const Eigen::VectorXi& y) const {
+  return perExampleGradients(theta, X, y).rowwise().norm();
+}
+
+Eigen::VectorXd Model::weightedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                           const Eigen::VectorXi& y, const Eigen::VectorXd& rowWeights) const {
+  return perExampleGradients(theta, X, y).transpose() * rowWeights;
+}
+
 Eigen::VectorXd Model::initialParameters(const Eigen::MatrixXd& /*X*/,
                                          const Eigen::VectorXi& /*y*/) const {
   return Eigen::VectorXd::Zero(parameterCount());

@@ -61,6 +61,16 @@ class Model {
                                               const Eigen::MatrixXd& X,
                                               const Eigen::VectorXi& y) const = 0;
 
+  // What DP-SGD needs of the per-example gradients: ‖∇_θ ℓ(θ; x_i, y_i)‖ for each row, and
+  // Σ_i a_i ∇_θ ℓ(θ; x_i, y_i) (a_i = min(1, ν/‖∇ℓ_i‖) clips them). The defaults form the
+  // n × parameterCount() matrix above; models whose per-example gradients factor compute both
+  // without it (linear models: x_i ⊗ r_i, so the norm is ‖x_i‖·‖r_i‖ and the sum one product;
+  // LMGC) — on MNIST's softmax a batch's matrix is 16 MB, written and read every step.
+  virtual Eigen::VectorXd perExampleGradientNorms(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                                  const Eigen::VectorXi& y) const;
+  virtual Eigen::VectorXd weightedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                              const Eigen::VectorXi& y, const Eigen::VectorXd& rowWeights) const;
+
   // n × C class scores, larger = more likely.
   virtual Eigen::MatrixXd scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const = 0;
   Eigen::VectorXi predict(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const;

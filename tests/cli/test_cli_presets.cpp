@@ -1,7 +1,8 @@
 // `sweep --preset NAME` expands to the options it always did, now that the presets live in
 // core (core/experiment/paper_presets.h, shared with the GUI): every preset's expansion is
 // compared, option by option (numbers by value), with the table the CLI had before
-// (app/cli/sweep_presets.cpp at 45df9c5), kept here as the reference. And with real data
+// (app/cli/sweep_presets.cpp at 45df9c5), kept here as the reference, with the presets added
+// since (paper 003 Figs. 1b, 2a, 2b, 3). And with real data
 // (label "realdata"): the sweep the CLI runs from those options is the one core builds for
 // the GUI — the same fingerprint (series plans, axis, values, repetitions, seed, data).
 
@@ -29,14 +30,31 @@ QStringList mnist(const QString& dir) {
           "--unit-rows", "--model", "softmax", "--lambda", "1e-3", "--delta", "0", "--budget", "100",
           "--teachers", "256", "--repeats", "100", "--title", "MNIST"};
 }
+// The figures drawn at δ = 1e-5 (paper 003 Figs. 1b, 2b, 3): the same data options, that δ.
+QStringList mnistAtSmallDelta(const QString& dir) {
+  QStringList args = mnist(dir);
+  args[args.indexOf("--delta") + 1] = "1e-5";
+  return args;
+}
 QStringList a9a(const QString& dir) {
   return {"--train", dir + "/a9a", "--test", dir + "/a9a.t", "--norm-bound", "3.7416573867739413",
           "--model", "logreg", "--lambda", "1e-3", "--repeats", "100", "--title", "UCI Adult (a9a)"};
 }
+const QString kGaussianSeries = "output:gaussian,loss:gaussian,dpsgd,prediction:gaussian,subsample";
+
 QMap<QString, QStringList> referenceTable(const QString& dir) {
   return {
       {"paper003-fig1a", mnist(dir) + QStringList{"--mechanisms", "output,loss,prediction,subsample", "--axis",
                                                   "epsilon", "--values", "0.1,0.3,1,3,10"}},
+      {"paper003-fig1b", mnistAtSmallDelta(dir) + QStringList{"--mechanisms", kGaussianSeries, "--axis", "epsilon",
+                                                              "--values", "0.1,0.25,0.5,0.75,1"}},
+      {"paper003-fig2", mnist(dir) + QStringList{"--mechanisms", "output,loss,prediction,subsample", "--axis",
+                                                 "budget", "--values", "1,3,10,30,100,300,1000", "--epsilon", "1"}},
+      {"paper003-fig2b", mnistAtSmallDelta(dir) + QStringList{"--mechanisms", kGaussianSeries, "--axis", "budget",
+                                                              "--values", "1,3,10,30,100,300,1000", "--epsilon", "1"}},
+      {"paper003-fig3", mnistAtSmallDelta(dir) + QStringList{"--mechanisms", kGaussianSeries, "--axis", "delta",
+                                                             "--values", "1e-8,1e-6,1e-5,1e-4,1e-3,1e-2", "--epsilon",
+                                                             "1"}},
       {"paper003-fig4", mnist(dir) + QStringList{"--mechanisms", "output,loss,prediction,subsample", "--axis", "n",
                                                  "--values", "1000,3000,10000,30000,60000", "--epsilon", "1"}},
       {"paper003-fig5a", mnist(dir) + QStringList{"--mechanisms", "output,loss,prediction,subsample", "--axis",

@@ -21,20 +21,12 @@
 #include <QTest>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/sweep_points.h"
 #include "tests/common/test_support.h"
 
 using dpstudio::test::runCli;
 
-namespace {
-
-struct Point {
-  double mean = 0;
-  double std = 0;
-  int count = 0;
-  double standardError() const { return count > 0 ? std / std::sqrt(static_cast<double>(count)) : 0.0; }
-};
-
-}  // namespace
+using Point = dpstudio::test::SweepPoint;
 
 class TestCliRealDataFig1a : public QObject {
   Q_OBJECT
@@ -47,12 +39,7 @@ class TestCliRealDataFig1a : public QObject {
                             900000);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QJsonObject json = run.json();
-    QMap<QString, QMap<double, Point>> curves;
-    for (const QJsonValue& v : json["points"].toArray()) {
-      const QJsonObject p = v.toObject();
-      curves[p["mechanism"].toString()][p["value"].toDouble()] = {p["mean"].toDouble(), p["std"].toDouble(),
-                                                                   p["count"].toInt()};
-    }
+    dpstudio::test::SweepCurves curves = dpstudio::test::sweepCurves(json);
     QCOMPARE(curves.keys(), (QStringList{"loss", "output", "prediction", "subsample"}));
     const double nonPrivate = json["references"].toArray()[0].toObject()["accuracy"].toDouble();
     QVERIFY2(nonPrivate > 0.86 && nonPrivate < 0.90, qPrintable(QString::number(nonPrivate)));

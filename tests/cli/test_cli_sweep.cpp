@@ -149,7 +149,7 @@ class TestCliSweep : public QObject {
         {{"--values", "1,0"}, 4, "values"},
         {{"--values", "1,abc"}, 2, "values"},
         {{"--mechanisms", "output,telepathy"}, 2, "mechanism"},
-        {{"--axis", "budget", "--values", "10"}, 2, "axis"},  // output has no budget
+        {{"--mechanisms", "output", "--axis", "budget", "--values", "10"}, 2, "axis"},  // no series has a budget
         {{"--repeats", "0"}, 2, "repeats"},
         {{"--shard", "3/2"}, 2, "shard"},
         {{"--mechanisms", "subsample", "--axis", "teachers", "--values", "100000"}, 4, "values"},

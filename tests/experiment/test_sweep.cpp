@@ -334,13 +334,19 @@ class TestSweep : public QObject {
     QCOMPARE(bad.error().kind, ErrorKind::InvalidPrivacy);
     QCOMPARE(bad.error().field, std::string("values"));
 
+    // A budget axis moves the predictors; a released model is a horizontal line on it (its plan
+    // is the same at every B), but an axis that moves no series is refused.
     spec = mixedSpec();
     spec.axis = SweepAxis::Budget;
     spec.values = {10, 20};
+    QVERIFY(spec.validate({blobs_.train.rows(), blobs_.train.features(), blobs_.train.classes()}).ok());
+    QVERIFY(spec.planAt(spec.series[0], 10) == spec.planAt(spec.series[0], 20));
+    QVERIFY(!(spec.planAt(spec.series[2], 10) == spec.planAt(spec.series[2], 20)));
+    spec.series.resize(2);  // output and objective perturbation only
     bad = runSweep(spec, blobs_);
     QVERIFY(!bad);
     QCOMPARE(bad.error().field, std::string("axis"));
-    QVERIFY(bad.error().message.find("'output'") != std::string::npos);
+    QVERIFY(bad.error().message.find("moves no series") != std::string::npos);
 
     spec = mixedSpec();
     spec.series.resize(3);

@@ -62,6 +62,36 @@ class TestSweepPaperPresets : public QObject {
     QCOMPARE(split.lambda, 1e-3);
   }
 
+  // Figs. 1b, 2b and 3 are drawn at δ = 1e-5 with the paper's δ > 0 methods (Gaussian noise,
+  // DP-SGD); Fig. 2a at δ = 0 without DP-SGD (it needs δ > 0); Fig. 3 sweeps δ itself.
+  void theSmallDeltaFigures() {
+    const std::vector<std::string> gaussian{"output:gaussian", "loss:gaussian", "dpsgd", "prediction:gaussian",
+                                            "subsample"};
+    for (const char* name : {"paper003-fig1b", "paper003-fig2b", "paper003-fig3"}) {
+      const PaperPreset* preset = findPaperPreset(name);
+      QVERIFY2(preset, name);
+      QCOMPARE(preset->mechanisms, gaussian);
+      for (bool quick : {false, true}) {
+        const SweepSpec spec = test::orDie(presetSweepSpec(*preset, quick, 1));
+        QCOMPARE(spec.series.size(), gaussian.size());
+        for (const auto& series : spec.series) QCOMPARE(series.plan.delta(), 1e-5);
+      }
+    }
+    const auto fig1b = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig1b"), false, 1));
+    QCOMPARE(fig1b.axis, SweepAxis::Epsilon);
+    QVERIFY(fig1b.values.back() <= 1.0);  // "ε between 0 and 1"
+    const auto fig2a = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig2"), false, 1));
+    QCOMPARE(fig2a.axis, SweepAxis::Budget);
+    for (const auto& series : fig2a.series) {
+      QCOMPARE(series.plan.delta(), 0.0);
+      QCOMPARE(series.plan.epsilon(), 1.0);
+    }
+    QCOMPARE(test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig2b"), false, 1)).axis, SweepAxis::Budget);
+    const auto fig3 = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig3"), false, 1));
+    QCOMPARE(fig3.axis, SweepAxis::Delta);
+    QCOMPARE(fig3.series[0].plan.epsilon(), 1.0);
+  }
+
   void missingFilesAreNamed() {
     QTemporaryDir empty;
     const auto missing = missingPresetFiles(*findPaperPreset("paper004-fig2"), empty.path().toStdString());

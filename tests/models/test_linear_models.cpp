@@ -93,6 +93,32 @@ class TestLinearModels : public QObject {
     QVERIFY((rows.colwise().sum().transpose() - grad).norm() < 1e-10 * (1 + grad.norm()));
   }
 
+  // Row i is the gradient of row i's loss alone (lossSum on that row), and DP-SGD's structured
+  // forms (model.h: norms ‖x_i‖·‖r_i‖, clipped sum Xᵀ diag(a) R) equal what the rows give.
+  void perExampleGradientsRowByRow_data() { addModelRows(); }
+  void perExampleGradientsRowByRow() {
+    QFETCH(QString, model);
+    QFETCH(int, d);
+    QFETCH(int, C);
+    const auto m = makeLinear(model, d, C);
+    const Eigen::MatrixXd X = randomUnitBallRows(200, d, 9);
+    const Eigen::VectorXi y = randomLabels(X.rows(), C, 10);
+    const Eigen::VectorXd theta = 2.0 * Eigen::VectorXd::Random(m->parameterCount());
+    const Eigen::MatrixXd G = m->perExampleGradients(theta, X, y);
+    for (Index i : {Index{0}, Index{57}, Index{199}}) {
+      Eigen::VectorXd alone;
+      m->lossSum(theta, X.row(i), y.segment(i, 1), &alone);
+      QVERIFY((G.row(i).transpose() - alone).norm() <= 1e-12 * (1 + alone.norm()));
+    }
+    const Eigen::VectorXd norms = m->perExampleGradientNorms(theta, X, y);
+    QVERIFY((norms - G.rowwise().norm()).norm() <= 1e-12 * (1 + norms.norm()));
+    const double clip = 0.5 * norms.maxCoeff();
+    const Eigen::VectorXd a = (norms.array() > clip).select(clip / norms.array(), 1.0).matrix();
+    QVERIFY(a.minCoeff() < 1.0);  // some rows are clipped
+    const Eigen::VectorXd sum = m->weightedGradientSum(theta, X, y, a);
+    QVERIFY((sum - G.transpose() * a).norm() <= 1e-12 * (1 + sum.norm()));
+  }
+
   // K: ‖∇ℓ‖ ≤ K for every example with ‖x‖ ≤ 1, at any θ (large θ saturates the loss).
   void gradientBoundHolds_data() { addModelRows(); }
   void gradientBoundHolds() {

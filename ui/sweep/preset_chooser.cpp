@@ -49,7 +49,9 @@ PresetChooser::PresetChooser(QWidget* parent)
   preset_->setObjectName(QStringLiteral("sweepPreset"));
   preset_->setAccessibleName(tr("Paper figure"));
   preset_->setToolTip(tr("Reproduce a figure of the papers (as dpstudio-cli sweep --preset does), or sweep the "
-                         "current dataset with the Training dock's settings"));
+                         "current dataset with the Training dock's settings. Paper 003's Figure 7 (CIFAR-10 with a "
+                         "ResNet-20) is not in the list: it needs a convolutional network, which dpstudio does not "
+                         "train"));
   // The items are long sentences: let the popup show them whole, but do not let them widen the
   // window past a laptop screen (test_gui_smoke::fitsALaptopScreen).
   preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
