@@ -161,6 +161,15 @@ class TestSweepBoundsPresets : public QObject {
     QCOMPARE(view->session()->finishedTrials(), 5LL * 6 * 2);  // 4 mechanisms and the reference, 6 values
     saveScreenshot(&window, QStringLiteral("sweep-preset-quick"));
 
+    // The settings held fixed are the figure's: its own δ, and never the swept parameter's.
+    QVERIFY(chooser->setPreset("paper003-fig1b"));
+    QVERIFY2(chooser->descriptionLabel()->text().contains(QStringLiteral("\u03b4 = 1e-05")),
+             qPrintable(chooser->descriptionLabel()->text()));
+    QVERIFY(chooser->setPreset("paper003-fig3"));
+    QVERIFY(!chooser->descriptionLabel()->text().contains(QStringLiteral("\u03b4 =")));
+    QVERIFY(chooser->setPreset("paper003-fig2"));
+    QVERIFY(!chooser->descriptionLabel()->text().contains(QStringLiteral("B = ")));
+
     // Back to none: the dock's controls return.
     QVERIFY(chooser->setPreset(""));
     QVERIFY(!view->form()->presetMode());

@@ -200,11 +200,14 @@ void PresetChooser::refresh() {
   QString source = quick ? tr("%1 (rows scaled to unit norm)").arg(text(s.quickTitle))
                          : tr("%1 from %2").arg(text(s.title), QDir::toNativeSeparators(dataFolder()));
   if (!problem.isEmpty()) source += tr(" \u2014 the paper's data cannot be read: %1").arg(problem);
+  // The settings held fixed: the figure's own δ where it sets one, none of the swept one.
+  using experiment::SweepAxis;
   QString settings = tr("%1, \u03bb = %2").arg(text(modelLongName(s.model))).arg(s.lambda);
-  if (s.delta) settings += tr(", \u03b4 = %1").arg(*s.delta);
-  if (s.budget) settings += tr(", B = %1").arg(*s.budget);
+  if (const auto delta = p->delta ? p->delta : s.delta; delta && p->axis != SweepAxis::Delta)
+    settings += tr(", \u03b4 = %1").arg(*delta);
+  if (s.budget && p->axis != SweepAxis::Budget) settings += tr(", B = %1").arg(*s.budget);
   const auto teachers = quick && s.quickTeachers ? s.quickTeachers : s.teachers;
-  if (teachers) settings += tr(", T = %1").arg(*teachers);
+  if (teachers && p->axis != SweepAxis::Teachers) settings += tr(", T = %1").arg(*teachers);
   if (const auto epsilon = quick ? p->quickEpsilon : p->epsilon) settings += tr(", \u03b5 = %1").arg(*epsilon);
   // Two lines; the series in the tooltip (and, once it runs, in the chart's legend).
   description_->setText(tr("%1 \u2014 %2, %3 series; data: %4.\n%5 at %6; %7. The paper averages %8 repetitions; "
