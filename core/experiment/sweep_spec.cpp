@@ -252,11 +252,9 @@ Status SweepSpec::validate(const mech::ProblemShape& shape) const {
     const bool subsample =
         predictor && std::get<PrivatePrediction>(s.plan.choice).options.kind == predict::PredictionKind::Subsample;
     const bool parties = std::holds_alternative<Multiparty>(s.plan.choice);
-    const bool applies = !s.plan.isPrivate() || axis == SweepAxis::Budget ||
-                         (axis == SweepAxis::Teachers && subsample) || (axis == SweepAxis::Parties && parties) ||
-                         (axis == SweepAxis::Delta && !parties) ||
-                         (axis != SweepAxis::Budget && axis != SweepAxis::Teachers && axis != SweepAxis::Parties &&
-                          axis != SweepAxis::Delta);
+    const bool applies = !s.plan.isPrivate() || (axis == SweepAxis::Teachers && subsample) ||
+                         (axis == SweepAxis::Parties && parties) || (axis == SweepAxis::Delta && !parties) ||
+                         (axis != SweepAxis::Teachers && axis != SweepAxis::Parties && axis != SweepAxis::Delta);
     if (!applies)
       return usage("axis " + name + " does not apply to mechanism '" + s.key + "'" +
                        (axis == SweepAxis::Teachers ? " (only subsample has teachers)"

@@ -26,7 +26,6 @@
 
 #include "core/mechanisms/mechanism_internal.h"
 #include "core/mechanisms/training_mechanism.h"
-#include "core/models/lmgc.h"
 #include "core/models/objective.h"
 #include "core/mechanisms/sgd_step.h"
 #include "core/mechanisms/substitution_rdp.h"
