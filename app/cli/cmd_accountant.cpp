@@ -231,6 +231,104 @@ Result<Account> accountFor(const std::vector<SgmEvent>& events, double delta, Ac
   return a;
 }
 
+// What the command line asks for: the events (σ = 1 placeholders when calibrating), δ, and
+// either an account of those events or the σ that reaches `targetEpsilon`.
+struct AccountantRequest {
+  std::vector<SgmEvent> events;
+  double delta = 0;
+  std::optional<double> targetEpsilon;
+  AccountantKind accountant = AccountantKind::Pld;
+  Adjacency adjacency = Adjacency::AddRemove;
+};
+
+Error usage(const std::string& message) {
+  return Error{ErrorKind::Usage, message + " (see --help)", {}, 0, {}};
+}
+
+Result<AccountantRequest> readRequest(const Command& command) {
+  const QCommandLineParser& parser = command.parser();
+  if (!parser.positionalArguments().isEmpty()) return usage("accountant takes no positional arguments");
+  AccountantRequest request;
+  const auto accountant = privacy::parseAccountant(parser.value("accountant").toStdString());
+  if (!accountant) return usage("--accountant must be pld or rdp");
+  const auto adjacency = privacy::parseAdjacency(parser.value("adjacency").toStdString());
+  if (!adjacency) return usage("--adjacency must be add-remove or substitution");
+  request.accountant = *accountant;
+  request.adjacency = *adjacency;
+  if (!parser.isSet("q")) return usage("--q, --steps and --sigma (or --target-epsilon) are required");
+  if (!parser.isSet("delta")) return usage("--delta is required");
+  const bool calibrate = parser.isSet("target-epsilon");
+  if (calibrate && parser.isSet("sigma")) return usage("give --sigma or --target-epsilon, not both");
+
+  auto qs = numbers(parser, "q");
+  auto sigmas = numbers(parser, "sigma");
+  auto delta = command.number("delta", 0);
+  auto target = command.number("target-epsilon", 0);
+  for (const auto* r : {&qs, &sigmas}) if (!*r) return r->error();
+  for (const auto* r : {&delta, &target}) if (!*r) return asOptionError(r->error());
+  request.delta = delta.value();
+  if (calibrate) request.targetEpsilon = target.value();
+  std::vector<long long> steps;
+  for (const QString& text : parser.values("steps")) {
+    bool ok = false;
+    const long long value = text.toLongLong(&ok);
+    if (!ok)
+      return Error{ErrorKind::Usage, "--steps must be a whole number, found '" + text.toStdString() + "'", {}, 0, {}};
+    steps.push_back(value);
+  }
+
+  const std::size_t count = qs.value().size();
+  if (steps.size() != count || (!calibrate && sigmas.value().size() != count))
+    return invalid("each event needs one --q, one --steps and " +
+                   std::string(calibrate ? "no --sigma" : "one --sigma") + "; found " +
+                   std::to_string(count) + " --q, " + std::to_string(sigmas.value().size()) +
+                   " --sigma, " + std::to_string(steps.size()) + " --steps");
+  request.events.resize(count);
+  for (std::size_t i = 0; i < count; ++i)
+    request.events[i] = {qs.value()[i], calibrate ? 1.0 : sigmas.value()[i], steps[i]};
+  return request;
+}
+
+// The answer: the events as accounted (with the calibrated σ when one was asked for).
+struct AccountantAnswer {
+  std::vector<SgmEvent> events;
+  Account account;
+  std::optional<double> calibratedSigma;
+};
+
+Result<AccountantAnswer> answer(const AccountantRequest& request) {
+  AccountantAnswer out{request.events, {}, std::nullopt};
+  if (!request.targetEpsilon) {
+    auto account = accountFor(out.events, request.delta, request.accountant, request.adjacency);
+    if (!account) return account.error();
+    out.account = account.value();
+    return out;
+  }
+  // RDP's σ; for PLD also the search's starting point (PLD's ε there is normally below the
+  // target). RDP may not reach a target PLD reaches: then PLD starts from σ = 1.
+  const double target = *request.targetEpsilon;
+  auto rdpSigma = calibrateRdp(out.events, request.delta, target, request.adjacency);
+  double sigma = 0;
+  std::optional<privacy::PldReport> pld;  // PLD's report at that σ
+  if (request.accountant == AccountantKind::Rdp) {
+    if (!rdpSigma) return rdpSigma.error();
+    sigma = rdpSigma.value();
+  } else {
+    if (!rdpSigma && rdpSigma.error().field != "target_epsilon") return rdpSigma.error();
+    auto calibration = privacy::calibrateSgmSigmaPld(out.events, request.delta, target, request.adjacency,
+                                                     {}, rdpSigma ? rdpSigma.value() : 0.0);
+    if (!calibration) return calibration.error();
+    sigma = calibration.value().sigma;
+    pld = calibration.value().report;
+  }
+  for (SgmEvent& event : out.events) event.sigma = sigma;
+  auto rdp = rdpAccount(out.events, request.delta, request.adjacency);
+  if (!rdp) return rdp.error();
+  out.account = Account{request.accountant, request.adjacency, request.delta, pld, rdp.value()};
+  out.calibratedSigma = sigma;
+  return out;
+}
+
 }  // namespace
 
 int runAccountant(const QStringList& args) {
@@ -263,75 +361,13 @@ int runAccountant(const QStringList& args) {
   });
   int exitCode = kOk;
   if (!command.parse(args, &exitCode)) return exitCode;
-  const QCommandLineParser& parser = command.parser();
-  if (!parser.positionalArguments().isEmpty())
-    return command.usageError("accountant takes no positional arguments");
-  const auto accountant = privacy::parseAccountant(parser.value("accountant").toStdString());
-  if (!accountant) return command.usageError("--accountant must be pld or rdp");
-  const auto adjacency = privacy::parseAdjacency(parser.value("adjacency").toStdString());
-  if (!adjacency) return command.usageError("--adjacency must be add-remove or substitution");
-  if (!parser.isSet("q")) return command.usageError("--q, --steps and --sigma (or --target-epsilon) are required");
-  if (!parser.isSet("delta")) return command.usageError("--delta is required");
-  const bool calibrate = parser.isSet("target-epsilon");
-  if (calibrate && parser.isSet("sigma"))
-    return command.usageError("give --sigma or --target-epsilon, not both");
-
-  auto qs = numbers(parser, "q");
-  auto sigmas = numbers(parser, "sigma");
-  auto delta = command.number("delta", 0);
-  auto target = command.number("target-epsilon", 0);
-  for (const auto* r : {&qs, &sigmas}) if (!*r) return command.fail(r->error());
-  for (const auto* r : {&delta, &target}) if (!*r) return command.fail(asOptionError(r->error()));
-  std::vector<long long> steps;
-  for (const QString& text : parser.values("steps")) {
-    bool ok = false;
-    const long long value = text.toLongLong(&ok);
-    if (!ok)
-      return command.fail({ErrorKind::Usage, "--steps must be a whole number, found '" +
-                                                 text.toStdString() + "'", {}, 0, {}});
-    steps.push_back(value);
-  }
-
-  const std::size_t count = qs.value().size();
-  if (steps.size() != count || (!calibrate && sigmas.value().size() != count))
-    return command.fail(invalid(
-        "each event needs one --q, one --steps and " +
-        std::string(calibrate ? "no --sigma" : "one --sigma") + "; found " +
-        std::to_string(count) + " --q, " + std::to_string(sigmas.value().size()) + " --sigma, " +
-        std::to_string(steps.size()) + " --steps"));
-  std::vector<SgmEvent> events(count);
-  for (std::size_t i = 0; i < count; ++i)
-    events[i] = {qs.value()[i], calibrate ? 1.0 : sigmas.value()[i], steps[i]};
-
-  if (calibrate) {
-    // RDP's σ; for PLD also the search's starting point (PLD's ε there is normally below
-    // the target). RDP may not reach a target PLD reaches: then PLD starts from σ = 1.
-    auto rdpSigma = calibrateRdp(events, delta.value(), target.value(), *adjacency);
-    double sigma = 0;
-    std::optional<privacy::PldReport> pld;  // PLD's report at that σ
-    if (*accountant == AccountantKind::Rdp) {
-      if (!rdpSigma) return command.fail(asOptionError(rdpSigma.error()));
-      sigma = rdpSigma.value();
-    } else {
-      if (!rdpSigma && rdpSigma.error().field != "target_epsilon")
-        return command.fail(asOptionError(rdpSigma.error()));
-      auto calibration = privacy::calibrateSgmSigmaPld(events, delta.value(), target.value(), *adjacency, {},
-                                                       rdpSigma ? rdpSigma.value() : 0.0);
-      if (!calibration) return command.fail(asOptionError(calibration.error()));
-      sigma = calibration.value().sigma;
-      pld = calibration.value().report;
-    }
-    for (SgmEvent& event : events) event.sigma = sigma;
-    Account account{*accountant, *adjacency, delta.value(), pld, {}};
-    auto rdp = rdpAccount(events, delta.value(), *adjacency);
-    if (!rdp) return command.fail(asOptionError(rdp.error()));
-    account.rdp = rdp.value();
-    printReport(command, events, account, &sigma, target.value());
-    return kOk;
-  }
-  auto account = accountFor(events, delta.value(), *accountant, *adjacency);
-  if (!account) return command.fail(asOptionError(account.error()));
-  printReport(command, events, account.value(), nullptr, 0.0);
+  auto request = readRequest(command);
+  if (!request) return command.fail(request.error());
+  auto result = answer(request.value());
+  if (!result) return command.fail(asOptionError(result.error()));
+  const AccountantAnswer& a = result.value();
+  printReport(command, a.events, a.account, a.calibratedSigma ? &*a.calibratedSigma : nullptr,
+              request.value().targetEpsilon.value_or(0.0));
   return kOk;
 }
 

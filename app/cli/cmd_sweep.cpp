@@ -35,6 +35,111 @@ std::string dataTitle(const std::string& source) {
   return name.isEmpty() ? source : name.toStdString();
 }
 
+// The sweep the command line asks for, checked before any data is read: the spec without its
+// data, and how to run and where to write it.
+struct SweepRequest {
+  experiment::SweepSpec spec;
+  int threads = 0;  // 0: every core
+  Shard shard;
+  bool measureBounds = false;
+  QString outPath, plotPath;
+};
+
+Result<SweepRequest> readSweepRequest(const Command& command) {
+  const QCommandLineParser& p = command.parser();
+  if (!p.positionalArguments().isEmpty())
+    return usage("sweep takes no positional arguments (use --train DATA) (see --help)", "");
+  const QString mechanismList = p.isSet("mechanisms") ? p.value("mechanisms")
+                                : p.isSet("mechanism") ? p.value("mechanism") : QString();
+  if (mechanismList.isEmpty()) return usage("choose --mechanisms X,Y,..", "mechanisms");
+  if (!p.isSet("axis"))
+    return usage("choose --axis (epsilon, budget, delta, n, dims, classes, lambda, teachers, parties)", "axis");
+  const auto axis = experiment::parseAxis(p.value("axis").toStdString());
+  if (!axis)
+    return usage("unknown axis '" + p.value("axis").toStdString() +
+                     "' (epsilon, budget, delta, n, dims, classes, lambda, teachers, parties)",
+                 "axis");
+  if (!p.isSet("values")) return usage("give the axis values with --values V1,V2,..", "values");
+  auto values = parseSweepValues(p.value("values"));
+  if (!values) return values.error();
+  auto repeats = command.integer("repeats", 10, 1);
+  if (!repeats) return repeats.error();
+  auto seed = command.integer("seed", 1, 0);
+  if (!seed) return seed.error();
+  auto threads = command.integer("threads", 0, 1);
+  if (!threads) return threads.error();
+  SweepRequest request;
+  request.threads = static_cast<int>(threads.value());
+  if (p.isSet("shard")) {
+    auto parsed = parseShard(p.value("shard"));
+    if (!parsed) return parsed.error();
+    request.shard = parsed.value();
+  }
+  request.measureBounds = p.isSet("measure-bounds");
+  request.outPath = p.value("out");
+  request.plotPath = p.value("plot");
+  if (!request.plotPath.isEmpty() && !request.plotPath.endsWith(".png", Qt::CaseInsensitive) &&
+      !request.plotPath.endsWith(".svg", Qt::CaseInsensitive))
+    return usage("the plot must be a .png or .svg file, found '" + request.plotPath.toStdString() + "'", "plot");
+
+  experiment::SweepSpec& spec = request.spec;
+  spec.axis = *axis;
+  spec.values = values.value();
+  spec.repeats = static_cast<int>(repeats.value());
+  spec.seed = static_cast<std::uint64_t>(seed.value());
+  for (const QString& item : mechanismList.split(',', Qt::SkipEmptyParts)) {
+    auto plan = privacyPlan(command, item.trimmed());
+    if (!plan) return plan.error();
+    experiment::SweepSeries series;
+    series.key = item.trimmed().toStdString();
+    series.title = plan.value().title();
+    series.plan = std::move(plan).value();
+    spec.series.push_back(std::move(series));
+  }
+  return request;
+}
+
+// Reads the data, runs the request's trials (its shard of them) with a progress line, and
+// returns what writeSweepOutput writes.
+Result<SweepOutput> runSweepRequest(const Command& command, SweepRequest request) {
+  auto dataRequest = command.dataRequest();
+  if (!dataRequest) return dataRequest.error();
+  auto prepared = prepareData(dataRequest.value());
+  if (!prepared) return prepared.error();
+  const PreparedData& data = prepared.value();
+  request.spec.dataset = experiment::dataIdentity(data);
+
+  if (request.threads > 0) setWorkerThreads(request.threads);
+  const Shard& shard = request.shard;
+  const long long shardTrials = [&] {
+    const auto all = static_cast<long long>(experiment::expandTrials(experiment::withReferenceSeries(request.spec)).size());
+    return all / shard.count + (shard.index < all % shard.count ? 1 : 0);
+  }();
+  ProgressLine progressLine("sweep", "trials", shardTrials);
+  experiment::SweepControl control;
+  control.threads = request.threads;
+  control.shardIndex = shard.index;
+  control.shardCount = shard.count;
+  control.measureBoundedQuantities = request.measureBounds;
+  control.onTrial = [&progressLine](const experiment::TrialRecord&) { progressLine.step(); };
+  auto result = experiment::runSweep(request.spec, data, control);
+  if (!result) return result.error();
+
+  SweepOutput output;
+  output.table.layout = experiment::layoutOf(result.value().spec, &data);
+  output.table.layout.title = command.parser().isSet("title") ? command.parser().value("title").toStdString()
+                                                              : dataTitle(data.train.provenance.source);
+  output.table.shardIndex = shard.index;
+  output.table.shardCount = shard.count;
+  output.table.complete = !result.value().cancelled;
+  output.table.trials = result.value().trials;
+  output.seconds = result.value().seconds;
+  output.work = result.value().work;
+  output.hasWork = true;
+  output.warnings = data.train.provenance.warnings;
+  return output;
+}
+
 }  // namespace
 
 int runSweep(const QStringList& args) {
@@ -72,92 +177,11 @@ int runSweep(const QStringList& args) {
   if (!effective) return command.fail(effective.error());
   int exitCode = kOk;
   if (!command.parse(effective.value(), &exitCode)) return exitCode;
-  if (!command.parser().positionalArguments().isEmpty())
-    return command.usageError("sweep takes no positional arguments (use --train DATA)");
-  const QCommandLineParser& p = command.parser();
-
-  // Everything about the sweep itself is checked before any data is read.
-  const QString mechanismList = p.isSet("mechanisms") ? p.value("mechanisms")
-                                : p.isSet("mechanism") ? p.value("mechanism") : QString();
-  if (mechanismList.isEmpty()) return command.fail(usage("choose --mechanisms X,Y,..", "mechanisms"));
-  if (!p.isSet("axis")) return command.fail(usage("choose --axis (epsilon, budget, delta, n, dims, classes, lambda, "
-                                                  "teachers, parties)", "axis"));
-  const auto axis = experiment::parseAxis(p.value("axis").toStdString());
-  if (!axis)
-    return command.fail(usage("unknown axis '" + p.value("axis").toStdString() +
-                                  "' (epsilon, budget, delta, n, dims, classes, lambda, teachers, parties)",
-                              "axis"));
-  if (!p.isSet("values")) return command.fail(usage("give the axis values with --values V1,V2,..", "values"));
-  auto values = parseSweepValues(p.value("values"));
-  if (!values) return command.fail(values.error());
-  auto repeats = command.integer("repeats", 10, 1);
-  if (!repeats) return command.fail(repeats.error());
-  auto seed = command.integer("seed", 1, 0);
-  if (!seed) return command.fail(seed.error());
-  auto threads = command.integer("threads", 0, 1);
-  if (!threads) return command.fail(threads.error());
-  Shard shard;
-  if (p.isSet("shard")) {
-    auto parsed = parseShard(p.value("shard"));
-    if (!parsed) return command.fail(parsed.error());
-    shard = parsed.value();
-  }
-  const QString plotPath = p.value("plot");
-  if (!plotPath.isEmpty() && !plotPath.endsWith(".png", Qt::CaseInsensitive) &&
-      !plotPath.endsWith(".svg", Qt::CaseInsensitive))
-    return command.fail(usage("the plot must be a .png or .svg file, found '" + plotPath.toStdString() + "'", "plot"));
-
-  experiment::SweepSpec spec;
-  spec.axis = *axis;
-  spec.values = values.value();
-  spec.repeats = static_cast<int>(repeats.value());
-  spec.seed = static_cast<std::uint64_t>(seed.value());
-  for (const QString& item : mechanismList.split(',', Qt::SkipEmptyParts)) {
-    auto plan = privacyPlan(command, item.trimmed());
-    if (!plan) return command.fail(plan.error());
-    experiment::SweepSeries series;
-    series.key = item.trimmed().toStdString();
-    series.title = plan.value().title();
-    series.plan = std::move(plan).value();
-    spec.series.push_back(std::move(series));
-  }
-
-  auto request = command.dataRequest();
+  auto request = readSweepRequest(command);
   if (!request) return command.fail(request.error());
-  auto prepared = prepareData(request.value());
-  if (!prepared) return command.fail(prepared.error());
-  const PreparedData& data = prepared.value();
-  spec.dataset = experiment::dataIdentity(data);
-
-  if (threads.value() > 0) setWorkerThreads(static_cast<int>(threads.value()));
-  const experiment::SweepSpec full = experiment::withReferenceSeries(spec);
-  const long long shardTrials = [&] {
-    const auto all = static_cast<long long>(experiment::expandTrials(full).size());
-    return all / shard.count + (shard.index < all % shard.count ? 1 : 0);
-  }();
-  ProgressLine progressLine("sweep", "trials", shardTrials);
-  experiment::SweepControl control;
-  control.threads = static_cast<int>(threads.value());
-  control.shardIndex = shard.index;
-  control.shardCount = shard.count;
-  control.measureBoundedQuantities = command.parser().isSet("measure-bounds");
-  control.onTrial = [&progressLine](const experiment::TrialRecord&) { progressLine.step(); };
-  auto result = experiment::runSweep(spec, data, control);
-  if (!result) return command.fail(result.error());
-
-  SweepOutput output;
-  output.table.layout = experiment::layoutOf(result.value().spec, &prepared.value());
-  output.table.layout.title = command.parser().isSet("title") ? command.parser().value("title").toStdString()
-                                                              : dataTitle(data.train.provenance.source);
-  output.table.shardIndex = shard.index;
-  output.table.shardCount = shard.count;
-  output.table.complete = !result.value().cancelled;
-  output.table.trials = result.value().trials;
-  output.seconds = result.value().seconds;
-  output.work = result.value().work;
-  output.hasWork = true;
-  output.warnings = data.train.provenance.warnings;
-  return writeSweepOutput(command, output, p.value("out"), plotPath);
+  auto output = runSweepRequest(command, request.value());
+  if (!output) return command.fail(output.error());
+  return writeSweepOutput(command, output.value(), request.value().outPath, request.value().plotPath);
 }
 
 int runSweepMerge(const QStringList& args) {

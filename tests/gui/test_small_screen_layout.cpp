@@ -8,6 +8,7 @@
 #include <QAbstractScrollArea>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QGuiApplication>
@@ -17,6 +18,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QStatusBar>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -24,7 +26,12 @@
 #include <QValueAxis>
 
 #include "tests/gui/gui_training_support.h"
+#include "ui/plot/series_legend.h"
+#include "ui/plot/utility_chart.h"
 #include "ui/privacy/audit_view.h"
+#include "ui/sweep/preset_chooser.h"
+#include "ui/sweep/sweep_form.h"
+#include "ui/sweep/sweep_session.h"
 #include "ui/sweep/sweep_view.h"
 
 #include <algorithm>
@@ -115,6 +122,32 @@ QStringList elidedAxisTexts(const QChart* chart) {
   return out;
 }
 
+// Why the window is as wide as it is: the visible docks' and the central pages' minimum widths.
+QString minimumWidths(const MainWindow& window) {
+  QStringList minimums;
+  for (const QDockWidget* dock : window.findChildren<QDockWidget*>())
+    if (dock->isVisible()) minimums << QStringLiteral("%1 %2").arg(dock->objectName()).arg(dock->minimumSizeHint().width());
+  minimums << QStringLiteral("central %1").arg(window.centralWidget()->minimumSizeHint().width());
+  for (int i = 0; i < window.centralTabs()->count(); ++i)
+    minimums << QStringLiteral("%1 %2").arg(window.centralTabs()->tabText(i)).arg(window.centralTabs()->widget(i)->minimumSizeHint().width());
+  minimums << QStringLiteral("status bar %1").arg(window.statusBar()->minimumSizeHint().width());
+  minimums << QStringLiteral("window %1").arg(window.minimumSizeHint().width());
+  return minimums.join(QStringLiteral(", "));
+}
+
+QString windowOnScreen(const MainWindow& window) {
+  const QRect frame = window.frameGeometry();
+  const QRect screen = window.screen()->availableGeometry();
+  return QStringLiteral("window %1,%2 %3x%4 on a screen of %5x%6; minimum widths: %7")
+      .arg(frame.x())
+      .arg(frame.y())
+      .arg(frame.width())
+      .arg(frame.height())
+      .arg(screen.width())
+      .arg(screen.height())
+      .arg(minimumWidths(window));
+}
+
 }  // namespace
 
 class TestSmallScreenLayout : public QObject {
@@ -127,6 +160,7 @@ class TestSmallScreenLayout : public QObject {
   void windowOpensWithinTheScreen();
   void everyMechanismFitsTheTrainingDock();
   void everyPageFitsItsWidthWithItsActionsInSight();
+  void aFinishedSweepKeepsTheWindowOnTheScreen();
 
  private:
   QTemporaryDir settingsDir_;
@@ -147,21 +181,7 @@ void TestSmallScreenLayout::windowOpensWithinTheScreen() {
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
   const QRect screen = window.screen()->availableGeometry();
-  QStringList minimums;  // what the window's width is made of, for a failure's message
-  for (const QDockWidget* dock : window.findChildren<QDockWidget*>())
-    if (dock->isVisible()) minimums << QStringLiteral("%1 %2").arg(dock->objectName()).arg(dock->minimumSizeHint().width());
-  minimums << QStringLiteral("central %1").arg(window.centralWidget()->minimumSizeHint().width());
-  for (int i = 0; i < window.centralTabs()->count(); ++i)
-    minimums << QStringLiteral("%1 %2").arg(window.centralTabs()->tabText(i)).arg(window.centralTabs()->widget(i)->minimumSizeHint().width());
-  QVERIFY2(screen.contains(window.frameGeometry()),
-           qPrintable(QStringLiteral("window %1,%2 %3x%4 on a screen of %5x%6; minimum widths: %7")
-                          .arg(window.frameGeometry().x())
-                          .arg(window.frameGeometry().y())
-                          .arg(window.frameGeometry().width())
-                          .arg(window.frameGeometry().height())
-                          .arg(screen.width())
-                          .arg(screen.height())
-                          .arg(minimums.join(QStringLiteral(", ")))));
+  QVERIFY2(screen.contains(window.frameGeometry()), qPrintable(windowOnScreen(window)));
   const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
   QVERIFY2(minimum.width() <= screen.width() && minimum.height() <= screen.height(),
            qPrintable(QStringLiteral("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
@@ -241,6 +261,47 @@ void TestSmallScreenLayout::everyPageFitsItsWidthWithItsActionsInSight() {
     }
     saveScreenshot(&window, QStringLiteral("page-%1").arg(i));
   }
+  QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+// A sweep's legend ("Non-private (softmax, λ = 0.001)" and five mechanisms) and its status
+// once widened the window to 1 479 px, the Training dock's fields off the screen's edge.
+void TestSmallScreenLayout::aFinishedSweepKeepsTheWindowOnTheScreen() {
+  QTemporaryDir noPaperData;
+  MainWindow window;
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  ui::SweepView* view = window.sweepView();
+  window.centralTabs()->setCurrentWidget(view);
+  ui::PresetChooser* chooser = view->form()->presetChooser();
+  chooser->setDataFolder(noPaperData.path());
+  QVERIFY(chooser->setPreset("paper003-fig3"));  // the quick version on built-in digits
+  view->form()->setRepeats(1);
+  settle();
+  QVERIFY2(window.screen()->availableGeometry().contains(window.frameGeometry()),
+           qPrintable(QStringLiteral("with the preset chosen: ") + windowOnScreen(window)));
+  QVERIFY(view->startButton()->isEnabled());
+  view->startButton()->click();
+  QTRY_VERIFY_WITH_TIMEOUT(view->session()->finishedTrials() > 0, 120000);
+  settle();
+  QVERIFY2(window.screen()->availableGeometry().contains(window.frameGeometry()),
+           qPrintable(QStringLiteral("while running: ") + windowOnScreen(window)));
+  QTRY_VERIFY_WITH_TIMEOUT(!view->session()->isRunning(), 300000);
+  settle();
+  saveScreenshot(&window, QStringLiteral("sweep-finished"));
+  QVERIFY2(window.screen()->availableGeometry().contains(window.frameGeometry()), qPrintable(windowOnScreen(window)));
+  QStringList problems = overflowingScrollAreas(&window);
+  collectOverflow(view, problems);
+  for (const QString& problem : elidedAxisTexts(view->chart())) problems << problem;
+  // The legend under the chart names every line in full.
+  const auto entries = view->legend()->findChildren<QCheckBox*>(QStringLiteral("legendEntry"));
+  QCOMPARE(entries.size(), 7);  // five methods, the non-private model, the most common class
+  for (const QCheckBox* entry : entries)
+    if (!entry->isVisible() || entry->width() < entry->sizeHint().width())
+      problems << QStringLiteral("legend entry \"%1\" is %2 px of the %3 it needs")
+                      .arg(entry->text())
+                      .arg(entry->isVisible() ? entry->width() : 0)
+                      .arg(entry->sizeHint().width());
   QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 

@@ -20,7 +20,6 @@
 #include <QFile>
 #include <QImage>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPushButton>
@@ -31,6 +30,7 @@
 
 #include "tests/cli/cli_runner.h"
 #include "tests/gui/gui_training_support.h"
+#include "ui/plot/series_legend.h"
 #include "ui/plot/utility_chart.h"
 #include "ui/sweep/sweep_form.h"
 #include "ui/sweep/sweep_session.h"
@@ -197,15 +197,26 @@ class TestSweepView : public QObject {
     QCOMPARE(view->session()->sweepCount(), 1);
     QCOMPARE(view->session()->curve().axis, std::string("lambda"));
 
-    // A legend click hides the series and its band; a second shows them again.
-    QLineSeries* mean = view->chart()->meanSeries().front();
-    const auto markers = view->chart()->legend()->markers(mean);
-    QCOMPARE(markers.size(), 1);
-    emit markers.front()->clicked();
+    // The legend under the chart names every line in full, means first; unticking an entry
+    // hides the series and its band, ticking shows them again, and a redraw keeps the choice.
+    const QStringList names = view->legend()->names();
+    QCOMPARE(names.size(), view->chart()->meanSeries().size() + view->chart()->referenceSeries().size());
+    QCOMPARE(names.front(), view->chart()->meanSeries().front()->name());
+    QVERIFY(!view->chart()->legend()->isVisible());
+    const auto boxes = view->legend()->findChildren<QCheckBox*>(QStringLiteral("legendEntry"));
+    QCOMPARE(boxes.size(), names.size());
+    QCOMPARE(boxes.front()->text(), names.front());
+    boxes.front()->click();
     QVERIFY(!view->chart()->meanSeries().front()->isVisible());
     QVERIFY(!view->chart()->bandSeries().front()->isVisible());
-    emit view->chart()->legend()->markers(view->chart()->meanSeries().front()).front()->clicked();
+    QVERIFY(view->chart()->referenceSeries().front()->isVisible());
+    view->chart()->setCurve(view->session()->curve());
+    emit view->session()->curveChanged();
+    QVERIFY(!view->chart()->meanSeries().front()->isVisible());
+    QVERIFY(!view->legend()->findChildren<QCheckBox*>(QStringLiteral("legendEntry")).front()->isChecked());
+    view->legend()->findChildren<QCheckBox*>(QStringLiteral("legendEntry")).front()->click();
     QVERIFY(view->chart()->meanSeries().front()->isVisible());
+    QVERIFY(view->chart()->bandSeries().front()->isVisible());
   }
 
   void exportWritesTheFigureAndTheClisTable() {

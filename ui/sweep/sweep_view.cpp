@@ -10,20 +10,23 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/experiment/trial_table.h"
 #include "core/sources/source.h"
 #include "ui/dataset/dataset_document.h"
+#include "ui/plot/series_legend.h"
 #include "ui/plot/utility_chart.h"
 #include "ui/sweep/bounds_panel.h"
 #include "ui/sweep/preset_chooser.h"
@@ -51,7 +54,8 @@ SweepView::SweepView(DatasetDocument* datasets, QWidget* parent)
       boundsBox_(new QCheckBox(tr("Theoretical bounds (as published)"))),
       boundsPanel_(new BoundsPanel(session_, chart_)),
       status_(new QLabel),
-      problem_(new QLabel) {
+      problem_(new QLabel),
+      legend_(new SeriesLegend) {
   setObjectName(QStringLiteral("sweepView"));
   setUpControls();
   connectControls(layOut());
@@ -80,19 +84,31 @@ void SweepView::setUpControls() {
   boundsPanel_->setVisible(false);
   status_->setObjectName(QStringLiteral("sweepStatus"));
   status_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  // "Loading Paper 003 Fig. 3 (quick version on built-in digits, …)…" on one line made the
+  // page 755 px wide and pushed the window past a 1366 px screen.
+  status_->setWordWrap(true);
   problem_->setObjectName(QStringLiteral("sweepProblem"));
   problem_->setWordWrap(true);
   problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
   chartView_->setRenderHint(QPainter::Antialiasing);
   chartView_->setObjectName(QStringLiteral("sweepChartView"));
   chartView_->setMinimumSize(360, 196);  // with the form above, the window fits 768 px (test_gui_smoke)
+  // The legend is the widget under the chart (SeriesLegend); exported figures keep Qt's.
+  chart_->legend()->setVisible(false);
 }
 
 QSplitter* SweepView::layOut() {
-  auto* note = new QLabel(tr("A sweep is an experiment on your data, not a private release: its accuracies are "
-                             "measured on the data and nothing is recorded in the ledger."));
-  note->setObjectName(QStringLiteral("sweepNote"));
-  note->setWordWrap(true);
+  // The settings scroll vertically above the chart, in a splitter: at 1366×768 and
+  // 1280×720 the form (a paper figure's description, or the mechanisms and the axis) took
+  // most of the page and left the plot ~90–160 px tall. The buttons and messages stay in
+  // sight below the settings whatever they scroll to. "Not a private release" is said by the
+  // chart's caption, which exported figures keep too.
+  auto* settings = new QScrollArea;
+  settings->setObjectName(QStringLiteral("sweepSettingsArea"));
+  settings->setWidget(form_);
+  settings->setWidgetResizable(true);
+  settings->setFrameShape(QFrame::NoFrame);
+  settings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(startButton_);
@@ -105,23 +121,51 @@ QSplitter* SweepView::layOut() {
   auto* messages = new QHBoxLayout;
   messages->addWidget(boundsBox_);
   messages->addWidget(problem_, 1);
-  messages->addWidget(status_);
+  messages->addWidget(status_, 1);
 
-  auto* layout = new QVBoxLayout(this);
-  layout->addWidget(form_);
-  layout->addLayout(buttons);
-  layout->addLayout(messages);
   // The bounds under the accuracy chart, each resizable.
   auto* charts = new QSplitter(Qt::Vertical);
   charts->setObjectName(QStringLiteral("sweepChartSplitter"));
   charts->setChildrenCollapsible(false);
-  charts->addWidget(chartView_);
+  auto* chartWithLegend = new QWidget;
+  auto* chartLayout = new QVBoxLayout(chartWithLegend);
+  chartLayout->setContentsMargins(0, 0, 0, 0);
+  chartLayout->setSpacing(2);
+  chartLayout->addWidget(chartView_, 1);
+  chartLayout->addWidget(legend_);
+  charts->addWidget(chartWithLegend);
   charts->addWidget(boundsPanel_);
   charts->setStretchFactor(0, 3);
   charts->setStretchFactor(1, 2);
-  layout->addWidget(charts, 1);
-  layout->addWidget(note);
+
+  auto* results = new QWidget;
+  auto* resultsLayout = new QVBoxLayout(results);
+  resultsLayout->setContentsMargins(0, 0, 0, 0);
+  resultsLayout->addLayout(buttons);
+  resultsLayout->addLayout(messages);
+  resultsLayout->addWidget(charts, 1);
+
+  page_ = new QSplitter(Qt::Vertical);
+  page_->setObjectName(QStringLiteral("sweepPageSplitter"));
+  page_->setChildrenCollapsible(false);
+  page_->addWidget(settings);
+  page_->addWidget(results);
+  page_->setStretchFactor(0, 0);
+  page_->setStretchFactor(1, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(page_);
   return charts;
+}
+
+void SweepView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (pageSplit_ || height() < 200) return;
+  // Once, when the page first has its height: the settings as tall as they need up to a
+  // third of it, the chart the rest. The user's own split is kept after that.
+  const int total = page_->height();
+  const int settings = std::min(form_->sizeHint().height() + 4, total / 3);
+  page_->setSizes({settings, total - settings});
+  pageSplit_ = true;
 }
 
 void SweepView::connectControls(QSplitter* charts) {
@@ -132,6 +176,11 @@ void SweepView::connectControls(QSplitter* charts) {
     session_->clear();
   });
   connect(exportButton_, &QPushButton::clicked, this, &SweepView::showExportDialog);
+  connect(legend_, &SeriesLegend::shownChanged, this, [this](const QString& name, bool shown) {
+    if (shown) hidden_.erase(name);
+    else hidden_.insert(name);
+    showCurve();
+  });
   connect(boundsBox_, &QCheckBox::toggled, this, [this, charts](bool on) {
     boundsPanel_->setVisible(on);
     if (!on) return;
@@ -212,20 +261,23 @@ void SweepView::startSweep() {
 
 void SweepView::showCurve() {
   chart_->setCurve(session_->curve());
-  connectLegend();
-  // Series hidden from their legend entry stay hidden when the chart is rebuilt.
+  chart_->legend()->setVisible(false);
+  connectHover();
+  // Lines hidden from their legend entry stay hidden when the chart is rebuilt.
+  std::vector<LegendEntry> entries;
   const auto& means = chart_->meanSeries();
   for (int i = 0; i < means.size(); ++i) {
-    const bool visible = !hidden_.count(means[i]->name());
-    means[i]->setVisible(visible);
-    if (i < chart_->bandSeries().size()) chart_->bandSeries()[i]->setVisible(visible);
-    for (QLegendMarker* marker : chart_->legend()->markers(means[i])) {
-      marker->setVisible(true);
-      QColor color = marker->labelBrush().color();
-      color.setAlphaF(visible ? 1.0 : 0.4);
-      marker->setLabelBrush(color);
-    }
+    const bool shown = !hidden_.count(means[i]->name());
+    means[i]->setVisible(shown);
+    if (i < chart_->bandSeries().size()) chart_->bandSeries()[i]->setVisible(shown);
+    entries.push_back({means[i]->name(), means[i]->pen(), true, shown});
   }
+  for (QLineSeries* reference : chart_->referenceSeries()) {
+    const bool shown = !hidden_.count(reference->name());
+    reference->setVisible(shown);
+    entries.push_back({reference->name(), reference->pen(), false, shown});
+  }
+  legend_->setEntries(entries);
   const long long done = session_->finishedTrials(), total = session_->totalTrials();
   if (session_->isLoading()) status_->setText(tr("Loading the data\u2026"));
   else status_->setText(total > 0 ? tr("%1 of %2 trials").arg(done).arg(total) : QString());
@@ -233,22 +285,13 @@ void SweepView::showCurve() {
   if (boundsPanel_->isVisible()) boundsPanel_->refresh();
 }
 
-void SweepView::connectLegend() {
+void SweepView::connectHover() {
   const auto& means = chart_->meanSeries();
   for (int i = 0; i < means.size(); ++i) {
     QLineSeries* series = means[i];
     disconnect(series, nullptr, this, nullptr);
     connect(series, &QLineSeries::hovered, this,
             [this, i](const QPointF& point, bool entered) { showPointAt(i, point, entered); });
-    for (QLegendMarker* marker : chart_->legend()->markers(series)) {
-      disconnect(marker, nullptr, this, nullptr);
-      connect(marker, &QLegendMarker::clicked, this, [this, series] {
-        const QString name = series->name();
-        if (hidden_.count(name)) hidden_.erase(name);
-        else hidden_.insert(name);
-        showCurve();
-      });
-    }
   }
 }
 

@@ -2,8 +2,9 @@
 // The privacy–utility view (a central tab beside the decision view): the sweep's controls
 // (sweep_form.h), Start / Cancel, "Add to the chart", Clear and Export, and the chart of
 // core's curve (ui/plot/utility_chart.h) filling in as trials finish (sweep_session.h batches the
-// updates). Hovering a point shows its value, mean, standard deviation and count; clicking
-// a legend entry hides or shows that series with its band.
+// updates), its legend under it (series_legend.h: whole names, wrapped). Hovering a point
+// shows its value, mean, standard deviation and count; unticking a legend entry hides that
+// line (a mean with its band).
 //
 // It sweeps the current dataset with the Training dock's settings (setSource() says how to get
 // them), or a paper figure with its own data (the form's "Paper figure" chooser). A sweep is
@@ -29,11 +30,13 @@ class QCheckBox;
 class QLabel;
 class QPushButton;
 class QSplitter;
+class QResizeEvent;
 QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
 class BoundsPanel;
+class SeriesLegend;
 class DatasetDocument;
 class SweepForm;
 class UtilityChart;
@@ -58,6 +61,7 @@ class SweepView : public QWidget {
   SweepSession* session() const { return session_; }
   UtilityChart* chart() const { return chart_; }
   QChartView* chartView() const { return chartView_; }
+  SeriesLegend* legend() const { return legend_; }
   QPushButton* startButton() const { return startButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
   QPushButton* exportButton() const { return exportButton_; }
@@ -82,6 +86,9 @@ class SweepView : public QWidget {
   void jobStarted(dpstudio::ui::JobHandle* job);
   void statusMessage(const QString& text, int timeoutMs);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   // The constructor's parts: the controls' names and tooltips; the layout (form, buttons,
   // messages, the accuracy chart above the bounds in a splitter, which it returns); the
@@ -91,7 +98,7 @@ class SweepView : public QWidget {
   void connectControls(QSplitter* charts);
   void showCurve();
   void refreshButtons();
-  void connectLegend();
+  void connectHover();  // a mean's points tell their values
   void showPointAt(int seriesIndex, const QPointF& point, bool entered);
 
   DatasetDocument* datasets_;
@@ -109,7 +116,10 @@ class SweepView : public QWidget {
   BoundsPanel* boundsPanel_;
   QLabel* status_;
   QLabel* problem_;
-  std::set<QString> hidden_;  // series titles hidden from the chart by their legend entry
+  SeriesLegend* legend_;  // under the chart; unticking hides a line
+  QSplitter* page_ = nullptr;  // the settings above the results
+  bool pageSplit_ = false;     // the first split is made
+  std::set<QString> hidden_;  // names of the lines hidden by their legend entry
 };
 
 }  // namespace dpstudio::ui
