@@ -87,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
   tabs_ = new QTabWidget;
   tabs_->setObjectName(QStringLiteral("centralTabs"));
   tabs_->setDocumentMode(true);
+  scatter_->setObjectName(QStringLiteral("decisionView"));
   tabs_->addTab(scatter_, tr("Decision view"));
   setCentralWidget(tabs_);
   setAcceptDrops(true);
@@ -253,7 +254,7 @@ void MainWindow::createDock() {
   scroll->setWidget(panel_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  scrollToFocus(scroll);
+  followFocus(scroll);
   // Labels wrap; anything wider still scrolls sideways rather than being cut off.
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   // The panel's minimum, not its preferred width: at 1280×720 the central area needs the rest.
@@ -351,47 +352,6 @@ void MainWindow::trainWhenOpened(ModelKind kind) {
       Qt::SingleShotConnection);
 }
 
-void MainWindow::createMenus() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(openAction_);
-  file->addAction(importAction_);
-  recentMenu_ = file->addMenu(tr("Open &Recent"));
-  recentFiles_ = new RecentFiles(recentMenu_, this);
-  connect(recentFiles_, &RecentFiles::fileRequested, this, &MainWindow::openFile);
-  file->addSeparator();
-  file->addAction(exportAction_);
-  file->addAction(exportModelAction_);
-  file->addAction(importModelAction_);
-  file->addAction(openTranscriptAction_);
-  file->addSeparator();
-  file->addAction(quitAction_);
-
-  auto* toolBar = addToolBar(tr("Toolbar"));
-  toolBar->setObjectName(QStringLiteral("mainToolBar"));
-  toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  toolBar->addAction(openAction_);
-  toolBar->addAction(exportAction_);
-  toolBar->addAction(resetZoomAction_);
-
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(showDockAction(datasetDock_, tr("&Dataset Panel"), QKeySequence(tr("Ctrl+1"))));
-  view->addAction(showDockAction(trainingDock_, tr("&Training Panel"), QKeySequence(tr("Ctrl+2"))));
-  view->addAction(showPageAction(ledgerView_, tr("&Ledger"), QKeySequence(tr("Ctrl+3"))));
-  view->addAction(showPageAction(auditView_, tr("&Audit"), QKeySequence(tr("Ctrl+4"))));
-  view->addAction(showPageAction(findChild<QWidget*>(QStringLiteral("noisePage")), tr("&Noise"),
-                                 QKeySequence(tr("Ctrl+5"))));
-  view->addAction(toolBar->toggleViewAction());
-  view->addSeparator();
-  view->addAction(resetZoomAction_);
-  view->addAction(hideOpenedModelAction_);
-
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(algorithmsAction_);
-  help->addSeparator();
-  help->addAction(aboutAction_);
-  help->addAction(aboutQtAction_);
-}
-
 void MainWindow::showTitleNotes() {
   const bool opened = openedOverlay_->isShowing();
   scatter_->setTitleNote(opened ? QString() : modelPanel_->staleNote());
@@ -400,30 +360,6 @@ void MainWindow::showTitleNotes() {
                                                "not in the ledger")
                                                 .arg(spread->size())
                                           : QString());
-}
-
-QAction* MainWindow::showPageAction(QWidget* page, const QString& text, const QKeySequence& shortcut) {
-  auto* action = new QAction(text, this);
-  action->setShortcut(shortcut);
-  action->setObjectName(page->objectName() + QStringLiteral("ShowAction"));
-  action->setToolTip(tr("Turn to the %1 page").arg(tabs_->tabText(tabs_->indexOf(page))));
-  connect(action, &QAction::triggered, this, [this, page] { tabs_->setCurrentWidget(page); });
-  return action;
-}
-
-QAction* MainWindow::showDockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut) {
-  // Shows and raises, never hides: the shortcut of a dock tabbed behind another brings it to
-  // the front, as a user expects; the dock's own close button hides it.
-  auto* action = new QAction(text, this);
-  action->setShortcut(shortcut);
-  action->setObjectName(dock->objectName() + QStringLiteral("ShowAction"));
-  action->setToolTip(tr("Show %1 (and bring it to the front)").arg(dock->windowTitle()));
-  connect(action, &QAction::triggered, dock, [dock] {
-    dock->show();
-    dock->raise();
-    if (QWidget* widget = dock->widget()) widget->setFocus(Qt::ShortcutFocusReason);
-  });
-  return action;
 }
 
 void MainWindow::showDocument() {

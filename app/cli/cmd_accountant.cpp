@@ -4,7 +4,6 @@
 
 #include <QJsonArray>
 
-#include <cstdio>
 #include <optional>
 #include <vector>
 
@@ -112,12 +111,6 @@ struct Account {
 QString adjacencyText(Adjacency adjacency) {
   return adjacency == Adjacency::AddRemove ? QStringLiteral("add/remove one example")
                                            : QStringLiteral("substitution (replace one example)");
-}
-
-QString short2(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g", value);
-  return QString::fromLatin1(text);
 }
 
 void printReport(const Command& command, const std::vector<SgmEvent>& events, const Account& a,

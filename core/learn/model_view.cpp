@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
-
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "core/models/lmgc.h"
 
@@ -69,11 +69,65 @@ double medianClassLevel(const ClassEllipsoid& ellipsoid, const Eigen::MatrixXd& 
   return *middle > 0 && std::isfinite(*middle) ? *middle : kDefaultEllipseLevel;
 }
 
+// The median over class c's drawn points u of (u − centre)ᵀ spread⁻¹ (u − centre); none when
+// the class has no rows, the spread is singular or the median is 0.
+std::optional<double> medianDrawnLevel(const ViewEllipse& shadow, const Eigen::MatrixXd& coords,
+                                       const Eigen::VectorXi& y, Index c) {
+  const double det = shadow.spread.determinant();
+  if (!(det > 1e-300 * std::max(shadow.spread.squaredNorm(), 1e-300))) return std::nullopt;
+  const Eigen::Matrix2d inverse = shadow.spread.inverse();
+  std::vector<double> levels;
+  for (Index i = 0; i < coords.rows(); ++i) {
+    if (y[i] != c) continue;
+    const Eigen::Vector2d v = coords.row(i).transpose() - shadow.centre;
+    levels.push_back(v.dot(inverse * v));
+  }
+  if (levels.empty()) return std::nullopt;
+  auto middle = levels.begin() + static_cast<std::ptrdiff_t>(levels.size() / 2);
+  std::nth_element(levels.begin(), middle, levels.end());
+  if (!(*middle > 0) || !std::isfinite(*middle)) return std::nullopt;
+  return *middle;
+}
+
+// Every class's contour on the view (ModelViewGeometry::ellipses), on `geometry`'s plane.
+// Half of the class counts the rows where they are drawn. A section is the score on the
+// plane: its level is the median over the rows lifted back onto the plane (the rows' own
+// median can be far above anything the score reaches near them on the plane, and the section
+// then lay outside the data: digits, 7 of 10 on the PCA plane). A shadow's level is the
+// median of the drawn rows in the shadow's own metric: its shape is the class's Gaussian's
+// marginal on the plane, and the d-dimensional median drew it about √d times the class's
+// drawn spread (wine on a random plane: one ellipse round every point).
+Result<std::vector<ViewEllipse>> ellipsesOnView(const std::vector<ClassEllipsoid>& ellipsoids,
+                                                const PreparedData& data, const ModelViewGeometry& geometry,
+                                                EllipseLevelRule levels, double extent, bool sectionFirst) {
+  const bool halfOfClass = levels == EllipseLevelRule::HalfOfClass;
+  const Eigen::MatrixXd onPlane = halfOfClass && geometry.ellipsesAreShadows
+                                      ? geometry.projection.lift(geometry.trainCoords)
+                                      : Eigen::MatrixXd();
+  std::vector<ViewEllipse> out;
+  for (std::size_t c = 0; c < ellipsoids.size(); ++c) {
+    const auto cls = static_cast<Index>(c);
+    double level = kDefaultEllipseLevel;
+    if (halfOfClass) {
+      level = medianClassLevel(ellipsoids[c], data.train.X, data.train.y, cls);
+      if (geometry.ellipsesAreShadows)
+        if (auto unit = shadowOnView(ellipsoids[c], 1.0, geometry.projection); unit && unit.value().bounded)
+          if (auto drawn = medianDrawnLevel(unit.value(), geometry.trainCoords, data.train.y, cls)) level = *drawn;
+    }
+    std::optional<double> sectionLevel;
+    if (onPlane.rows() > 0) sectionLevel = medianClassLevel(ellipsoids[c], onPlane, data.train.y, cls);
+    auto ellipse = ellipseOnView(ellipsoids[c], level, geometry.projection, extent, sectionLevel, sectionFirst);
+    if (!ellipse) return ellipse.error();
+    out.push_back(std::move(ellipse).value());
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const ViewSpec& spec,
                                                 const Model& model, const Eigen::VectorXd& theta,
-                                                EllipseLevelRule levels) {
+                                                EllipseLevelRule levels, EllipseClosing closing) {
   if (data.preprocessor.hasFeatureMap()) return geometryBeforeFeatureMap(data, spec);
   auto projection = makeModelInputProjection(data.train, spec, data.preprocessor.spec.intercept);
   if (!projection) return projection.error();
@@ -92,25 +146,24 @@ Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const 
     if (out.trainCoords.rows() > 0)
       extent = (out.trainCoords.colwise().maxCoeff() - out.trainCoords.colwise().minCoeff()).norm();
     const std::vector<ClassEllipsoid> ellipsoids = extractEllipsoids(*lmgc, theta);
-    // Half of the class: the shadow holds the projections of every point inside the
-    // ellipsoid, so its level counts the rows themselves; a section is the score on the
-    // plane, so its level counts the rows where they are drawn — lifted back onto the plane.
-    // With the rows off the plane in d − 2 directions, the rows' own median can be far above
-    // anything the score reaches near them on the plane, and the section then lies outside
-    // the data (digits: 7 of 10 on the PCA plane).
     const bool halfOfClass = levels == EllipseLevelRule::HalfOfClass;
-    const Eigen::MatrixXd onPlane =
-        halfOfClass && out.ellipsesAreShadows ? out.projection.lift(out.trainCoords) : Eigen::MatrixXd();
-    for (std::size_t c = 0; c < ellipsoids.size(); ++c) {
-      const auto cls = static_cast<Index>(c);
-      const double level = halfOfClass ? medianClassLevel(ellipsoids[c], data.train.X, data.train.y, cls)
-                                       : kDefaultEllipseLevel;
-      std::optional<double> sectionLevel;
-      if (onPlane.rows() > 0) sectionLevel = medianClassLevel(ellipsoids[c], onPlane, data.train.y, cls);
-      auto ellipse = ellipseOnView(ellipsoids[c], level, out.projection, extent, sectionLevel);
-      if (!ellipse) return ellipse.error();
-      out.ellipses.push_back(std::move(ellipse).value());
+    if (closing == EllipseClosing::AsTrained) {
+      auto drawn = ellipsesOnView(ellipsoids, data, out, levels, extent, false);
+      if (!drawn) return drawn.error();
+      out.ellipses = std::move(drawn).value();
+      return out;
     }
+    if (!halfOfClass)
+      return Error{ErrorKind::Internal,
+                   "closed ellipses are fitted to the data: only a non-private picture (half of each class) "
+                   "may be closed",
+                   {}, 0, "view"};
+    out.closing = closingTermFromData(ellipsoids, data.train.X, data.train.y);
+    std::vector<ClassEllipsoid> closed;
+    for (const ClassEllipsoid& e : ellipsoids) closed.push_back(closedEllipsoid(e, out.closing));
+    auto drawn = ellipsesOnView(closed, data, out, levels, extent, true);
+    if (!drawn) return drawn.error();
+    out.ellipses = std::move(drawn).value();
   }
   return out;
 }

@@ -28,6 +28,7 @@
 #include "core/sources/prepare.h"
 #include "core/data/view_projection.h"
 #include "core/models/ellipsoid.h"
+#include "core/models/ellipsoid_closing.h"
 #include "core/models/model.h"
 
 namespace dpstudio {
@@ -42,15 +43,23 @@ enum class EllipseLevelRule {
   // t = kDefaultEllipseLevel for every class: one margin above the class's lowest score, read
   // off the model alone — what a private model's picture may show (ellipsoid.h).
   OneMargin,
-  // t_c = the median of levels() over class c's training rows: the contour that holds half of
-  // the class's training points — for a shadow, the rows themselves (the shadow holds the
-  // projection of every point inside the ellipsoid); for a section, the rows as they are
-  // drawn, projected onto the plane (the section is the score on the plane). A statistic of
-  // the training data, for a non-private model's picture only. With a small λ or rows scaled by a norm
-  // bound the model's scores vary by less than a margin across the data, and the one-margin
-  // contours lie far outside it; this one always meets the data.
+  // t_c such that the drawn contour holds half of class c's training points as they are
+  // drawn: for a shadow, the median of the projected rows in the shadow's own metric (the
+  // shadow of a level set is the class's Gaussian's marginal on the plane); for a section,
+  // the median of levels() over the rows projected onto the plane (the section is the score
+  // on the plane); with two inputs, the median of levels() over the rows. A statistic of
+  // the training data, for a non-private model's picture only. With a small λ or rows scaled
+  // by a norm bound the model's scores vary by less than a margin across the data, and the
+  // one-margin contours lie far outside it; this one always meets the data.
   HalfOfClass,
 };
+
+// Whether LMGC's ellipsoids are drawn as trained or closed by a term common to every class's
+// score (ellipsoid_closing.h: the same decisions, every class a bounded ellipsoid), which is
+// then drawn by its section with the plane — the contour of the score whose smallest value
+// decides the regions drawn there — where one is bounded. The term is fitted to the training
+// rows: closing requires HalfOfClass (a non-private picture; an error otherwise).
+enum class EllipseClosing { AsTrained, Closed };
 
 struct ModelViewGeometry {
   ViewProjection projection;    // in the model's input space (preprocessed coordinates), or
@@ -65,12 +74,14 @@ struct ModelViewGeometry {
   bool ellipsesAreShadows = false;  // the model has more than two inputs (with two, shadow
                                     // and section are both the exact level set)
   EllipseLevelRule levelRule = EllipseLevelRule::OneMargin;  // the level each class is drawn at
+  ClosingTerm closing;  // the term added to every class's score before drawing (kappa 0: none)
 };
 
 // theta: the model's parameters. Errors: the view cannot be made (e.g. a feature index
 // beyond the preprocessed data's columns).
 Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const ViewSpec& spec,
                                                 const Model& model, const Eigen::VectorXd& theta,
-                                                EllipseLevelRule levels = EllipseLevelRule::OneMargin);
+                                                EllipseLevelRule levels = EllipseLevelRule::OneMargin,
+                                                EllipseClosing closing = EllipseClosing::AsTrained);
 
 }  // namespace dpstudio

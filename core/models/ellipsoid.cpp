@@ -189,7 +189,7 @@ Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level,
 }
 
 Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,
-                                  double dataExtent, std::optional<double> sectionLevel) {
+                                  double dataExtent, std::optional<double> sectionLevel, bool sectionFirst) {
   const auto tooLarge = [&](const ViewEllipse& e) {
     if (!(dataExtent > 0)) return false;
     const double axis = e.drawing == EllipseDrawing::Strip
@@ -209,10 +209,11 @@ Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level,
     result.problem = EllipseProblem::NotPositiveSemidefinite;
     return result;
   }
-  if (result.bounded && !tooLarge(result)) return result;
+  if (!sectionFirst && result.bounded && !tooLarge(result)) return result;
   auto section = sectionOnView(ellipsoid, sectionLevel.value_or(level), view);
   if (!section) return section.error();
   if (drawable(section.value())) return section;
+  if (sectionFirst && result.bounded && !tooLarge(result)) return result;
   if (section.value().problem == EllipseProblem::MissesPlane) {
     auto centred = sectionOnView(ellipsoid, level, view, true);
     if (!centred) return centred.error();

@@ -184,6 +184,7 @@ Result<ViewEllipse> sectionOnView(const ClassEllipsoid& ellipsoid, double level,
 // sectionLevel: the level for the section through the data mean, when it is not `level`
 // (model_view.h: a half-of-class contour counts the class's points where they are drawn).
 Result<ViewEllipse> ellipseOnView(const ClassEllipsoid& ellipsoid, double level, const ViewProjection& view,
-                                  double dataExtent, std::optional<double> sectionLevel = std::nullopt);
+                                  double dataExtent, std::optional<double> sectionLevel = std::nullopt,
+                                  bool sectionFirst = false);
 
 }  // namespace dpstudio

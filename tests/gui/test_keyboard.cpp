@@ -5,9 +5,11 @@
 // - Ctrl+T trained once only, and Enter in a field did nothing;
 // - Tab into the Ledger table could not leave it;
 // - Alt+M focused the Mechanism box out of sight;
-// - Ctrl+3/4/5 hid a tabbed dock instead of raising it (now they turn to pages).
+// - Ctrl+3/4/5 hid a tabbed dock instead of raising it (now they turn to pages);
+// - ticking "Norm bound R" and typing into it moved the form under the pointer.
 
 #include <QAbstractSpinBox>
+#include <QCheckBox>
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
@@ -18,12 +20,16 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 
+#include <cstdlib>
+
+#include "tests/common/test_files.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_training_support.h"
 #include "ui/privacy/ledger_view.h"
@@ -47,6 +53,7 @@ class TestKeyboard : public QObject {
   void tabStopsOnlyWhereSomethingIsShown();
   void altShortcutScrollsToItsField();
   void viewShortcutsTurnToPages();
+  void normBoundFieldStaysWhereTheUserTypes();
 
  private:
   QTemporaryDir settingsDir_;
@@ -190,9 +197,23 @@ void TestKeyboard::tabStopsOnlyWhereSomethingIsShown() {
   showActiveOnIris(window);
   mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
   pressAndWaitForModel(window, window.modelPanel()->trainButton());
-  // Not yet for multiparty, private selection and DP-SGD (issue 33, open): some of their rows
-  // are laid out at zero height once shown, and Tab stops on them (docs/status.md).
-  for (const QString& choice : {QStringLiteral("output"), QStringLiteral("prediction")}) {
+  // Every entry of the Mechanism list in turn, then the first again. Not yet for private
+  // selection, DP-SGD, subsample-and-aggregate and multiparty (issue 33, open): a row shown
+  // after another choice can keep a hidden row's place in Qt 6.4's form layout (a form with
+  // word-wrapped notes) and be laid out zero pixels tall, still taking Tab; laying the form
+  // out once with every row shown fixed it but crashed the window (docs/status.md).
+  const QSet<QString> open{QStringLiteral("auto"), QStringLiteral("dpsgd"), QStringLiteral("subsample"),
+                           QStringLiteral("multiparty")};
+  QStringList choices;
+  QComboBox* box = mechanismForm(window)->mechanismBox();
+  for (int i = 0; i < box->count(); ++i) {
+    const QString name = box->itemData(i).toString();
+    const auto* items = qobject_cast<const QStandardItemModel*>(box->model());
+    if (!name.isEmpty() && items && items->item(i) && items->item(i)->isEnabled()) choices << name;
+  }
+  QVERIFY2(choices.size() >= 8, qPrintable(choices.join(QStringLiteral(", "))));
+  choices << choices.front();
+  for (const QString& choice : choices) {
     QVERIFY2(mechanismForm(window)->setChoice(choice), qPrintable(choice));
     QTest::qWait(100);  // the rows shown get their geometry when the layout next runs
     mechanismForm(window)->mechanismBox()->setFocus(Qt::TabFocusReason);
@@ -211,6 +232,7 @@ void TestKeyboard::tabStopsOnlyWhereSomethingIsShown() {
       QTest::keyClick(focus, Qt::Key_Tab);
     }
     QVERIFY2(seen.size() > 10, qPrintable(choice));
+    if (open.contains(choice)) continue;
     QVERIFY2(bad.isEmpty(), qPrintable(choice + QStringLiteral(": ") + bad.join(QStringLiteral("; "))));
   }
 }
@@ -262,6 +284,65 @@ void TestKeyboard::viewShortcutsTurnToPages() {
     // The page has the central area's height, not a strip under the plot.
     QVERIFY2(step.page->height() > window.height() / 2, qPrintable(QString::number(step.page->height())));
   }
+}
+
+// Issue 33: on a file with no documented bound, ticking "Norm bound R" moved the form 16 px
+// and typing 30 into R moved it 68 px the other way (the calibration above it changes
+// length), so the next click landed in Split seed. The field the user works in stays put.
+void TestKeyboard::normBoundFieldStaysWhereTheUserTypes() {
+  QTemporaryDir dir;
+  QByteArray csv = "height,weight,age,outcome\n";
+  for (int i = 0; i < 200; ++i)
+    csv += QStringLiteral("%1,%2,%3,%4\n")
+               .arg(150 + i % 40)
+               .arg(50 + (i * 7) % 45)
+               .arg(20 + (i * 3) % 50)
+               .arg(i % 3 == 0 ? "yes" : "no")
+               .toUtf8();
+  const QString path = writeFile(dir, QStringLiteral("own.csv"), csv);
+  MainWindow window;
+  window.resize(1366, 768);
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  activate(window);
+  openDataset(window, path, 200);
+  mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
+  auto* settingsForm = window.modelPanel()->form();
+  QCheckBox* tick = settingsForm->normBoundBox();
+  ui::NumberField* bound = settingsForm->normBoundField();
+  QVERIFY(!tick->isChecked());
+  QScrollArea* area = nullptr;
+  for (QWidget* up = tick->parentWidget(); up != nullptr && !area; up = up->parentWidget())
+    area = qobject_cast<QScrollArea*>(up);
+  QVERIFY(area);
+  QScrollBar* bar = area->verticalScrollBar();
+  auto viewportY = [&](QWidget* widget) { return widget->mapTo(area->viewport(), QPoint(0, 0)).y(); };
+  // The dock scrolled down towards the tick (the rows above it can then move either way).
+  QTest::qWait(50);
+  bar->setValue(bar->value() + viewportY(tick) - area->viewport()->height() / 2);
+  QTest::qWait(50);
+  QVERIFY2(bar->value() > 0, "the dock does not scroll: nothing to test");
+
+  const int tickY = viewportY(tick);
+  QTest::mouseClick(tick, Qt::LeftButton, {}, QPoint(8, tick->height() / 2));
+  QVERIFY(tick->isChecked());
+  QTest::qWait(200);  // the calibration is recomputed and the form laid out again
+  QVERIFY2(std::abs(viewportY(tick) - tickY) <= 2,
+           qPrintable(QStringLiteral("the tick moved from %1 to %2").arg(tickY).arg(viewportY(tick))));
+
+  QTRY_VERIFY(bound->isEnabled() && bound->isVisible());
+  QTest::mouseClick(bound, Qt::LeftButton, {}, QPoint(bound->width() / 2, bound->height() / 2));
+  QTRY_VERIFY(bound->hasFocus());
+  const int boundY = viewportY(bound);
+  bound->selectAll();
+  QTest::keyClicks(bound, QStringLiteral("30"));
+  QTest::qWait(200);
+  QVERIFY2(std::abs(viewportY(bound) - boundY) <= 2,
+           qPrintable(QStringLiteral("R moved from %1 to %2").arg(boundY).arg(viewportY(bound))));
+  QCOMPARE(bound->text(), QStringLiteral("30"));
+  // What the user now sees at R's place is R: a click there types into R, not Split seed.
+  const QPoint centre = bound->mapTo(area->viewport(), bound->rect().center());
+  QCOMPARE(area->viewport()->childAt(centre), static_cast<QWidget*>(bound));
 }
 
 QTEST_MAIN(TestKeyboard)

@@ -21,3 +21,7 @@ dpstudio_add_test(test_projected_gradient
 dpstudio_add_test(test_lmgc_builtin
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_builtin.cpp
   LINKS dpstudio_mechanisms LABELS asan_slow TIMEOUT 900)
+# Issue 33 item 6: the ellipsoids closed for the picture, on iris, wine and digits.
+dpstudio_add_test(test_ellipsoid_closing
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_ellipsoid_closing.cpp
+  LINKS dpstudio_mechanisms LABELS asan_slow TIMEOUT 600)

@@ -188,13 +188,16 @@ constexpr double kStripMargin = 3.0;
 int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipses, EllipseLevelRule rule,
                 SeriesRole role, const TrainingResult& result, const QString& whose, Index d,
                 const Eigen::MatrixXd& trainCoords) {
-  // Half of the class: a section counts the points as drawn, on the plane (model_view.h).
+  // Half of the class counts the points as drawn, on the plane (model_view.h).
   const auto whereFor = [&](const ViewEllipse& e) {
     if (rule != EllipseLevelRule::HalfOfClass)
       return QObject::tr("where the class score has risen by one margin above its lowest value");
     if (d > 2 && e.drawing != EllipseDrawing::Shadow)
       return QObject::tr("the contour of the class score on this plane that holds half of the class's training "
                          "points as drawn, projected onto the plane (a statistic of the data, like the model)");
+    if (d > 2)
+      return QObject::tr("the shadow of the class score's contour that holds half of the class's training "
+                         "points as drawn (a statistic of the data, like the model)");
     return QObject::tr("the contour of the class score that holds half of the class's training "
                        "points (a statistic of the data, like the model)");
   };
@@ -366,16 +369,23 @@ QStringList detailNotes(const TrainingResult& result, const ModelViewGeometry& g
     notes << QObject::tr("regions%1: the private model \u00b7 dashed: the non-private model, for "
                          "comparison (not released)")
                  .arg(drawn > 0 ? QObject::tr(" and solid ellipses") : QString());
+  // The trained ellipsoids are mostly open cylinders (ellipsoid_closing.h): what closed them
+  // comes first, before the title's space runs out.
+  if (geometry.closing.kappa > 0 && drawn > 0)
+    notes << QObject::tr("ellipses: every class's score plus \u00bd\u03ba\u2016x \u2212 x\u0304\u2016\u00b2 "
+                         "(\u03ba = %1, fitted to the classes' spread; the same decisions), its contour on "
+                         "the plane holding half of the class's points")
+                 .arg(number(geometry.closing.kappa));
   if (d > 2)
     notes << QObject::tr("points are projected onto the plane from %1-D: a point's region need not "
                          "be its prediction")
                  .arg(d);
-  if (geometry.ellipsesAreShadows && drawn + referenceDrawn > 0)
+  if (geometry.ellipsesAreShadows && drawn + referenceDrawn > 0 && !(geometry.closing.kappa > 0))
     notes << QObject::tr("ellipses: shadows of the %1-D class ellipsoids on the plane where bounded, else "
                          "their sections (the tooltips say which)")
                  .arg(d);
-  if (geometry.levelRule == EllipseLevelRule::HalfOfClass && drawn > 0)
-    notes << QObject::tr("each class's ellipsoid is its score's contour holding half of its training points");
+  if (geometry.levelRule == EllipseLevelRule::HalfOfClass && drawn > 0 && !(geometry.closing.kappa > 0))
+    notes << QObject::tr("each class's contour holds half of its training points as drawn");
   return notes;
 }
 

@@ -76,7 +76,7 @@ QScrollArea* scrolled(QWidget* widget) {
   scroll->setWidget(widget);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  scrollToFocus(scroll);
+  followFocus(scroll);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   // Always on: with word-wrapped labels (their height depends on their width) a scroll bar
   // that appears after the column is laid out leaves the column its width without it, and

@@ -35,7 +35,7 @@ QWidget* TrainingDock::makeBody() {
   scroll_->setWidget(panel_);
   scroll_->setWidgetResizable(true);
   scroll_->setFrameShape(QFrame::NoFrame);
-  scrollToFocus(scroll_);
+  followFocus(scroll_);
   // One width for every mechanism, wide enough for the widest form, fixed before the first
   // show: rows appearing and disappearing must not make the dock (and the plot) jump.
   // Labels wrap; a form wider still scrolls sideways rather than being clipped.

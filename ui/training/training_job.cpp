@@ -66,8 +66,13 @@ Result<ModelView> computeModelView(const TrainingResult& result, const ViewSpec&
   // A non-private model is drawn at the contours holding half of each class (a statistic of the
   // data, as the model itself is); a private one, and the reference beside it, at one margin,
   // which the model alone fixes (model_view.h).
-  const EllipseLevelRule levels = result.isPrivate() ? EllipseLevelRule::OneMargin : EllipseLevelRule::HalfOfClass;
-  auto geometry = makeModelViewGeometry(*result.data, spec, *shown.model, shown.theta, levels);
+  // The non-private picture's ellipsoids are closed by a term common to every class, fitted to
+  // the data (the same decisions, a bounded ellipsoid for every class: ellipsoid_closing.h); a
+  // private model, and the reference beside it, are drawn as released and trained.
+  const bool nonPrivate = !result.isPrivate();
+  const EllipseLevelRule levels = nonPrivate ? EllipseLevelRule::HalfOfClass : EllipseLevelRule::OneMargin;
+  auto geometry = makeModelViewGeometry(*result.data, spec, *shown.model, shown.theta, levels,
+                                        nonPrivate ? EllipseClosing::Closed : EllipseClosing::AsTrained);
   if (!geometry) return geometry.error();
   ModelView view{spec, std::move(geometry).value(), {}};
   if (result.release && !view.geometry.ellipses.empty()) {
