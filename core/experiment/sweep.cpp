@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -458,7 +459,9 @@ SweepLayout layoutOf(const SweepSpec& spec, const PreparedData* data) {
   SweepLayout layout;
   if (data && spec.axis != SweepAxis::Classes) layout.mostCommonClass = mostCommonClassAccuracy(data->test);
   layout.fingerprint = spec.fingerprint();
-  layout.title = spec.dataset;
+  // A file by its name, not its absolute path: the title has the plot's width to itself.
+  layout.title = std::filesystem::path(spec.dataset).filename().string();
+  if (layout.title.empty()) layout.title = spec.dataset;
   layout.axis = spec.axis;
   layout.values = spec.values;
   layout.repeats = spec.repeats;

@@ -231,6 +231,21 @@ void TestSmallScreenLayout::everyMechanismFitsTheTrainingDock() {
   }
 }
 
+// Every entry of every legend widget shown under `root` that is narrower than its name needs.
+QStringList clippedLegendEntries(QWidget* root) {
+  QStringList problems;
+  for (const ui::SeriesLegend* legend : root->findChildren<ui::SeriesLegend*>()) {
+    if (!legend->isVisible()) continue;
+    for (const QCheckBox* entry : legend->findChildren<QCheckBox*>(QStringLiteral("legendEntry")))
+      if (!entry->isVisible() || entry->width() < entry->sizeHint().width())
+        problems << QStringLiteral("legend entry \"%1\" is %2 px of the %3 it needs")
+                        .arg(entry->text())
+                        .arg(entry->isVisible() ? entry->width() : 0)
+                        .arg(entry->sizeHint().width());
+  }
+  return problems;
+}
+
 void TestSmallScreenLayout::everyPageFitsItsWidthWithItsActionsInSight() {
   MainWindow window;
   showActiveOnIris(window);
@@ -259,6 +274,7 @@ void TestSmallScreenLayout::everyPageFitsItsWidthWithItsActionsInSight() {
       if (!view->isVisible()) continue;
       for (const QString& problem : elidedAxisTexts(view->chart())) problems << QStringLiteral("%1: %2").arg(name, problem);
     }
+    for (const QString& problem : clippedLegendEntries(page)) problems << QStringLiteral("%1: %2").arg(name, problem);
     saveScreenshot(&window, QStringLiteral("page-%1").arg(i));
   }
   QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
@@ -294,14 +310,9 @@ void TestSmallScreenLayout::aFinishedSweepKeepsTheWindowOnTheScreen() {
   collectOverflow(view, problems);
   for (const QString& problem : elidedAxisTexts(view->chart())) problems << problem;
   // The legend under the chart names every line in full.
-  const auto entries = view->legend()->findChildren<QCheckBox*>(QStringLiteral("legendEntry"));
-  QCOMPARE(entries.size(), 7);  // five methods, the non-private model, the most common class
-  for (const QCheckBox* entry : entries)
-    if (!entry->isVisible() || entry->width() < entry->sizeHint().width())
-      problems << QStringLiteral("legend entry \"%1\" is %2 px of the %3 it needs")
-                      .arg(entry->text())
-                      .arg(entry->isVisible() ? entry->width() : 0)
-                      .arg(entry->sizeHint().width());
+  QCOMPARE(view->legend()->findChildren<QCheckBox*>(QStringLiteral("legendEntry")).size(),
+           7);  // five methods, the non-private model, the most common class
+  problems << clippedLegendEntries(view);
   QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 

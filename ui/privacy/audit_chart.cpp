@@ -2,6 +2,8 @@
 
 #include <QAreaSeries>
 #include <QFileInfo>
+#include <QGraphicsLayout>
+#include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/plot/series_legend.h"
 #include "ui/plot/view_export.h"
 
 namespace dpstudio::ui {
@@ -40,11 +43,13 @@ AuditChart::AuditChart(QWidget* parent)
       // The area series does not own its outline series (Qt Charts): the view does.
       boundary_(new QLineSeries(this)),
       floor_(new QLineSeries(this)),
-      certified_(new QScatterSeries) {
+      certified_(new QScatterSeries),
+      legend_(new SeriesLegend) {
   auto* chart = new QChart;
   chart->setTheme(QChart::ChartThemeLight);
   chart->setAnimationOptions(QChart::NoAnimation);
   chart->legend()->setAlignment(Qt::AlignBottom);
+  chart->legend()->setVisible(false);  // legend_ under the chart; exports show this one
   chart->setMargins(QMargins(4, 4, 4, 4));
   QFont titleFont = chart->titleFont();
   titleFont.setPointSizeF(titleFont.pointSizeF() * 0.9);
@@ -99,7 +104,27 @@ AuditChart::AuditChart(QWidget* parent)
                 "bounds; inside the shaded region it proves a violation."));
   setRenderHint(QPainter::Antialiasing);
   setMinimumSize(240, 220);
+  // The legend is deleted with the chart even if it was never placed in a layout.
+  connect(this, &QObject::destroyed, legend_, [legend = legend_] {
+    if (!legend->parent()) delete legend;
+  });
+  connect(legend_, &SeriesLegend::shownChanged, this, [this](const QString& name, bool shown) {
+    if (shown) hidden_.remove(name);
+    else hidden_.insert(name);
+    showSeries();
+  });
   clear();
+}
+
+void AuditChart::showSeries() {
+  forbidden_->setVisible(hasResult_ && !hidden_.contains(forbidden_->name()));
+  curve_->setVisible(!hidden_.contains(curve_->name()));
+  certified_->setVisible(!hidden_.contains(certified_->name()));
+  QPen certifiedPen(certified_->color());
+  certifiedPen.setWidthF(4);
+  legend_->setEntries({{forbidden_->name(), forbidden_->pen(), false, !hidden_.contains(forbidden_->name())},
+                       {curve_->name(), curve_->pen(), false, !hidden_.contains(curve_->name())},
+                       {certified_->name(), certifiedPen, true, !hidden_.contains(certified_->name())}});
 }
 
 void AuditChart::clear() {
@@ -107,7 +132,8 @@ void AuditChart::clear() {
   boundary_->clear();
   floor_->clear();
   certified_->clear();
-  forbidden_->setVisible(false);
+  hasResult_ = false;
+  showSeries();
   chart()->setTitle(tr("Run an audit to see its trade-off curve"));
   description_.clear();
 }
@@ -118,11 +144,13 @@ void AuditChart::showResult(const audit::AuditResult& result) {
   QList<QPointF> floor;
   for (const QPointF& p : boundary) floor.append(QPointF(p.x(), 0.0));
   floor_->replace(floor);
-  forbidden_->setVisible(true);
+  hasResult_ = true;
+  showSeries();
   curve_->replace(auditCurvePoints(result));
   const audit::RatePoint& heldOut = result.certificate.heldOut;
   certified_->replace(QList<QPointF>{QPointF(heldOut.fprUpper, heldOut.fnrUpper)});
-  chart()->setTitle(tr("%1 (%2): \u03b5_lower = %3 against claimed \u03b5 = %4")
+  // Two lines: at 1366×768 the plot is ~280 px wide, and one line was cut after "against cl…".
+  chart()->setTitle(tr("%1 (%2)<br>\u03b5_lower = %3 against claimed \u03b5 = %4")
                         .arg(QString::fromStdString(result.mechanism), QString::fromStdString(mech::calibrationWord(result.calibration)))
                         .arg(result.epsilonLower, 0, 'f', 3)
                         .arg(result.epsilon, 0, 'g', 4));
@@ -131,9 +159,16 @@ void AuditChart::showResult(const audit::AuditResult& result) {
 }
 
 bool AuditChart::exportImage(const QString& path, QString* error) {
-  if (QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0)
-    return writeViewSvg(this, path, chart()->title(), description_, error);
-  return writeViewPng(this, path, error);
+  // A file has no widget beside it: Qt's legend, laid out into the chart for the drawing.
+  chart()->legend()->setVisible(true);
+  if (QGraphicsLayout* layout = chart()->layout()) layout->activate();
+  const bool written = QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0
+                           ? writeViewSvg(this, path, chart()->title().replace(QStringLiteral("<br>"), QStringLiteral(" \u2014 ")),
+                                          description_, error)
+                           : writeViewPng(this, path, error);
+  chart()->legend()->setVisible(false);
+  if (QGraphicsLayout* layout = chart()->layout()) layout->activate();
+  return written;
 }
 
 }  // namespace dpstudio::ui

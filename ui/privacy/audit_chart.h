@@ -10,11 +10,14 @@
 //
 // The curve is drawn for the direction the audit chose ("guess D′ when s > t" or "< t"), so
 // that it lies on the informative side of the diagonal FPR + FNR = 1.
+// The legend is a widget for under the chart (legendWidget(), a SeriesLegend: whole names,
+// wrapped to the width; Qt's legend cut all three names at 1366×768); exports keep Qt's.
 // Exports PNG (at the screen's device pixel ratio) or SVG.
 
 #include <QChartView>
 #include <QList>
 #include <QPointF>
+#include <QSet>
 
 #include "core/audit/audit.h"
 
@@ -25,6 +28,8 @@ class QScatterSeries;
 QT_END_NAMESPACE
 
 namespace dpstudio::ui {
+
+class SeriesLegend;
 
 // The exact boundary above (piecewise linear): (0, 1−δ), the kink at FPR = (1−δ)/(1+e^ε),
 // (1−δ, 0), (1, 0). Stable for large ε (e^ε overflowing to ∞ puts the kink at 0).
@@ -45,6 +50,8 @@ class AuditChart : public QChartView {
   QLineSeries* boundarySeries() const { return boundary_; }  // the forbidden region's upper edge
   QAreaSeries* forbiddenSeries() const { return forbidden_; }
   QScatterSeries* certifiedSeries() const { return certified_; }
+  // The legend to place under the chart (it has no parent until placed).
+  SeriesLegend* legendWidget() const { return legend_; }
 
   // Picks the format from the suffix (".svg", anything else PNG); false with *error set.
   bool exportImage(const QString& path, QString* error = nullptr);
@@ -55,7 +62,12 @@ class AuditChart : public QChartView {
   QLineSeries* floor_;
   QAreaSeries* forbidden_;
   QScatterSeries* certified_;
+  SeriesLegend* legend_;
+  QSet<QString> hidden_;  // names unticked in the legend
+  bool hasResult_ = false;
   QString description_;
+
+  void showSeries();
 };
 
 }  // namespace dpstudio::ui

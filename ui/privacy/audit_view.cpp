@@ -21,6 +21,7 @@
 #include "core/audit/audit_problem.h"
 #include "ui/dataset/dataset_document.h"
 #include "ui/plot/view_export.h"
+#include "ui/plot/series_legend.h"
 #include "ui/privacy/audit_chart.h"
 #include "ui/privacy/audit_form.h"
 #include "ui/privacy/audit_result_json.h"
@@ -102,7 +103,13 @@ AuditView::AuditView(DatasetDocument* datasets, QWidget* parent) : QWidget(paren
   resultAndPlot->addWidget(resultScroll);
   chart_ = new AuditChart;
   chart_->setMinimumSize(200, 200);
-  resultAndPlot->addWidget(chart_);
+  auto* chartWithLegend = new QWidget;
+  auto* chartLayout = new QVBoxLayout(chartWithLegend);
+  chartLayout->setContentsMargins(0, 0, 0, 0);
+  chartLayout->setSpacing(2);
+  chartLayout->addWidget(chart_, 1);
+  chartLayout->addWidget(chart_->legendWidget());
+  resultAndPlot->addWidget(chartWithLegend);
   resultAndPlot->setStretchFactor(0, 2);
   resultAndPlot->setStretchFactor(1, 3);
   splitter->addWidget(resultAndPlot);
