@@ -19,9 +19,9 @@ dpstudio_add_test(test_projected_gradient
   LINKS dpstudio_models)
 # Issue 9 item 4: convergence and ellipses on every built-in dataset with the GUI's defaults.
 dpstudio_add_test(test_lmgc_builtin
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_builtin.cpp
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_builtin.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_builtin_support.h
   LINKS dpstudio_mechanisms LABELS asan_slow TIMEOUT 900)
 # Issue 33 item 6: the ellipsoids closed for the picture, on iris, wine and digits.
 dpstudio_add_test(test_ellipsoid_closing
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_ellipsoid_closing.cpp
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_ellipsoid_closing.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_builtin_support.h
   LINKS dpstudio_mechanisms LABELS asan_slow TIMEOUT 600)

@@ -14,11 +14,10 @@
 #include "core/models/ellipsoid.h"
 #include "core/models/ellipsoid_closing.h"
 #include "core/models/lmgc.h"
-#include "core/sources/builtin.h"
-#include "core/sources/prepare.h"
-#include "core/sources/public_bounds.h"
+#include "tests/models/lmgc_builtin_support.h"
 
 using namespace dpstudio;
+using namespace dpstudio::test;
 using Index = Eigen::Index;
 
 namespace {
@@ -31,16 +30,6 @@ Eigen::MatrixXd randomPhi(Index d, Index rank, std::mt19937& rng) {
   Eigen::VectorXd centre(d);
   for (Index i = 0; i < d; ++i) centre[i] = normal(rng);
   return phiFromEllipsoid(root * root.transpose(), centre, std::abs(normal(rng)));
-}
-
-PreparedData prepareBuiltin(const std::string& name) {
-  auto data = loadBuiltin(name);
-  if (!data) qFatal("%s", data.error().toString().c_str());
-  SplitAndPreprocess split;
-  if (auto bound = publicNormBound("builtin:" + name)) split.preprocess.normBound = bound->bound;
-  auto prepared = prepareLoaded(std::move(data).value(), std::nullopt, split);
-  if (!prepared) qFatal("%s", prepared.error().toString().c_str());
-  return std::move(prepared).value();
 }
 
 }  // namespace
@@ -124,20 +113,11 @@ class TestEllipsoidClosing : public QObject {
     QFETCH(QString, name);
     QFETCH(int, kind);
     QFETCH(bool, apart);
-    const PreparedData data = prepareBuiltin(name.toStdString());
-    LearnerSpec spec;
-    spec.kind = ModelKind::Lmgc;
-    spec.lambda = defaultLambda(ModelKind::Lmgc);
-    auto trained = trainModel(spec, data.train.X, data.train.y, data.train.classes(), TrainControl{});
-    QVERIFY(trained);
-    ViewSpec view;
-    if (kind >= 0) view.kind = static_cast<ViewKind>(kind);
-    if (const auto suggested = suggestedViewFeatures("builtin:" + name.toStdString()); suggested && kind < 0) {
-      view.featureA = suggested->first;
-      view.featureB = suggested->second;
-    }
-    const Model& model = *trained.value().model;
-    const Eigen::VectorXd& theta = trained.value().theta;
+    const PreparedData data = prepareAsTheGuiDoes(name.toStdString());
+    const TrainedModel trained = trainDefaultLmgc(data);
+    const ViewSpec view = viewOn(name.toStdString(), data.train, kind);
+    const Model& model = *trained.model;
+    const Eigen::VectorXd& theta = trained.theta;
     const ModelViewGeometry asTrained =
         makeModelViewGeometry(data, view, model, theta, EllipseLevelRule::HalfOfClass).value();
     const ModelViewGeometry g =
@@ -176,18 +156,14 @@ class TestEllipsoidClosing : public QObject {
   // A private model's picture is drawn as released: closing fits κ to the data, and is refused
   // with the one-margin level a private picture uses.
   void privatePictureIsNotClosed() {
-    const PreparedData data = prepareBuiltin("iris");
-    LearnerSpec spec;
-    spec.kind = ModelKind::Lmgc;
-    spec.lambda = defaultLambda(ModelKind::Lmgc);
-    auto trained = trainModel(spec, data.train.X, data.train.y, data.train.classes(), TrainControl{});
-    QVERIFY(trained);
-    const auto refused = makeModelViewGeometry(data, ViewSpec{}, *trained.value().model, trained.value().theta,
+    const PreparedData data = prepareAsTheGuiDoes("iris");
+    const TrainedModel trained = trainDefaultLmgc(data);
+    const auto refused = makeModelViewGeometry(data, ViewSpec{}, *trained.model, trained.theta,
                                                EllipseLevelRule::OneMargin, EllipseClosing::Closed);
     QVERIFY(!refused);
     // Nothing to fit: no rows, or no trained shape.
-    const auto& lmgc = dynamic_cast<const LmgcModel&>(*trained.value().model);
-    const auto ellipsoids = extractEllipsoids(lmgc, trained.value().theta);
+    const auto& lmgc = dynamic_cast<const LmgcModel&>(*trained.model);
+    const auto ellipsoids = extractEllipsoids(lmgc, trained.theta);
     QCOMPARE(closingTermFromData(ellipsoids, Eigen::MatrixXd(0, 4), Eigen::VectorXi(0)).kappa, 0.0);
     ClassEllipsoid flat = ellipsoids[0];
     flat.shape.setZero();

@@ -27,33 +27,13 @@
 #include "core/sources/prepare.h"
 #include "core/sources/public_bounds.h"
 #include "core/util/parallel.h"
+#include "tests/models/lmgc_builtin_support.h"
 
 using namespace dpstudio;
+using namespace dpstudio::test;
 using Index = Eigen::Index;
 
 namespace {
-
-// What the GUI trains on when a built-in dataset is opened and Train pressed with LMGC:
-// test fraction 0.25, split seed 1, the dataset's public norm bound if it has one
-// (ui/training/model_settings_form.cpp), λ = defaultLambda(LMGC), tolerance 1e-8, 3000 iterations.
-// unitRows: --unit-rows on top (every row scaled to norm 1).
-PreparedData prepareAsTheGuiDoes(const std::string& name, bool unitRows = false) {
-  auto data = loadBuiltin(name);
-  if (!data) qFatal("%s", data.error().toString().c_str());
-  SplitAndPreprocess split;
-  if (auto bound = publicNormBound("builtin:" + name)) split.preprocess.normBound = bound->bound;
-  split.preprocess.unitRows = unitRows;
-  auto prepared = prepareLoaded(std::move(data).value(), std::nullopt, split);
-  if (!prepared) qFatal("%s", prepared.error().toString().c_str());
-  return std::move(prepared).value();
-}
-
-// The default view of ui/dataset/dataset_controller.cpp: two features, or a random plane past 10.
-ViewSpec defaultView(const Dataset& data) {
-  ViewSpec spec;
-  if (data.features() > 10) spec.kind = ViewKind::RandomProjection;
-  return spec;
-}
 
 ViewProjection viewWithBasis(const Eigen::MatrixXd& basis) {
   ViewProjection view;
@@ -208,19 +188,10 @@ class TestLmgcBuiltin : public QObject {
     QFETCH(QString, name);
     QFETCH(int, kind);
     const PreparedData data = prepareAsTheGuiDoes(name.toStdString());
-    LearnerSpec spec;
-    spec.kind = ModelKind::Lmgc;
-    spec.lambda = defaultLambda(ModelKind::Lmgc);
-    auto trained = trainModel(spec, data.train.X, data.train.y, data.train.classes(), TrainControl{});
-    QVERIFY(trained);
-    ViewSpec view = defaultView(data.train);
-    if (kind >= 0) view.kind = static_cast<ViewKind>(kind);
-    if (const auto suggested = suggestedViewFeatures("builtin:" + name.toStdString()); suggested && kind < 0) {
-      view.featureA = suggested->first;
-      view.featureB = suggested->second;
-    }
-    auto geometry = makeModelViewGeometry(data, view, *trained.value().model, trained.value().theta,
-                                          EllipseLevelRule::HalfOfClass);
+    const TrainedModel trained = trainDefaultLmgc(data);
+    const ViewSpec view = viewOn(name.toStdString(), data.train, kind);
+    auto geometry =
+        makeModelViewGeometry(data, view, *trained.model, trained.theta, EllipseLevelRule::HalfOfClass);
     QVERIFY(geometry);
     const ModelViewGeometry& g = geometry.value();
     int checked = 0;

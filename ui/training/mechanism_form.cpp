@@ -21,6 +21,7 @@
 #include "ui/training/prediction_fields.h"
 #include "ui/widgets/number_field.h"
 #include "ui/widgets/number_list_field.h"
+#include "ui/widgets/form_rows.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -54,17 +55,20 @@ MechanismForm::MechanismForm(QWidget* parent) : QWidget(parent) {
   computeCalibration();
 }
 
+MechanismForm::~MechanismForm() = default;
+
 void MechanismForm::buildRows() {
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   form_ = new QFormLayout;
+  rows_ = std::make_unique<FormRows>(form_);
   outer->addLayout(form_);
   // The rows in the order the form shows them; updateRows() hides those the mechanism has not.
   addPrivacyRows();
   addDpSgdRows();
   // §3 F, G and I: the budget, the teachers and the parties (prediction_fields.h).
   predictionFields_ = new PredictionFields(
-      form_, [this] { return currentPredictionOptions(); }, [this] { return currentMultipartyOptions(); }, this);
+      form_, rows_.get(), [this] { return currentPredictionOptions(); }, [this] { return currentMultipartyOptions(); }, this);
   addTuningRows();
   addNoiseSourceRows();
   addCalibrationReport(outer);
@@ -275,12 +279,7 @@ void MechanismForm::setMechanism(MechanismKind kind) {
   mechanismBox_->setCurrentIndex(mechanismBox_->findData(QString::fromStdString(mech::mechanismName(kind))));
 }
 
-bool MechanismForm::isRowShown(QWidget* field) const {
-  int row = -1;
-  QFormLayout::ItemRole role;
-  form_->getWidgetPosition(field, &row, &role);
-  return row >= 0 && form_->isRowVisible(row);
-}
+bool MechanismForm::isRowShown(QWidget* field) const { return rows_->isShown(field); }
 
 void MechanismForm::setLearner(const LearnerSpec& learner) {
   learner_ = learner;
@@ -429,24 +428,24 @@ void MechanismForm::updateRows() {
   const bool subsample = prediction == predict::PredictionKind::Subsample;
   const bool gaussian = distribution_->currentData().toString() ==
                         QString::fromStdString(mech::noiseFamilyName(NoiseFamily::Gaussian));
-  form_->setRowVisible(epsilon_, priv);
+  rows_->setShown(epsilon_, priv);
   const bool selection = isSelection();
-  form_->setRowVisible(delta_, selection || sgd || subsample || ((training || sensitivity) && gaussian));
-  form_->setRowVisible(distribution_, (training && !sgd) || sensitivity);
-  form_->setRowVisible(calibrationMode_, training || subsample || multiparty || (sensitivity && gaussian));
-  form_->setRowVisible(lambda2_, kind == MechanismKind::Output && learner_.kind == ModelKind::Lmgc);
-  for (NumberField* field : {batch_, clip_, epochs_, learningRate_}) form_->setRowVisible(field, sgd);
+  rows_->setShown(delta_, selection || sgd || subsample || ((training || sensitivity) && gaussian));
+  rows_->setShown(distribution_, (training && !sgd) || sensitivity);
+  rows_->setShown(calibrationMode_, training || subsample || multiparty || (sensitivity && gaussian));
+  rows_->setShown(lambda2_, kind == MechanismKind::Output && learner_.kind == ModelKind::Lmgc);
+  for (NumberField* field : {batch_, clip_, epochs_, learningRate_}) rows_->setShown(field, sgd);
   predictionFields_->setKind(sensitivity  ? PredictionFields::Kind::Sensitivity
                              : subsample  ? PredictionFields::Kind::Subsample
                              : multiparty ? PredictionFields::Kind::Multiparty
                                           : PredictionFields::Kind::None);
   // λ tuning is Alg. 3 over a training mechanism.
-  form_->setRowVisible(tune_, training);
-  form_->setRowVisible(tuneLambdas_, training && tune_->isChecked());
-  form_->setRowVisible(selectAll_, selection);
-  form_->setRowVisible(noiseSource_, priv);
+  rows_->setShown(tune_, training);
+  rows_->setShown(tuneLambdas_, training && tune_->isChecked());
+  rows_->setShown(selectAll_, selection);
+  rows_->setShown(noiseSource_, priv);
   const bool experiment = noiseSource_->currentData().toString() == QLatin1String("experiment");
-  form_->setRowVisible(seed_, priv && experiment);
+  rows_->setShown(seed_, priv && experiment);
   mechanismNote_->setText(prediction || multiparty ? predictionNote(choice())
                           : selection             ? mechanismNote(selectionChoice().toStdString())
                                                   : mechanismNote(kind));

@@ -20,6 +20,7 @@
 //
 // The choices persist in QSettings under "model/mechanism/".
 
+#include <memory>
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
@@ -44,6 +45,8 @@ QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
+class FormRows;
+
 class CalibrationView;
 class NumberField;
 class NumberListField;
@@ -54,6 +57,7 @@ class MechanismForm : public QWidget {
 
  public:
   explicit MechanismForm(QWidget* parent = nullptr);
+  ~MechanismForm() override;
 
   // The training mechanism chosen; None also when a §3 F, G or I entry is.
   mech::MechanismKind mechanism() const;
@@ -160,6 +164,7 @@ class MechanismForm : public QWidget {
   QString choiceProblem(const mech::MechanismOptions& options) const;
 
   QFormLayout* form_ = nullptr;
+  std::unique_ptr<FormRows> rows_;  // shows and hides form_'s rows (form_rows.h)
   QComboBox* mechanismBox_ = nullptr;
   QLabel* mechanismNote_ = nullptr;
   NumberField* epsilon_ = nullptr;

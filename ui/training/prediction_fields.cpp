@@ -10,6 +10,7 @@
 
 #include "ui/training/party_split_editor.h"
 #include "ui/widgets/number_field.h"
+#include "ui/widgets/form_rows.h"
 
 namespace dpstudio::ui {
 namespace {
@@ -24,9 +25,13 @@ bool isWholeAtLeastOne(double v) { return v >= 1 && v <= 1e15 && v == std::floor
 
 }  // namespace
 
-PredictionFields::PredictionFields(QFormLayout* form, PredictionProvider prediction, MultipartyProvider multiparty,
-                                   QObject* parent)
-    : QObject(parent), form_(form), prediction_(std::move(prediction)), multiparty_(std::move(multiparty)) {
+PredictionFields::PredictionFields(QFormLayout* form, FormRows* rows, PredictionProvider prediction,
+                                   MultipartyProvider multiparty, QObject* parent)
+    : QObject(parent),
+      form_(form),
+      formRows_(rows),
+      prediction_(std::move(prediction)),
+      multiparty_(std::move(multiparty)) {
   budget_ = new NumberField;
   budget_->setValue(static_cast<double>(predict::PredictionOptions{}.budget));
   budget_->setHelp(tr("B: how many answers the predictor may give. The guarantee (\u03b5, \u03b4) covers all B "
@@ -94,11 +99,11 @@ PredictionFields::PredictionFields(QFormLayout* form, PredictionProvider predict
 
 void PredictionFields::setKind(Kind kind) {
   kind_ = kind;
-  form_->setRowVisible(budget_, kind == Kind::Sensitivity || kind == Kind::Subsample);
-  form_->setRowVisible(teachers_, kind == Kind::Subsample);
-  form_->setRowVisible(parties_, kind == Kind::Multiparty);
-  form_->setRowVisible(baseline_, kind == Kind::Multiparty);
-  form_->setRowVisible(protocol_, kind == Kind::Multiparty);
+  formRows_->setShown(budget_, kind == Kind::Sensitivity || kind == Kind::Subsample);
+  formRows_->setShown(teachers_, kind == Kind::Subsample);
+  formRows_->setShown(parties_, kind == Kind::Multiparty);
+  formRows_->setShown(baseline_, kind == Kind::Multiparty);
+  formRows_->setShown(protocol_, kind == Kind::Multiparty);
   recheck();
 }
 

@@ -35,6 +35,8 @@ QT_END_NAMESPACE
 
 namespace dpstudio::ui {
 
+class FormRows;
+
 class NumberField;
 class PartySplitEditor;
 
@@ -46,7 +48,8 @@ class PredictionFields : public QObject {
   using PredictionProvider = std::function<predict::PredictionOptions()>;
   using MultipartyProvider = std::function<multiparty::MultipartyOptions()>;
 
-  PredictionFields(QFormLayout* form, PredictionProvider prediction, MultipartyProvider multiparty,
+  // Adds its rows to `form`; `rows` shows and hides them (form_rows.h).
+  PredictionFields(QFormLayout* form, FormRows* rows, PredictionProvider prediction, MultipartyProvider multiparty,
                    QObject* parent = nullptr);
 
   void setKind(Kind kind);  // shows the rows `kind` uses
@@ -78,6 +81,7 @@ class PredictionFields : public QObject {
   void updateSummary();
 
   QFormLayout* form_;
+  FormRows* formRows_;
   PredictionProvider prediction_;
   MultipartyProvider multiparty_;
   NumberField* budget_;
