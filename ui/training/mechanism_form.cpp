@@ -188,7 +188,9 @@ void MechanismForm::addNoiseSourceRows() {
   seed_ = new QSpinBox;
   seed_->setRange(0, std::numeric_limits<int>::max());
   seed_->setValue(1);
-  seed_->setToolTip(tr("Seed of the experiment-mode noise. Redraw noise uses the next seed."));
+  seed_->setToolTip(tr("Seed of the experiment-mode noise. Redraw noise uses the next seed. With one seed, "
+                       "a new \u03b5 rescales the same draw (its direction stays), so the picture may change "
+                       "little: Redraw noise, or Draw N on the Privacy\u2013utility page, shows the spread."));
   form_->addRow(tr("S&eed:"), seed_);
 }
 
