@@ -54,6 +54,7 @@ class TestKeyboard : public QObject {
   void altShortcutScrollsToItsField();
   void viewShortcutsTurnToPages();
   void normBoundFieldStaysWhereTheUserTypes();
+  void wheelChangesNoValueItWasNotGiven();
 
  private:
   QTemporaryDir settingsDir_;
@@ -339,6 +340,47 @@ void TestKeyboard::normBoundFieldStaysWhereTheUserTypes() {
   // What the user now sees at R's place is R: a click there types into R, not Split seed.
   const QPoint centre = bound->mapTo(area->viewport(), bound->rect().center());
   QCOMPARE(area->viewport()->childAt(centre), static_cast<QWidget*>(bound));
+}
+
+// Issue 33: the wheel over any value widget — every spin box and list of the docks and of
+// every page, each page in front in turn — changes nothing while the focus is elsewhere.
+void TestKeyboard::wheelChangesNoValueItWasNotGiven() {
+  MainWindow window;
+  window.resize(1366, 768);
+  showActiveOnIris(window);
+  trainFromDock(window, ModelKind::Softmax);
+  QTabWidget* tabs = window.centralTabs();
+  int wheeled = 0;
+  QStringList changed;
+  for (int page = 0; page < tabs->count(); ++page) {
+    tabs->setCurrentIndex(page);
+    QTest::qWait(50);
+    QList<QWidget*> values;
+    for (QAbstractSpinBox* box : window.findChildren<QAbstractSpinBox*>()) values << box;
+    for (QComboBox* box : window.findChildren<QComboBox*>()) values << box;
+    for (QWidget* widget : values) {
+      if (!widget->isVisible() || !widget->isEnabled()) continue;
+      window.modelPanel()->trainButton()->setFocus();
+      const auto value = [widget] {
+        if (auto* spin = qobject_cast<QAbstractSpinBox*>(widget)) return spin->text();
+        return QString::number(qobject_cast<QComboBox*>(widget)->currentIndex());
+      };
+      const QString before = value();
+      for (int delta : {-120, 120, 120}) {
+        const QPoint centre = widget->rect().center();
+        QWheelEvent wheel(centre, widget->mapToGlobal(centre), QPoint(), QPoint(0, delta), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(widget, &wheel);
+      }
+      ++wheeled;
+      if (value() != before)
+        changed << QStringLiteral("%1 \"%2\" on %3: %4 -> %5")
+                       .arg(QString::fromLatin1(widget->metaObject()->className()), widget->accessibleName(),
+                            tabs->tabText(page), before, value());
+    }
+  }
+  QVERIFY2(wheeled > 20, qPrintable(QString::number(wheeled)));
+  QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
 }
 
 QTEST_MAIN(TestKeyboard)
