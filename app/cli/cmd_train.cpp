@@ -11,6 +11,7 @@
 #include "app/cli/mechanism_options.h"
 #include "app/cli/plan_options.h"
 #include "app/cli/private_prediction_options.h"
+#include "app/cli/progress_line.h"
 #include "core/experiment/plan_run.h"
 #include "core/experiment/release_entries.h"
 #include "core/experiment/result_baselines.h"
@@ -159,6 +160,9 @@ Result<TrainOutcome> runTrainRequest(const Command& command, const TrainRequest&
   // Beside a private release, the non-private model of the same learner on the same rows:
   // what the privacy costs (issue: a baseline beside every result).
   control.trainBaseline = out.plan.isPrivate();
+  // A fit over a second says how far it is on stderr (issue 34: LMGC ran minutes silently).
+  ProgressLine progressLine("train", QString(), 100, true);
+  control.progress = Progress([&progressLine](double done) { progressLine.setFraction(done); });
   auto run = experiment::runPlan(out.plan, out.prepared, *noise.value(), control);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!run) return run.error();

@@ -1,11 +1,12 @@
 #include "app/cli/progress_line.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace dpstudio::cli {
 
-ProgressLine::ProgressLine(QString what, QString unit, long long total)
-    : what_(std::move(what)), unit_(std::move(unit)), total_(total) {
+ProgressLine::ProgressLine(QString what, QString unit, long long total, bool quietFirstSecond)
+    : what_(std::move(what)), unit_(std::move(unit)), total_(total), quietFirstSecond_(quietFirstSecond) {
   timer_.start();
 }
 
@@ -17,16 +18,23 @@ void ProgressLine::step() {
 
 void ProgressLine::setFraction(double done) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  print(done, done >= 1.0);
+  // A solver's fraction follows its convergence measure, which can step back: the line never does.
+  best_ = std::max(best_, done);
+  print(best_, done >= 1.0);
 }
 
 void ProgressLine::print(double fraction, bool force) {
+  if (quietFirstSecond_ && timer_.elapsed() < 1000) return;
   if (!force && timer_.elapsed() - lastPrint_ < 1000) return;
   lastPrint_ = timer_.elapsed();
   const double elapsed = static_cast<double>(timer_.elapsed()) / 1000.0;
   const double remaining = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0;
-  const QString count = QString("%1/%2 %3").arg(static_cast<long long>(fraction * static_cast<double>(total_) + 0.5))
-                            .arg(total_).arg(unit_);
+  const QString count =
+      unit_.isEmpty()
+          ? QString("%1%").arg(static_cast<long long>(100 * fraction + 0.5))
+          : QString("%1/%2 %3").arg(static_cast<long long>(fraction * static_cast<double>(total_) + 0.5))
+                .arg(total_)
+                .arg(unit_);
   const QByteArray line = QString("%1: %2, %3 s elapsed, about %4 s remaining\n")
                               .arg(what_, count)
                               .arg(elapsed, 0, 'f', 1)

@@ -17,6 +17,31 @@ class TestCli : public QObject {
   Q_OBJECT
 
  private slots:
+  // Issue 34 item 2: a fit over a second says on stderr how far it is and about how long it
+  // will take, with a percentage that never steps back; a quick one stays silent, and stdout
+  // (JSON) stays clean either way.
+  void longFitsReportProgressOnStderr() {
+    const auto quick = runCli({"train", "--train", "builtin:iris", "--model", "lmgc", "--json"});
+    QVERIFY2(quick.exitCode == 0, qPrintable(quick.err));
+    QVERIFY2(!quick.err.contains("train: "), qPrintable(quick.err));
+    const auto slow = runCli({"train", "--train", "builtin:digits", "--model", "softmax", "--mechanism", "dpsgd",
+                              "--epsilon", "1", "--delta", "1e-5", "--epochs", "3000", "--norm-bound", "128",
+                              "--json"});
+    QVERIFY2(slow.exitCode == 0, qPrintable(slow.err));
+    QVERIFY(!slow.json().isEmpty());
+    const QStringList lines = slow.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts).filter(QStringLiteral("train: "));
+    QVERIFY2(!lines.isEmpty(), qPrintable(slow.err));
+    int previous = -1;
+    for (const QString& line : lines) {
+      QVERIFY2(line.contains(QStringLiteral("s elapsed, about ")) && line.endsWith(QStringLiteral("s remaining")),
+               qPrintable(line));
+      const int percent = line.section(QLatin1Char(' '), 1, 1).chopped(2).toInt();  // "35%,"
+      QVERIFY2(percent >= previous && percent <= 100, qPrintable(line));
+      previous = percent;
+    }
+    QCOMPARE(previous, 100);
+  }
+
   void outputPerturbationWarnsWhenNoiseSwampsTheModel() {
     const auto swamped = runCli({"train", "--train", "builtin:iris", "--model", "logreg", "--lambda", "1e-4",
                                  "--mechanism", "output", "--norm-bound", "20"});
