@@ -1,9 +1,25 @@
+#include <QJsonArray>
+
 #include "app/cli/cli_common.h"
 #include "app/cli/mechanism_options.h"
 #include "core/mechanisms/report_json.h"
 #include "core/mechanisms/selection.h"
+#include "core/privacy/tradeoff.h"
 
 namespace dpstudio::cli {
+namespace {
+
+QJsonObject meaningJson(const privacy::GuaranteeMeaning& meaning) {
+  QJsonArray corners, posteriors;
+  for (const privacy::TradeOffPoint& p : meaning.tradeOff)
+    corners.append(QJsonObject{{"false_positive", p.falsePositive}, {"min_false_negative", p.falseNegative}});
+  for (const auto& p : meaning.posteriors) posteriors.append(QJsonObject{{"prior", p.prior}, {"at_most", p.atMost}});
+  QJsonObject out{{"trade_off_corners", corners}, {"posterior", posteriors}, {"sentence", QString::fromStdString(meaning.sentence)}};
+  if (meaning.testFalsePositive > 0) out["posterior_test_false_positive"] = meaning.testFalsePositive;
+  return out;
+}
+
+}  // namespace
 
 int runCalibrate(const QStringList& args) {
   Command command("calibrate", "The noise parameters a run would use, without data.", "");
@@ -58,6 +74,7 @@ int runCalibrate(const QStringList& args) {
   if (command.json()) {
     QJsonObject out = mech::reportToJson(report.value());
     out["features"] = static_cast<qint64>(features);  // the d the calibration used
+    if (auto meaning = privacy::meaningOf(report.value().epsilon, report.value().delta)) out["meaning"] = meaningJson(meaning.value());
     if (mapped) {
       const RandomFeaturesSpec& spec = *randomFeatures.value();
       out["feature_map"] = QJsonObject{{"map", "rff"}, {"kernel", "rbf"}, {"dim", static_cast<qint64>(spec.dim)},
@@ -81,6 +98,7 @@ int runCalibrate(const QStringList& args) {
                   .arg(QString::fromStdString(v.formula)));
   if (!r.warning.empty()) printText("WARNING  " + QString::fromStdString(r.warning));
   printText("privacy  " + QString::fromStdString(r.statement));
+  if (auto meaning = privacy::meaningOf(r.epsilon, r.delta)) printText("meaning  " + QString::fromStdString(meaning.value().sentence));
   return kOk;
 }
 

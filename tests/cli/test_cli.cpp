@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QTest>
 
+#include <cmath>
+
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 
@@ -40,6 +42,27 @@ class TestCli : public QObject {
       previous = percent;
     }
     QCOMPARE(previous, 100);
+  }
+
+  // Issue 35, the CLI's text form: calibrate says what its (ε, δ) means for one person.
+  void calibrateSaysWhatEpsilonMeans() {
+    const auto pure = runCli({"calibrate", "--mechanism", "output", "--model", "logreg", "--epsilon", "1", "--n",
+                              "1000", "--d", "10", "--json"});
+    QVERIFY2(pure.exitCode == 0, qPrintable(pure.err));
+    const QJsonObject meaning = pure.json()["meaning"].toObject();
+    const double e = std::exp(1.0);
+    QVERIFY(std::abs(meaning["posterior"].toArray()[0].toObject()["at_most"].toDouble() - e * 0.01 / (e * 0.01 + 0.99)) <
+            1e-12);
+    QVERIFY(meaning["sentence"].toString().contains("at most 2.7 %, whatever test"));
+    QCOMPARE(meaning["trade_off_corners"].toArray().size(), 4);
+    QVERIFY(!meaning.contains("posterior_test_false_positive"));
+    const auto approximate = runCli({"calibrate", "--mechanism", "dpsgd", "--model", "softmax", "--epsilon", "1",
+                                     "--delta", "1e-5", "--n", "1000", "--d", "10", "--classes", "3", "--json"});
+    QVERIFY2(approximate.exitCode == 0, qPrintable(approximate.err));
+    QCOMPARE(approximate.json()["meaning"].toObject()["posterior_test_false_positive"].toDouble(), 0.01);
+    const auto text = runCli({"calibrate", "--mechanism", "output", "--model", "logreg", "--epsilon", "1", "--n",
+                              "1000", "--d", "10"});
+    QVERIFY2(text.out.contains("meaning  If an attacker"), qPrintable(text.out));
   }
 
   void outputPerturbationWarnsWhenNoiseSwampsTheModel() {

@@ -11,16 +11,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/privacy/tradeoff.h"
 #include "ui/plot/series_legend.h"
 #include "ui/plot/view_export.h"
 
 namespace dpstudio::ui {
 
 QList<QPointF> idealTradeOffBoundary(double epsilon, double delta) {
-  const double top = 1.0 - delta;
-  const double kinkX = top / (1.0 + std::exp(epsilon));
-  const double kinkY = std::exp(-epsilon) * (top - kinkX);
-  return {{0.0, top}, {kinkX, kinkY}, {top, 0.0}, {1.0, 0.0}};
+  QList<QPointF> points;
+  for (const privacy::TradeOffPoint& p : privacy::epsilonDeltaTradeOffCorners(epsilon, delta))
+    points.append(QPointF(p.falsePositive, p.falseNegative));
+  return points;
 }
 
 QList<QPointF> auditCurvePoints(const audit::AuditResult& result) {

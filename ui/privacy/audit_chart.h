@@ -31,8 +31,7 @@ namespace dpstudio::ui {
 
 class SeriesLegend;
 
-// The exact boundary above (piecewise linear): (0, 1−δ), the kink at FPR = (1−δ)/(1+e^ε),
-// (1−δ, 0), (1, 0). Stable for large ε (e^ε overflowing to ∞ puts the kink at 0).
+// The exact boundary above, as points for the chart (core/privacy/tradeoff.h's corners).
 QList<QPointF> idealTradeOffBoundary(double epsilon, double delta);
 // The curve's (FPR, FNR) points in the certified test's direction, by increasing FPR.
 QList<QPointF> auditCurvePoints(const audit::AuditResult& result);
