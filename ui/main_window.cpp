@@ -37,6 +37,7 @@
 #include "ui/privacy/audit_view.h"
 #include "ui/privacy/ledger_store.h"
 #include "ui/privacy/ledger_view.h"
+#include "ui/privacy/meaning_view.h"
 #include "ui/privacy/noise_view.h"
 #include "ui/session_autosave.h"
 #include "ui/sweep/sweep_session.h"
@@ -316,9 +317,14 @@ void MainWindow::createAnalysisPages() {
   auto* noiseView = new NoiseView(training_);
   noiseView->setObjectName(QStringLiteral("noisePage"));
 
+  // What the dock's guarantee means for one person, beside the audit that measures it.
+  auto* meaningView = new MeaningView(modelPanel_->form()->mechanismForm(), auditView_);
+  meaningView->setObjectName(QStringLiteral("meaningPage"));
+
   tabs_->addTab(auditView_, tr("Audit"));
   tabs_->addTab(noiseView, tr("Noise"));
   tabs_->addTab(ledgerView_, tr("Ledger"));
+  tabs_->addTab(meaningView, tr("What \u03b5 means"));
 }
 
 void MainWindow::connectTraining() {

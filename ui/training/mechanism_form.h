@@ -125,6 +125,7 @@ class MechanismForm : public QWidget {
  signals:
   void changed();  // any choice or field changed
   void mechanismChanged(dpstudio::mech::MechanismKind kind);
+  void calibrationChanged();  // calibration() was recomputed (it may now be empty)
 
  private:
   // buildRows() adds the groups of rows below to the form, in order, then the checks and

@@ -35,6 +35,7 @@ void MechanismForm::flushCalibration() {
 
 void MechanismForm::computeCalibration() {
   calibration_.reset();
+  emit calibrationChanged();
   warning_->setVisible(false);
   if (!isPrivate()) return;
   if (!shape_) {
@@ -108,9 +109,11 @@ void MechanismForm::showCalibration(const Result<mech::MechanismReport>& report,
   calibration_.reset();
   if (!report) {
     calibrationView_->showMessage(QString::fromStdString(report.error().message));
+    emit calibrationChanged();
     return;
   }
   calibration_ = report.value();
+  emit calibrationChanged();
   calibrationView_->setReport(*calibration_);
   // The calibration's own warning (as published), then core's pre-run warnings (δ not
   // below 1/n, noise that swamps the model, a DP-SGD step beyond what is safe): said
