@@ -74,7 +74,11 @@ int runCalibrate(const QStringList& args) {
   if (command.json()) {
     QJsonObject out = mech::reportToJson(report.value());
     out["features"] = static_cast<qint64>(features);  // the d the calibration used
-    if (auto meaning = privacy::meaningOf(report.value().epsilon, report.value().delta)) out["meaning"] = meaningJson(meaning.value());
+    // What the guarantee that holds means (as published: not always the claim, or none).
+    if (!report.value().guaranteeHolds())
+      out["meaning"] = QJsonObject{{"sentence", QString::fromStdString(privacy::kNoGuaranteeMeaning)}};
+    else if (auto meaning = privacy::meaningOf(report.value().chargedEpsilon(), report.value().chargedDelta()))
+      out["meaning"] = meaningJson(meaning.value());
     if (mapped) {
       const RandomFeaturesSpec& spec = *randomFeatures.value();
       out["feature_map"] = QJsonObject{{"map", "rff"}, {"kernel", "rbf"}, {"dim", static_cast<qint64>(spec.dim)},
@@ -98,7 +102,10 @@ int runCalibrate(const QStringList& args) {
                   .arg(QString::fromStdString(v.formula)));
   if (!r.warning.empty()) printText("WARNING  " + QString::fromStdString(r.warning));
   printText("privacy  " + QString::fromStdString(r.statement));
-  if (auto meaning = privacy::meaningOf(r.epsilon, r.delta)) printText("meaning  " + QString::fromStdString(meaning.value().sentence));
+  if (!r.guaranteeHolds())
+    printText("meaning  " + QString::fromStdString(privacy::kNoGuaranteeMeaning));
+  else if (auto meaning = privacy::meaningOf(r.chargedEpsilon(), r.chargedDelta()))
+    printText("meaning  " + QString::fromStdString(meaning.value().sentence));
   return kOk;
 }
 

@@ -14,6 +14,7 @@
 // "as published" reproduces a paper's formula where that proof does not hold, and its
 // report carries a warning saying why.
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -218,6 +219,12 @@ struct MechanismReport {
   double chargedEpsilon() const { return epsilonThatHolds_ ? epsilonThatHolds_->value : epsilon; }
   double chargedDelta() const {
     return chargesDelta || noise == NoiseLaw::Gaussian || noise == NoiseLaw::ExponentialMechanism ? delta : 0.0;
+  }
+  // The calibration's own guarantee holds: a finite ε, and either no "as published" warning
+  // or an ε that holds in its place (epsilonThatHolds). DP-LMGC as published holds for no ε.
+  // (Whether a run's noise was release noise is the run's business, not the calibration's.)
+  bool guaranteeHolds() const {
+    return std::isfinite(chargedEpsilon()) && (warning.empty() || epsilonThatHolds_.has_value());
   }
   // Set where the guarantee has a δ whatever the chosen model's noise law: private selection
   // accounted through Rényi DP (selection.h), whose δ comes from the conversion to (ε, δ).

@@ -67,4 +67,9 @@ struct GuaranteeMeaning {
 };
 Result<GuaranteeMeaning> meaningOf(double epsilon, double delta);
 
+// What is said instead where no guarantee holds (as published without an ε that holds).
+inline constexpr const char* kNoGuaranteeMeaning =
+    "No guarantee holds (as published, the proof fails): nothing bounds what an attacker learns about "
+    "one person's record.";
+
 }  // namespace dpstudio::privacy

@@ -63,6 +63,13 @@ class TestCli : public QObject {
     const auto text = runCli({"calibrate", "--mechanism", "output", "--model", "logreg", "--epsilon", "1", "--n",
                               "1000", "--d", "10"});
     QVERIFY2(text.out.contains("meaning  If an attacker"), qPrintable(text.out));
+    // As published, DP-LMGC holds for no ε: nothing is promised in its name.
+    const auto published = runCli({"calibrate", "--mechanism", "dplmgc", "--model", "lmgc", "--calibration",
+                                   "published", "--n", "1000", "--d", "4", "--classes", "3", "--json"});
+    QVERIFY2(published.exitCode == 0, qPrintable(published.err));
+    const QJsonObject none = published.json()["meaning"].toObject();
+    QVERIFY(none["sentence"].toString().startsWith("No guarantee holds"));
+    QVERIFY(!none.contains("posterior"));
   }
 
   void outputPerturbationWarnsWhenNoiseSwampsTheModel() {

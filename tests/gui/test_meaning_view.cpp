@@ -70,7 +70,12 @@ class TestMeaningView : public QObject {
     form->epsilonField()->setValue(3.0);
     QTRY_VERIFY_WITH_TIMEOUT(std::abs(atPrior(0.5) - privacy::posteriorBound(0.5, 3.0).value()) < 1e-12, kTimeoutMs);
     QVERIFY(page->sentenceLabel()->text().contains(QStringLiteral("\u03b5 = 3")));
+    QVERIFY(!page->sentenceLabel()->text().contains(QStringLiteral("NOT private")));
     QCOMPARE(page->auditSeries()->count(), 0);
+    // Seeded noise: the run itself bounds nothing, and the page says so first.
+    useExperimentNoise(window);
+    QTRY_VERIFY_WITH_TIMEOUT(page->sentenceLabel()->text().startsWith(QStringLiteral("Experiment noise is NOT private")),
+                             kTimeoutMs);
 
     // The audit of the same claim (output perturbation at ε = 3) puts its tests on the picture.
     ui::AuditView* audit = window.auditView();

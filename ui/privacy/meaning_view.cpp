@@ -117,9 +117,11 @@ MeaningView::MeaningView(MechanismForm* mechanism, AuditView* audit, QWidget* pa
 
 void MeaningView::refresh() {
   const auto& report = mechanism_->calibration();
-  const bool guaranteed = mechanism_->isPrivate() && report.has_value();
-  const double epsilon = guaranteed ? report->epsilon : 0;
-  const double delta = guaranteed ? report->delta : 0;
+  const bool guaranteed = mechanism_->isPrivate() && report.has_value() && report->guaranteeHolds();
+  const bool experiment = mechanism_->settings().noise == privacy::NoiseKind::Experiment;
+  // The guarantee that holds (as published: not always the claim) and the δ the law has.
+  const double epsilon = guaranteed ? report->chargedEpsilon() : 0;
+  const double delta = guaranteed ? report->chargedDelta() : 0;
   auto meaning = guaranteed ? privacy::meaningOf(epsilon, delta) : Result<privacy::GuaranteeMeaning>(Error{});
   boundary_->clear();
   floor_->clear();
@@ -127,14 +129,17 @@ void MeaningView::refresh() {
   posterior_->clear();
   onePercent_->clear();
   if (!meaning) {
-    sentence_->setText(mechanism_->isPrivate()
-                           ? tr("The guarantee appears once the Training dock's calibration does.")
-                           : tr("No mechanism: a non-private model bounds nothing \u2014 a test may tell one "
-                                "person's record from another perfectly."));
+    sentence_->setText(!mechanism_->isPrivate()
+                           ? tr("No mechanism: a non-private model bounds nothing \u2014 a test may tell one "
+                                "person's record from another perfectly.")
+                       : report.has_value() ? QString::fromLatin1(privacy::kNoGuaranteeMeaning)
+                                            : tr("The guarantee appears once the Training dock's calibration does."));
     forbidden_->setVisible(false);
     return;
   }
-  sentence_->setText(tr("(\u03b5 = %1, \u03b4 = %2) %3")
+  // Experiment noise is seeded: whoever knows the seed removes it, so the run bounds nothing.
+  sentence_->setText(tr("%1(\u03b5 = %2, \u03b4 = %3) %4")
+                         .arg(experiment ? tr("Experiment noise is NOT private; with release noise: ") : QString())
                          .arg(epsilon, 0, 'g', 4)
                          .arg(delta, 0, 'g', 3)
                          .arg(QString::fromStdString(meaning.value().sentence)));
@@ -152,8 +157,8 @@ void MeaningView::refresh() {
   onePercent_->append(0.01, meaning.value().posteriors.front().atMost);
   // The audit's tests belong on this picture only when it audited the same claim.
   if (const auto& result = auditView_->result();
-      result && std::abs(result->epsilon - epsilon) <= 1e-12 * std::max(1.0, epsilon) &&
-      std::abs(result->delta - delta) <= 1e-15)
+      result && std::abs(result->epsilon - report->epsilon) <= 1e-12 * std::max(1.0, report->epsilon) &&
+      std::abs(result->delta - report->delta) <= 1e-15)
     for (const QPointF& p : auditCurvePoints(*result)) audit_->append(p);
 }
 
