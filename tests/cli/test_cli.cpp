@@ -28,7 +28,8 @@ class TestCli : public QObject {
     QVERIFY2(!quick.err.contains("train: "), qPrintable(quick.err));
     const auto slow = runCli({"train", "--train", "builtin:digits", "--model", "softmax", "--mechanism", "dpsgd",
                               "--epsilon", "1", "--delta", "1e-5", "--epochs", "3000", "--norm-bound", "128",
-                              "--json"});
+                              "--json"},
+                             600000);  // ~3 s here, many times that under the sanitizers
     QVERIFY2(slow.exitCode == 0, qPrintable(slow.err));
     QVERIFY(!slow.json().isEmpty());
     const QStringList lines = slow.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts).filter(QStringLiteral("train: "));
