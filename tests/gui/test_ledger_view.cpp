@@ -23,6 +23,7 @@
 #include <memory>
 #include <thread>
 
+#include "core/privacy/tradeoff.h"
 #include "tests/gui/gui_training_support.h"
 #include "ui/main_window.h"
 #include "ui/privacy/ledger_model.h"
@@ -188,6 +189,10 @@ void TestLedgerView::totalsAreTheLedgersOwnBasicComposition() {
   QVERIFY2(text.contains(QStringLiteral("iris: ") + costText(ledger->totalFor("iris").epsilon, ledger->totalFor("iris").delta)),
            qPrintable(text));
   QVERIFY2(text.contains(QStringLiteral("wine: ") + costText(0.25, 1e-5)), qPrintable(text));
+  // Each dataset's total read for one person in it (issue 35): a 1 % belief's largest posterior.
+  const double iris = dpstudio::privacy::posteriorBoundAt(0.01, 1.5, ledger->totalFor("iris").delta, 0.01).value();
+  QVERIFY2(text.contains(QStringLiteral("at most %1 % against a test wrong for 1 %").arg(100 * iris, 0, 'f', 1)),
+           qPrintable(text));
   QVERIFY(text.contains(QStringLiteral("3 releases")));
   QVERIFY(view.clearButton()->isEnabled());
   QVERIFY(view.voidLabel()->isHidden());

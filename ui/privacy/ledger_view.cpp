@@ -19,6 +19,7 @@
 #include <set>
 
 #include "core/privacy/ledger_totals.h"
+#include "core/privacy/tradeoff.h"
 #include "ui/privacy/ledger_model.h"
 #include "ui/privacy/ledger_store.h"
 
@@ -30,6 +31,17 @@ const QString kExportDirKey = QStringLiteral("dialogs/ledgerExportDirectory");
 QString costText(const privacy::PrivacyCost& cost) {
   return QObject::tr("\u03b5 = %1, \u03b4 = %2").arg(QString::number(cost.epsilon, 'g', 6),
                                                      QString::number(cost.delta, 'g', 6));
+}
+
+// What a dataset's total means for one person in it (core/privacy/tradeoff.h, issue 35): the
+// most a 1 % belief about their record can grow to; nothing once δ reaches 1.
+QString beliefText(const privacy::PrivacyCost& cost) {
+  if (!(cost.delta < 1.0)) return {};
+  auto meaning = privacy::meaningOf(cost.epsilon, cost.delta);
+  if (!meaning) return {};
+  return QObject::tr(" (a 1 % belief about one person's record: at most %1%2)")
+      .arg(QString::number(100 * meaning.value().posteriors.front().atMost, 'f', 1) + QStringLiteral(" %"),
+           cost.delta > 0 ? QObject::tr(" against a test wrong for 1 %") : QString());
 }
 
 // RFC 4180: quote every text field, doubling the quotes inside.
@@ -184,7 +196,8 @@ void LedgerView::refreshTotals() {
     QStringList parts;
     for (const privacy::DatasetTotal& dataset : privacy::datasetTotals(all)) {
       isVoid = isVoid || dataset.cost.delta >= 1.0;
-      parts << tr("%1: %2").arg(datasetTotalName(dataset).toHtmlEscaped(), costText(dataset.cost));
+      parts << tr("%1: %2%3").arg(datasetTotalName(dataset).toHtmlEscaped(), costText(dataset.cost),
+                                  beliefText(dataset.cost));
     }
     text += QStringLiteral("<br>") + tr("Per dataset, all sessions: %1.").arg(parts.join(QStringLiteral("; ")));
     totals_->setText(text);
@@ -200,13 +213,14 @@ void LedgerView::refreshTotals() {
                            .arg(entries.size());
   std::set<std::string> datasets;
   for (const auto& e : entries) datasets.insert(e.dataset);
+  if (datasets.size() == 1) text += beliefText(total);
   if (datasets.size() > 1) {
     QStringList parts;
     for (const std::string& name : datasets) {
       const privacy::PrivacyCost cost = ledger.totalFor(name);
       isVoid = isVoid || cost.delta >= 1.0;
-      parts << tr("%1: %2").arg(name.empty() ? tr("(unnamed)") : ledgerDatasetName(name).toHtmlEscaped(),
-                                costText(cost));
+      parts << tr("%1: %2%3").arg(name.empty() ? tr("(unnamed)") : ledgerDatasetName(name).toHtmlEscaped(),
+                                  costText(cost), beliefText(cost));
     }
     text += QStringLiteral("<br>") + tr("Per dataset: %1.").arg(parts.join(QStringLiteral("; ")));
   }
