@@ -165,8 +165,11 @@ void TrainingController::renewPredictor() {
   dropTrainingJob();
   auto result = std::make_shared<TrainingResult>(*training_->result());
   PredictionRelease& prediction = *result->prediction;
-  prediction.predictor = std::visit(
-      [](const auto& p) -> decltype(prediction.predictor) { return p.freshRepetition(); }, prediction.predictor);
+  // The variant's type named outside the lambda: clang 14 crashed (tryCaptureVariable) on a
+  // decltype of the enclosing function's reference in the lambda's return type.
+  using Predictor = decltype(prediction.predictor);
+  prediction.predictor =
+      std::visit([](const auto& p) -> Predictor { return p.freshRepetition(); }, prediction.predictor);
   // Experiment mode: the next seed, so that every repetition can be replayed.
   if (result->settings.privacy.noise == privacy::NoiseKind::Experiment) ++result->settings.privacy.seed;
   auto answers = PredictionAnswers::make(result);
