@@ -38,6 +38,20 @@ QList<QPointF> auditCurvePoints(const audit::AuditResult& result) {
   return points;
 }
 
+void styleForbiddenRegion(QAreaSeries* region) {
+  region->setColor(QColor(198, 40, 40, 45));
+  QPen edge(QColor(198, 40, 40));
+  edge.setStyle(Qt::DashLine);
+  edge.setWidthF(1.5);
+  region->setPen(edge);
+}
+
+void styleThresholdTests(QLineSeries* tests) {
+  QPen pen(QColor(21, 101, 192));
+  pen.setWidthF(2.0);
+  tests->setPen(pen);
+}
+
 AuditChart::AuditChart(QWidget* parent)
     : QChartView(parent),
       curve_(new QLineSeries),
@@ -59,16 +73,10 @@ AuditChart::AuditChart(QWidget* parent)
 
   forbidden_ = new QAreaSeries(boundary_, floor_);
   forbidden_->setName(tr("forbidden for \u03b5"));
-  forbidden_->setColor(QColor(198, 40, 40, 45));
-  QPen edge(QColor(198, 40, 40));
-  edge.setStyle(Qt::DashLine);
-  edge.setWidthF(1.5);
-  forbidden_->setPen(edge);
+  styleForbiddenRegion(forbidden_);
 
   curve_->setName(tr("threshold tests"));
-  QPen curvePen(QColor(21, 101, 192));
-  curvePen.setWidthF(2.0);
-  curve_->setPen(curvePen);
+  styleThresholdTests(curve_);
 
   certified_->setName(tr("certified test"));
   certified_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);

@@ -33,6 +33,10 @@ class SeriesLegend;
 
 // The exact boundary above, as points for the chart (core/privacy/tradeoff.h's corners).
 QList<QPointF> idealTradeOffBoundary(double epsilon, double delta);
+// The look shared by every trade-off picture (the audit's, What ε means): the forbidden
+// region shaded red with a dashed edge, the audit's threshold tests in blue.
+void styleForbiddenRegion(QAreaSeries* region);
+void styleThresholdTests(QLineSeries* tests);
 // The curve's (FPR, FNR) points in the certified test's direction, by increasing FPR.
 QList<QPointF> auditCurvePoints(const audit::AuditResult& result);
 

@@ -78,9 +78,8 @@ MeaningView::MeaningView(MechanismForm* mechanism, AuditView* audit, QWidget* pa
   sentence_->setObjectName(QStringLiteral("meaningSentence"));
 
   forbidden_ = new QAreaSeries(boundary_, floor_);
-  forbidden_->setColor(QColor(198, 40, 40, 45));
-  forbidden_->setPen(pen(QColor(198, 40, 40), 1.5, Qt::DashLine));
-  audit_->setPen(pen(QColor(21, 101, 192), 2.0));
+  styleForbiddenRegion(forbidden_);
+  styleThresholdTests(audit_);
   auto* guessing = new QLineSeries;
   guessing->append(0, 0);
   guessing->append(1, 1);
