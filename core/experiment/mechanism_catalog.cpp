@@ -13,11 +13,13 @@ using P = PlanKind;
 // What each mechanism reads of the shared parameters: training mechanisms (ε, δ, family),
 // DP-SGD (Gaussian by construction), the predictors (+ B; subsample + T), multiparty (ε, K).
 constexpr MechanismUses kTraining{};
+constexpr MechanismUses kOutput{.strongConvexity = true};
 constexpr MechanismUses kNone{.delta = false, .familyChoice = false};
 constexpr MechanismUses kSelection{.familyChoice = false};
 constexpr MechanismUses kSgd{.familyChoice = false, .sgd = true};
 constexpr MechanismUses kSensitivity{.budget = true};
-constexpr MechanismUses kSubsample{.budget = true, .teachers = true};
+// Subsample-and-aggregate samples by the exponential mechanism: no noise family to choose.
+constexpr MechanismUses kSubsample{.familyChoice = false, .budget = true, .teachers = true};
 constexpr MechanismUses kParties{.delta = false, .familyChoice = false, .parties = true};
 
 std::deque<MechanismEntry> builtInCatalog() {
@@ -37,7 +39,7 @@ std::deque<MechanismEntry> builtInCatalog() {
        .note = "Noise on the trained parameters.",
        .help = "Train exactly, then add noise scaled to the model's sensitivity \u0394 = 2K/(n\u03bb) (Chaudhuri "
                "et al.). Any model; \u2113\u2082-Laplace (\u03b5-DP) or Gaussian ((\u03b5, \u03b4)-DP).",
-       .uses = kTraining, .startsFromBaseline = true},
+       .uses = kOutput, .startsFromBaseline = true},
       {.training = mech::MechanismKind::Objective, .section = "B", .qualifier = "binary models",
        .note = "Noise in the objective, binary models.",
        .help = "Add a random linear term to the objective and minimize (Chaudhuri et al. Alg. 2). Logistic "

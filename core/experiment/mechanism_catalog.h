@@ -31,11 +31,13 @@ std::string groupTitle(MechanismGroup group);  // "Baselines", "Private training
 // audit asks for, exactly these).
 struct MechanismUses {
   bool delta = true;         // (ε, δ): all but multiparty aggregation, which is (ε, 0)-DP
-  bool familyChoice = true;  // ℓ2-Laplace or Gaussian: not DP-SGD (Gaussian by construction), multiparty
+  bool familyChoice = true;  // ℓ2-Laplace or Gaussian: not DP-SGD (Gaussian by construction),
+                             // subsample-and-aggregate (exponential mechanism), multiparty
   bool budget = false;       // B answers: private prediction
   bool teachers = false;     // T teachers: subsample-and-aggregate
   bool parties = false;      // K parties: multiparty aggregation
   bool sgd = false;          // batch size, epochs, clip norm, step size: DP-SGD
+  bool strongConvexity = false;  // LMGC's λ₂ (docs/algorithms.md §3 A): output perturbation
 };
 
 struct MechanismEntry {

@@ -84,6 +84,11 @@ class TestMechanismCatalog : public QObject {
       QCOMPARE(e.uses.teachers, e.key == "subsample");
       QCOMPARE(e.uses.parties, e.plan == PlanKind::Multiparty);
       QCOMPARE(e.uses.sgd, e.key == "dpsgd");
+      QCOMPARE(e.uses.strongConvexity, e.key == "output");
+      // A family to choose only where core accepts both (the training mechanisms but
+      // DP-SGD, prediction sensitivity).
+      QCOMPARE(e.uses.familyChoice, (e.plan == PlanKind::Training && !e.selectsMechanism && e.key != "dpsgd") ||
+                                        e.key == "prediction");
       QCOMPARE(e.releasesAnswers, e.plan == PlanKind::Prediction);
       QCOMPARE(e.startsFromBaseline, e.key == "output" || e.key == "objective" || e.key == "loss" || e.key == "dplmgc");
     }

@@ -43,6 +43,10 @@ class TestAddedMechanism : public QObject {
     form->mechanismBox()->setCurrentIndex(row);
     QVERIFY(form->mechanism() == test::kHalvedOutput);
     QVERIFY(ui::mechanismNote(test::HalvedOutputPerturbation::kKey).contains(QStringLiteral("half the")));
+    // The rows shown are those its entry's `uses` names: a noise family, none of DP-SGD's.
+    QVERIFY(form->isRowShown(form->distributionBox()));
+    QVERIFY(!form->isRowShown(form->batchField()));
+    QVERIFY(!form->isRowShown(form->lambda2Field()));
     // The live calibration is the mechanism's own: output perturbation's β at ε/2.
     QTRY_VERIFY_WITH_TIMEOUT(form->calibrationView()->labelFor("beta") != nullptr, test::kTimeoutMs);
     test::useExperimentNoise(window);

@@ -283,6 +283,11 @@ void MechanismForm::setMechanism(MechanismKind kind) {
 
 bool MechanismForm::isRowShown(QWidget* field) const { return rows_->isShown(field); }
 
+experiment::MechanismUses MechanismForm::uses() const {
+  const experiment::MechanismEntry* entry = experiment::findMechanism(choice().toStdString());
+  return entry ? entry->uses : experiment::MechanismUses{.delta = false, .familyChoice = false};
+}
+
 void MechanismForm::setLearner(const LearnerSpec& learner) {
   learner_ = learner;
   updating_ = true;
@@ -309,9 +314,11 @@ mech::MechanismOptions MechanismForm::currentOptions() const {
   o.family = mech::parseNoiseFamily(distribution_->currentData().toString().toStdString()).value_or(NoiseFamily::L2Laplace);
   o.calibration =
       mech::parseCalibration(calibrationMode_->currentData().toString().toStdString()).value_or(Calibration::Corrected);
-  // DP-SGD's noise is Gaussian whatever the list says; the row is hidden for it.
-  if (o.kind == MechanismKind::DpSgd) o.family = NoiseFamily::L2Laplace;
-  const bool usesDelta = o.kind == MechanismKind::DpSgd || o.family == NoiseFamily::Gaussian || isSelection();
+  // A mechanism without a family choice (DP-SGD: Gaussian by construction) ignores the
+  // list, whose row is hidden for it; δ is read where the guarantee has one.
+  const experiment::MechanismUses used = uses();
+  if (!used.familyChoice) o.family = NoiseFamily::L2Laplace;
+  const bool usesDelta = used.delta && (!used.familyChoice || o.family == NoiseFamily::Gaussian);
   o.epsilon = epsilon_->value().value_or(1.0);
   // δ only where the guarantee has one: an ε-DP release is recorded with δ = 0.
   o.delta = usesDelta ? delta_->value().value_or(kCheckDelta) : 0.0;
@@ -399,11 +406,11 @@ void MechanismForm::updateChoices() {
     const Status status = choiceStatus(o);
     return !status && status.error().field == field ? message(status) : QString();
   };
-  const bool sgd = current.kind == MechanismKind::DpSgd;
+  const bool familyChoice = uses().familyChoice;
   for (int i = 0; i < distribution_->count(); ++i) {
     const auto family = *mech::parseNoiseFamily(distribution_->itemData(i).toString().toStdString());
     const QString problem =
-        sgd ? QString() : problemWith([family](mech::MechanismOptions& o) { o.family = family; }, "distribution");
+        !familyChoice ? QString() : problemWith([family](mech::MechanismOptions& o) { o.family = family; }, "distribution");
     setComboItemAllowed(distribution_, i, problem, QString());
   }
   for (int i = 0; i < calibrationMode_->count(); ++i) {
@@ -420,23 +427,24 @@ void MechanismForm::updateChoices() {
 }
 
 void MechanismForm::updateRows() {
+  // The rows a mechanism reads are its catalogue entry's `uses` (mechanism_catalog.h).
   const MechanismKind kind = mechanism();
+  const experiment::MechanismUses used = uses();
   const auto prediction = predictionKind();
   const bool multiparty = isMultiparty();
   const bool training = kind != MechanismKind::None;  // a private-training mechanism, §3 A–E
   const bool priv = isPrivate();
-  const bool sgd = kind == MechanismKind::DpSgd;
   const bool sensitivity = prediction == predict::PredictionKind::Sensitivity;
   const bool subsample = prediction == predict::PredictionKind::Subsample;
   const bool gaussian = distribution_->currentData().toString() ==
                         QString::fromStdString(mech::noiseFamilyName(NoiseFamily::Gaussian));
   rows_->setShown(epsilon_, priv);
   const bool selection = isSelection();
-  rows_->setShown(delta_, selection || sgd || subsample || ((training || sensitivity) && gaussian));
-  rows_->setShown(distribution_, (training && !sgd) || sensitivity);
+  rows_->setShown(delta_, used.delta && (!used.familyChoice || gaussian));
+  rows_->setShown(distribution_, used.familyChoice);
   rows_->setShown(calibrationMode_, training || subsample || multiparty || (sensitivity && gaussian));
-  rows_->setShown(lambda2_, kind == MechanismKind::Output && learner_.kind == ModelKind::Lmgc);
-  for (NumberField* field : {batch_, clip_, epochs_, learningRate_}) rows_->setShown(field, sgd);
+  rows_->setShown(lambda2_, used.strongConvexity && learner_.kind == ModelKind::Lmgc);
+  for (NumberField* field : {batch_, clip_, epochs_, learningRate_}) rows_->setShown(field, used.sgd);
   predictionFields_->setKind(sensitivity  ? PredictionFields::Kind::Sensitivity
                              : subsample  ? PredictionFields::Kind::Subsample
                              : multiparty ? PredictionFields::Kind::Multiparty

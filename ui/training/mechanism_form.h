@@ -28,6 +28,7 @@
 #include <functional>
 #include <optional>
 
+#include "core/experiment/mechanism_catalog.h"
 #include "core/mechanisms/selection.h"
 #include "core/prediction/multiparty_options.h"
 #include "core/prediction/prediction_options.h"
@@ -140,6 +141,8 @@ class MechanismForm : public QWidget {
   void connectFields();
   void updateRows();
   void updateChoices();
+  // The shared parameters the chosen entry reads (its catalogue entry's).
+  experiment::MechanismUses uses() const;
   void fieldsChanged();
   void recheckFields();
   void scheduleCalibration();

@@ -16,10 +16,10 @@
 
 namespace dpstudio::ui {
 
-using mech::MechanismKind;
 
 void MechanismForm::scheduleCalibration() {
-  if (mechanism() == MechanismKind::DpSgd || isSelection()) {
+  // DP-SGD's σ and a selection's candidates are searches: not on every keystroke.
+  if (uses().sgd || isSelection()) {
     debounce_.start();
     return;
   }
