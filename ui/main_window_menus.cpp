@@ -67,6 +67,8 @@ void MainWindow::createMenus() {
   view->addAction(showPageAction(auditView_, tr("&Audit"), QKeySequence(tr("Ctrl+4"))));
   view->addAction(showPageAction(findChild<QWidget*>(QStringLiteral("noisePage")), tr("&Noise"),
                                  QKeySequence(tr("Ctrl+5"))));
+  QWidget* meaning = findChild<QWidget*>(QStringLiteral("meaningPage"));
+  view->addAction(showPageAction(meaning, tr("What \u03b5 &Means"), QKeySequence(tr("Ctrl+6"))));
   view->addAction(toolBar->toggleViewAction());
   view->addSeparator();
   view->addAction(resetZoomAction_);
@@ -74,6 +76,10 @@ void MainWindow::createMenus() {
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(algorithmsAction_);
+  // The same page, where people look for an explanation of ε.
+  QAction* meaningHelp = showPageAction(meaning, tr("What Does \u03b5 &Mean?"), {});
+  meaningHelp->setObjectName(QStringLiteral("meaningHelpAction"));
+  help->addAction(meaningHelp);
   help->addSeparator();
   help->addAction(aboutAction_);
   help->addAction(aboutQtAction_);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/meaning_output.h"
 #include "core/mechanisms/substitution_rdp.h"
 #include "core/privacy/pld_accountant.h"
 #include "core/privacy/rdp_accountant.h"
@@ -113,6 +114,15 @@ QString adjacencyText(Adjacency adjacency) {
                                            : QStringLiteral("substitution (replace one example)");
 }
 
+// What the ε and δ mean for one person; with the PLD accountant, the exact trade-off of the
+// composed events too (meaning_output.h).
+Guarantee guaranteeOf(const std::vector<SgmEvent>& events, const Account& a) {
+  Guarantee g{a.epsilon(), a.delta, std::isfinite(a.epsilon()), std::nullopt};
+  if (a.accountant == AccountantKind::Pld)
+    g.exact = privacy::ExactPrivacy{.sampledGaussian = events, .adjacency = a.adjacency};
+  return g;
+}
+
 void printReport(const Command& command, const std::vector<SgmEvent>& events, const Account& a,
                  const double* calibratedSigma, double targetEpsilon) {
   const bool pld = a.accountant == AccountantKind::Pld;
@@ -161,6 +171,7 @@ void printReport(const Command& command, const std::vector<SgmEvent>& events, co
       out["sigma"] = *calibratedSigma;
       out["target_epsilon"] = targetEpsilon;
     }
+    if (auto meaning = meaningJson(guaranteeOf(events, a))) out["meaning"] = meaning.value();
     command.printJson(out);
     return;
   }
@@ -205,6 +216,8 @@ void printReport(const Command& command, const std::vector<SgmEvent>& events, co
     printText(QString("              %1  (classic conversion, Mironov)").arg(a.rdp.epsilonClassic, 0, 'g', 6));
   if (a.rdp.addRemove && !a.rdp.addRemove->note.empty())
     printText("note          " + QString::fromStdString(a.rdp.addRemove->note));
+  if (auto lines = meaningLines(guaranteeOf(events, a)))
+    for (const QString& line : lines.value()) printText(line);
 }
 
 Result<Account> accountFor(const std::vector<SgmEvent>& events, double delta, AccountantKind accountant,

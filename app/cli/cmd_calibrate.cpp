@@ -1,22 +1,18 @@
 #include <QJsonArray>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/meaning_output.h"
 #include "app/cli/mechanism_options.h"
 #include "core/mechanisms/report_json.h"
 #include "core/mechanisms/selection.h"
 #include "core/privacy/tradeoff.h"
 
 namespace dpstudio::cli {
+
 namespace {
 
-QJsonObject meaningJson(const privacy::GuaranteeMeaning& meaning) {
-  QJsonArray corners, posteriors;
-  for (const privacy::TradeOffPoint& p : meaning.tradeOff)
-    corners.append(QJsonObject{{"false_positive", p.falsePositive}, {"min_false_negative", p.falseNegative}});
-  for (const auto& p : meaning.posteriors) posteriors.append(QJsonObject{{"prior", p.prior}, {"at_most", p.atMost}});
-  QJsonObject out{{"trade_off_corners", corners}, {"posterior", posteriors}, {"sentence", QString::fromStdString(meaning.sentence)}};
-  if (meaning.testFalsePositive > 0) out["posterior_test_false_positive"] = meaning.testFalsePositive;
-  return out;
+Guarantee guaranteeOf(const mech::MechanismReport& report) {
+  return {report.chargedEpsilon(), report.chargedDelta(), report.guaranteeHolds(), report.exactPrivacy};
 }
 
 }  // namespace
@@ -75,10 +71,7 @@ int runCalibrate(const QStringList& args) {
     QJsonObject out = mech::reportToJson(report.value());
     out["features"] = static_cast<qint64>(features);  // the d the calibration used
     // What the guarantee that holds means (as published: not always the claim, or none).
-    if (!report.value().guaranteeHolds())
-      out["meaning"] = QJsonObject{{"sentence", QString::fromStdString(privacy::kNoGuaranteeMeaning)}};
-    else if (auto meaning = privacy::meaningOf(report.value().chargedEpsilon(), report.value().chargedDelta()))
-      out["meaning"] = meaningJson(meaning.value());
+    if (auto meaning = meaningJson(guaranteeOf(report.value()))) out["meaning"] = meaning.value();
     if (mapped) {
       const RandomFeaturesSpec& spec = *randomFeatures.value();
       out["feature_map"] = QJsonObject{{"map", "rff"}, {"kernel", "rbf"}, {"dim", static_cast<qint64>(spec.dim)},
@@ -102,10 +95,8 @@ int runCalibrate(const QStringList& args) {
                   .arg(QString::fromStdString(v.formula)));
   if (!r.warning.empty()) printText("WARNING  " + QString::fromStdString(r.warning));
   printText("privacy  " + QString::fromStdString(r.statement));
-  if (!r.guaranteeHolds())
-    printText("meaning  " + QString::fromStdString(privacy::kNoGuaranteeMeaning));
-  else if (auto meaning = privacy::meaningOf(r.chargedEpsilon(), r.chargedDelta()))
-    printText("meaning  " + QString::fromStdString(meaning.value().sentence));
+  if (auto lines = meaningLines(guaranteeOf(r)))
+    for (const QString& line : lines.value()) printText(line);
   return kOk;
 }
 

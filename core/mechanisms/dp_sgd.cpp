@@ -305,6 +305,11 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
   }
   const bool pld = account.accountant == privacy::AccountantKind::Pld;
   report.accountant = account.accountant;
+  // The steps' privacy profile, for the exact trade-off curve (exact_privacy.h): where the
+  // PLD grid holds σ, as the accountant that gave ε.
+  if (pld)
+    report.exactPrivacy = privacy::ExactPrivacy{.sampledGaussian = {privacy::SgmEvent{p.q, sigma, p.steps}},
+                                                .pureEpsilon = epsilonStep};
   report.set("epsilon_accounted", account.epsilon,
              pld ? "ε under substitution at this σ by the PLD accountant (replace-one privacy loss distribution, "
                    "pessimistic discretization; ≤ the target when σ is calibrated)"

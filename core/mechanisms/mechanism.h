@@ -22,6 +22,7 @@
 #include "core/data/dataset.h"
 #include "core/learn/learner.h"
 #include "core/privacy/accountant_kind.h"
+#include "core/privacy/exact_privacy.h"
 #include "core/privacy/noise.h"
 #include "core/privacy/noise_source.h"
 
@@ -195,6 +196,9 @@ struct MechanismReport {
   double releaseGranularity = 0;     // release mode: the rounding grid; 0 = none
   // DP-SGD: the accountant that gave ε (PLD, or RDP where the PLD grid cannot hold σ).
   std::optional<privacy::AccountantKind> accountant;
+  // What is known of the release beyond (ε, δ), for its exact trade-off curve
+  // (exact_privacy.h): a Gaussian mechanism's μ, DP-SGD's steps. Unset: nothing more.
+  std::optional<privacy::ExactPrivacy> exactPrivacy;
   // Set by trainPrivatelyFromSolution only: the perturbed problem (B, C, D) started from
   // the given non-private minimizer, not from zero. Never set by a release path; not part
   // of the report's JSON (a sweep's instrumentation, SweepWork::warmStarts).

@@ -86,6 +86,9 @@ static Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const 
     auto sigma = privacy::analyticGaussianSigma(epsilonEach, deltaEach, Delta);
     if (!sigma) return sigma.error();
     report.setNoiseScale(sigma.value(), "analytic Gaussian σ(ε, δ, Δ) (Balle & Wang 2018)");
+    // C Gaussian releases of sensitivity Δ each: μ-GDP with μ = √C·Δ/σ (the σ before any
+    // release enlargement, which only lowers μ).
+    report.exactPrivacy = privacy::ExactPrivacy{.gaussianMu = std::sqrt(releases) * Delta / sigma.value()};
     report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma.value(), p.dimension);
     guarantee = "(" + privacy::formatNumber(o.epsilon) + ", " + privacy::formatNumber(o.delta) + ")-DP";
   }

@@ -32,4 +32,12 @@ CalibratedProblem calibratedProblem(const MechanismOptions& options, const std::
   return problem;
 }
 
+Result<MechanismReport> calibrateProblem(const MechanismOptions& options, const std::vector<double>& tuneLambdas,
+                                         const ProblemShape& shape, privacy::NoiseKind noise) {
+  const CalibratedProblem problem = calibratedProblem(options, tuneLambdas, shape);
+  auto report = calibrate(problem.options, problem.shape, noise);
+  if (report && !tuneLambdas.empty()) report.value().exactPrivacy.reset();
+  return report;
+}
+
 }  // namespace dpstudio::mech

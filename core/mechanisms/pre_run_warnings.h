@@ -27,5 +27,10 @@ struct CalibratedProblem {
 };
 CalibratedProblem calibratedProblem(const MechanismOptions& options, const std::vector<double>& tuneLambdas,
                                     const ProblemShape& shape);
+// That calibration (release or experiment noise: `noise`). With tuning it carries no exact
+// privacy (exact_privacy.h): the release also depends on the choice among the candidates, an
+// exponential mechanism, so only its (ε, δ) describes it.
+Result<MechanismReport> calibrateProblem(const MechanismOptions& options, const std::vector<double>& tuneLambdas,
+                                         const ProblemShape& shape, privacy::NoiseKind noise);
 
 }  // namespace dpstudio::mech

@@ -508,6 +508,7 @@ Result<PrivateModel> selectPrivately(const SelectionOptions& options, const Data
   MechanismReport& report = out.report;
   const std::string chosen = candidateLabel(plan.candidates[bestIndex]);
   const std::string ownStatement = report.statement;
+  report.exactPrivacy.reset();  // the selection's guarantee is its Rényi accounting's (ε, δ) only
   describeSelection(report, plan);
   report.set(Calibrated::SelectionRuns, static_cast<double>(runs), "K: training runs drawn from the run law (independent of the data)");
   report.set(Calibrated::ChosenIndex, static_cast<double>(bestIndex + 1), "the released run's candidate (1-based)");

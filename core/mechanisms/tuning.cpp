@@ -126,6 +126,7 @@ Result<PrivateModel> tunePrivately(const TuningOptions& options, const Dataset& 
   PrivateModel out = std::move(*results[static_cast<std::size_t>(k)]).value();
   MechanismReport& report = out.report;
   const double lambda = options.lambdas[static_cast<std::size_t>(k)];
+  report.exactPrivacy.reset();  // the choice among candidates is an exponential mechanism: (ε, δ) only
   report.set(Calibrated::Candidates, static_cast<double>(m), "m: the number of candidate lambdas");
   report.set(Calibrated::ChosenLambda, lambda, "the candidate released, chosen with probability ∝ exp(−ε·z_i/2)");
   report.set(Calibrated::ChosenIndex, static_cast<double>(k + 1), "its position among the candidates (1-based)");

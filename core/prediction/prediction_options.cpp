@@ -85,6 +85,9 @@ Result<mech::MechanismReport> calibrateSensitivity(const PredictionOptions& o, c
     report.set("sigma_basic", each.sigmaBasic, "analytic σ(ε/B, δ/B, Δ)");
     report.set("sigma_advanced", each.sigmaAdvanced, "min over δ' of analytic σ(ε*, δ*, Δ)");
     report.setNoiseScale(each.sigma, "σ = min(σ_basic, σ_advanced) (paper 003 Alg. 7)");
+    // B answers, each moved by at most Δ: μ-GDP with μ = √B·Δ/σ, whatever composition
+    // theorem chose σ (as published too: it is the σ drawn).
+    report.exactPrivacy = privacy::ExactPrivacy{.gaussianMu = std::sqrt(B) * Delta / each.sigma};
     report.expectedNoiseNorm = privacy::expectedNormGaussian(each.sigma, score.dimension);
     report.set("expected_noise_norm", report.expectedNoiseNorm, "E‖b‖ = σ√2·Γ((m+1)/2)/Γ(m/2)");
     report.statement = costText(o.epsilon, o.delta);

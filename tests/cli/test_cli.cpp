@@ -10,10 +10,12 @@
 
 #include <cmath>
 
+#include "core/privacy/tradeoff.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 
 using dpstudio::test::runCli;
+namespace privacy = dpstudio::privacy;
 
 class TestCli : public QObject {
   Q_OBJECT
@@ -57,10 +59,31 @@ class TestCli : public QObject {
     QVERIFY(meaning["sentence"].toString().contains("at most 2.7 %, whatever test"));
     QCOMPARE(meaning["trade_off_corners"].toArray().size(), 4);
     QVERIFY(!meaning.contains("posterior_test_false_positive"));
+    QVERIFY(!meaning.contains("exact_trade_off"));  // ℓ2-Laplace: nothing known beyond (ε, 0)
     const auto approximate = runCli({"calibrate", "--mechanism", "dpsgd", "--model", "softmax", "--epsilon", "1",
                                      "--delta", "1e-5", "--n", "1000", "--d", "10", "--classes", "3", "--json"});
     QVERIFY2(approximate.exitCode == 0, qPrintable(approximate.err));
     QCOMPARE(approximate.json()["meaning"].toObject()["posterior_test_false_positive"].toDouble(), 0.01);
+    // Gaussian mechanisms and DP-SGD: the exact trade-off, inside the claim's (ε, δ) region.
+    const auto gaussian = runCli({"calibrate", "--mechanism", "output", "--model", "logreg", "--distribution",
+                                  "gaussian", "--epsilon", "1", "--delta", "1e-5", "--n", "1000", "--d", "10", "--json"});
+    QVERIFY2(gaussian.exitCode == 0, qPrintable(gaussian.err));
+    for (const auto* run : {&approximate, &gaussian}) {
+      const QJsonObject exact = run->json()["meaning"].toObject()["exact_trade_off"].toObject();
+      QCOMPARE(exact["kind"].toString(), QString(run == &gaussian ? "gaussian-dp" : "pld"));
+      const QJsonArray points = exact["points"].toArray();
+      QCOMPARE(points.size(), 21);
+      for (const auto& point : points) {
+        const double alpha = point.toObject()["false_positive"].toDouble();
+        const double beta = point.toObject()["min_false_negative"].toDouble();
+        QVERIFY(beta >= privacy::epsilonDeltaMinFalseNegative(1.0, 1e-5, alpha).value() - 1e-9);
+      }
+    }
+    // μ = Δ/σ of the σ before release mode's enlargement by F (which only lowers μ).
+    const QJsonObject g = gaussian.json();
+    const double mu = g["meaning"].toObject()["exact_trade_off"].toObject()["mu"].toDouble();
+    QVERIFY(std::abs(mu - g["Delta"].toDouble() * g["release_noise_factor"].toDouble() / g["sigma"].toDouble()) <
+            1e-9 * mu);
     const auto text = runCli({"calibrate", "--mechanism", "output", "--model", "logreg", "--epsilon", "1", "--n",
                               "1000", "--d", "10"});
     QVERIFY2(text.out.contains("meaning  If an attacker"), qPrintable(text.out));

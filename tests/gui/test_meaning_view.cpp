@@ -5,6 +5,8 @@
 //
 // DPSTUDIO_TEST_SCREENSHOTS=DIR saves the page.
 
+#include <QAction>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -23,6 +25,8 @@
 #include "ui/privacy/audit_view.h"
 #include "ui/privacy/meaning_view.h"
 #include "ui/training/mechanism_form.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/model_settings_form.h"
 #include "ui/widgets/number_field.h"
 
 using namespace dpstudio;
@@ -46,7 +50,13 @@ class TestMeaningView : public QObject {
     showActiveOnIris(window);
     auto* page = window.findChild<MeaningView*>(QStringLiteral("meaningPage"));
     QVERIFY(page);
-    window.centralTabs()->setCurrentWidget(page);
+    // Help and View (Ctrl+6) turn to it.
+    auto* help = window.findChild<QAction*>(QStringLiteral("meaningHelpAction"));
+    auto* show = window.findChild<QAction*>(QStringLiteral("meaningPageShowAction"));
+    QVERIFY(help && show);
+    QCOMPARE(show->shortcut(), QKeySequence(QStringLiteral("Ctrl+6")));
+    help->trigger();
+    QCOMPARE(window.centralTabs()->currentWidget(), page);
     ui::MechanismForm* form = mechanismForm(window);
 
     form->setMechanism(mech::MechanismKind::None);
@@ -65,6 +75,9 @@ class TestMeaningView : public QObject {
       return -1.0;
     };
     QVERIFY(std::abs(atPrior(0.5) - privacy::posteriorBound(0.5, 1.0).value()) < 1e-12);
+    // ℓ2-Laplace output perturbation: nothing is known beyond (ε, 0).
+    QTest::qWait(100);
+    QCOMPARE(page->exactSeries()->count(), 0);
 
     // Live: another ε, another picture, before any training.
     form->epsilonField()->setValue(3.0);
@@ -72,6 +85,10 @@ class TestMeaningView : public QObject {
     QVERIFY(page->sentenceLabel()->text().contains(QStringLiteral("\u03b5 = 3")));
     QVERIFY(!page->sentenceLabel()->text().contains(QStringLiteral("NOT private")));
     QCOMPARE(page->auditSeries()->count(), 0);
+    exactCurvesLieInsideTheClaim(window, page);
+    form->distributionBox()->setCurrentIndex(form->distributionBox()->findData(QStringLiteral("l2-laplace")));
+    form->epsilonField()->setValue(3.0);
+    QTRY_VERIFY_WITH_TIMEOUT(std::abs(atPrior(0.5) - privacy::posteriorBound(0.5, 3.0).value()) < 1e-12, kTimeoutMs);
     // Seeded noise: the run itself bounds nothing, and the page says so first.
     useExperimentNoise(window);
     QTRY_VERIFY_WITH_TIMEOUT(page->sentenceLabel()->text().startsWith(QStringLiteral("Experiment noise is NOT private")),
@@ -94,6 +111,45 @@ class TestMeaningView : public QObject {
   }
 
  private:
+  // Gaussian output perturbation (μ-GDP) and DP-SGD (the PLD's profile): a curve that
+  // no point of crosses into the claimed (ε, δ)'s forbidden region, and that lies strictly
+  // inside it somewhere (it is tighter); the caption names it.
+  static QString caption(MeaningView* page) {
+    QString all;
+    for (QLabel* label : page->findChildren<QLabel*>()) all += label->text();
+    return all;
+  }
+
+  static void exactCurvesLieInsideTheClaim(MainWindow& window, MeaningView* page) {
+    ui::MechanismForm* form = mechanismForm(window);
+    const auto check = [page](double epsilon, double delta) {
+      double inside = 0;
+      for (const QPointF& p : page->exactSeries()->points()) {
+        const double bound = privacy::epsilonDeltaMinFalseNegative(epsilon, delta, p.x()).value();
+        if (p.y() < bound - 1e-6) return false;
+        inside = std::max(inside, p.y() - bound);
+      }
+      return inside > 0.01;
+    };
+    form->distributionBox()->setCurrentIndex(form->distributionBox()->findData(QStringLiteral("gaussian")));
+    form->deltaField()->setValue(1e-5);
+    form->epsilonField()->setValue(1.0);
+    QTRY_VERIFY_WITH_TIMEOUT(page->exactSeries()->count() > 50, kTimeoutMs);
+    QVERIFY(check(1.0, 1e-5));
+    QVERIFY(caption(page).contains(QStringLiteral("GDP")));
+
+    window.modelPanel()->form()->setModelKind(ModelKind::Softmax);
+    form->setMechanism(mech::MechanismKind::DpSgd);
+    QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && form->calibration()->exactPrivacy &&
+                                 !form->calibration()->exactPrivacy->sampledGaussian.empty(),
+                             kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(page->exactSeries()->count() > 50 && caption(page).contains(QStringLiteral("PLD")),
+                             4 * kTimeoutMs);
+    QVERIFY(check(1.0, 1e-5));
+    saveScreenshot(&window, QStringLiteral("meaning-dpsgd"));
+    form->setMechanism(mech::MechanismKind::Output);
+  }
+
   QTemporaryDir dir_;
 };
 

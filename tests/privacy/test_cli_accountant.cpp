@@ -9,10 +9,12 @@
 
 #include <cmath>
 
+#include "core/privacy/tradeoff.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 
 using dpstudio::test::runCli;
+namespace privacy = dpstudio::privacy;
 
 namespace {
 
@@ -114,6 +116,33 @@ class TestCliAccountant : public QObject {
     QCOMPARE(rdp.exitCode, 0);
     QCOMPARE(rdp.json()["epsilon"].toDouble(), out["epsilon_rdp"].toDouble());
     QCOMPARE(rdp.json()["adjacency"].toString(), adjacency);
+  }
+
+  // What the ε means (issue 35): the sentence, and the exact trade-off of the composed events
+  // from the PLD accountant, inside the (ε, δ) region and strictly tighter somewhere.
+  void meaningWithTheExactTradeOff() {
+    const auto run = runCli(withJson(kMnist));
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject out = run.json();
+    const QJsonObject meaning = out["meaning"].toObject();
+    QVERIFY(meaning["sentence"].toString().contains("1 % chance"));
+    const QJsonObject exact = meaning["exact_trade_off"].toObject();
+    QCOMPARE(exact["kind"].toString(), QString("pld"));
+    double tighter = 0;
+    for (const auto& point : exact["points"].toArray()) {
+      const double alpha = point.toObject()["false_positive"].toDouble();
+      const double beta = point.toObject()["min_false_negative"].toDouble();
+      const double claim =
+          privacy::epsilonDeltaMinFalseNegative(out["epsilon"].toDouble(), out["delta"].toDouble(), alpha).value();
+      QVERIFY(beta >= claim - 1e-9);
+      tighter = std::max(tighter, beta - claim);
+    }
+    QVERIFY(tighter > 0.01);
+    const auto text = runCli(kMnist);
+    QVERIFY2(text.out.contains("exact    the steps' privacy loss by the PLD accountant"), qPrintable(text.out));
+    // The RDP accountant's ε: the sentence, no exact curve.
+    const auto rdp = runCli(withJson(with(kMnist, {"--accountant", "rdp"})));
+    QVERIFY(!rdp.json()["meaning"].toObject().contains("exact_trade_off"));
   }
 
   void secondKnownAnswer() {

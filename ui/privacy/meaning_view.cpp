@@ -3,6 +3,7 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -10,9 +11,11 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
+#include "core/privacy/exact_privacy.h"
 #include "core/privacy/tradeoff.h"
 #include "ui/privacy/audit_chart.h"
 #include "ui/privacy/audit_view.h"
@@ -71,6 +74,7 @@ MeaningView::MeaningView(MechanismForm* mechanism, AuditView* audit, QWidget* pa
       boundary_(new QLineSeries(this)),  // the area series does not own its edges
       floor_(new QLineSeries(this)),
       audit_(new QLineSeries),
+      exact_(new QLineSeries),
       posterior_(new QLineSeries),
       onePercent_(new QScatterSeries) {
   sentence_->setWordWrap(true);
@@ -85,29 +89,26 @@ MeaningView::MeaningView(MechanismForm* mechanism, AuditView* audit, QWidget* pa
   guessing->append(1, 1);
   guessing->setPen(pen(QColor(120, 120, 120), 1.0, Qt::DotLine));
   posterior_->setPen(pen(QColor(21, 101, 192), 2.0));
+  exact_->setPen(pen(QColor(106, 27, 154), 2.5));
+  exact_->setName(tr("exact trade-off"));
   onePercent_->setMarkerSize(9);
   onePercent_->setColor(QColor(33, 33, 33));
   onePercent_->setBorderColor(Qt::white);
 
   QChartView* tradeOff = unitChart(tr("Any test of one person's record"), tr("false positives \u03b1"),
-                                   tr("false negatives \u03b2"), {forbidden_, audit_});
+                                   tr("false negatives \u03b2"), {forbidden_, exact_, audit_});
   QChartView* belief = unitChart(tr("An attacker's belief"), tr("prior"), tr("largest posterior"),
                                  {guessing, posterior_, onePercent_});
   auto* charts = new QHBoxLayout;
   charts->addWidget(tradeOff, 1);
   charts->addWidget(belief, 1);
-  auto* caption = new QLabel(
-      tr("Left: shaded, what no test can reach under the guarantee (fewer false negatives at that rate of false "
-         "positives); blue, the last audit's threshold tests when it audited this \u03b5 and \u03b4. Right: the "
-         "most an attacker's belief that the record is one value rather than another can grow, against what they "
-         "believed before (dotted: no change); the dot is a 1 % prior. An explanation, not a release: nothing is "
-         "recorded. docs/algorithms.md \u00a71.6."));
-  caption->setWordWrap(true);
-  caption->setStyleSheet(QStringLiteral("color: #555555;"));
+  caption_ = new QLabel;
+  caption_->setWordWrap(true);
+  caption_->setStyleSheet(QStringLiteral("color: #555555;"));
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(sentence_);
   layout->addLayout(charts, 1);
-  layout->addWidget(caption);
+  layout->addWidget(caption_);
 
   connect(mechanism_, &MechanismForm::calibrationChanged, this, &MeaningView::refresh);
   connect(auditView_, &AuditView::resultShown, this, &MeaningView::refresh);
@@ -125,8 +126,10 @@ void MeaningView::refresh() {
   boundary_->clear();
   floor_->clear();
   audit_->clear();
+  exact_->clear();
   posterior_->clear();
   onePercent_->clear();
+  computeExactCurve();
   if (!meaning) {
     sentence_->setText(!mechanism_->isPrivate()
                            ? tr("No mechanism: a non-private model bounds nothing \u2014 a test may tell one "
@@ -159,6 +162,43 @@ void MeaningView::refresh() {
       result && std::abs(result->epsilon - report->epsilon) <= 1e-12 * std::max(1.0, report->epsilon) &&
       std::abs(result->delta - report->delta) <= 1e-15)
     for (const QPointF& p : auditCurvePoints(*result)) audit_->append(p);
+}
+
+void MeaningView::computeExactCurve() {
+  const int generation = ++exactGeneration_;
+  const auto& report = mechanism_->calibration();
+  const bool known = mechanism_->isPrivate() && report && report->guaranteeHolds() && report->exactPrivacy;
+  const QString tests = tr("blue, the last audit's threshold tests when it audited this \u03b5 and \u03b4");
+  const QString belief =
+      tr("Right: the most an attacker's belief that the record is one value rather than another can grow, against "
+         "what they believed before (dotted: no change); the dot is a 1 % prior. An explanation, not a release: "
+         "nothing is recorded. docs/algorithms.md \u00a71.6.");
+  if (!known) {
+    caption_->setText(tr("Left: shaded, what no test can reach under the guarantee (fewer false negatives at that "
+                         "rate of false positives); %1. %2").arg(tests, belief));
+    return;
+  }
+  const bool gaussian = report->exactPrivacy->gaussianMu.has_value();
+  caption_->setText(
+      tr("Left: shaded, what no test can reach under the claimed (\u03b5, \u03b4); purple, the exact limit of "
+         "this mechanism (%1), which every test stays above too; %2. %3")
+          .arg(gaussian ? tr("Gaussian noise: \u03bc-GDP with \u03bc = %1").arg(*report->exactPrivacy->gaussianMu, 0, 'g', 3)
+                        : tr("its steps' privacy loss by the PLD accountant"),
+               tests, belief));
+  using Curve = std::shared_ptr<const Result<std::optional<std::vector<privacy::TradeOffPoint>>>>;
+  auto* watcher = new QFutureWatcher<Curve>(this);
+  connect(watcher, &QFutureWatcher<Curve>::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation != exactGeneration_) return;
+    const auto& curve = *watcher->result();
+    exact_->clear();
+    if (curve && curve.value())
+      for (const privacy::TradeOffPoint& p : *curve.value()) exact_->append(p.falsePositive, p.falseNegative);
+  });
+  watcher->setFuture(QtConcurrent::run([exact = *report->exactPrivacy] {
+    return Curve(std::make_shared<const Result<std::optional<std::vector<privacy::TradeOffPoint>>>>(
+        privacy::exactTradeOffCurve(exact, kCurvePoints)));
+  }));
 }
 
 }  // namespace dpstudio::ui

@@ -77,7 +77,7 @@ void MechanismForm::computeCalibration() {
                                    .arg(problem.shape.rows).arg(problem.shape.features).arg(problem.shape.classes));
   // The scale the run will draw at, and what core warns of before it (δ against the whole
   // training part's n: the guarantee is over all of it).
-  showCalibration(mech::calibrate(problem.options, problem.shape, s.noise), *shape_);
+  showCalibration(mech::calibrateProblem(options, s.tuneLambdas, *shape_, s.noise), *shape_);
 }
 
 // Private selection's plan: instant for the public rule's one mechanism; with "among all"
