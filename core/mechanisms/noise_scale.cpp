@@ -19,6 +19,13 @@ std::optional<double> minimizerNormBound(const LearnerSpec& learner, Index class
   return std::sqrt(2.0 * lossAtZero / learner.lambda);
 }
 
+double lmgcLossAtZero(const LearnerSpec& learner, Index classes) {
+  // H_h(0) (§2.2): on the linear part 1 − z when h < 1, on the quadratic part otherwise.
+  const double h = learner.huber;
+  const double hingeAtZero = h < 1.0 ? 1.0 : (1.0 + h) * (1.0 + h) / (4.0 * h);
+  return static_cast<double>(std::max<Index>(classes, 2) - 1) * hingeAtZero;
+}
+
 std::optional<NoiseAboveModel> noiseAboveModelBound(const LearnerSpec& learner, Index classes, double expectedNoiseNorm) {
   const auto bound = minimizerNormBound(learner, classes);
   if (!bound || !std::isfinite(expectedNoiseNorm) || expectedNoiseNorm <= *bound) return std::nullopt;
@@ -31,6 +38,18 @@ std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& optio
                                                    Index classes) {
   if (options.kind != MechanismKind::Output) return std::nullopt;
   const double noise = report.expectedNoiseNorm;
+  if (options.learner.kind == ModelKind::Lmgc) {
+    const double lambda2 = options.lmgcStrongConvexity, lossAtZero = lmgcLossAtZero(options.learner, classes);
+    if (!(lambda2 > 0)) return std::nullopt;
+    const double bound = std::sqrt(2.0 * lossAtZero / lambda2);
+    if (!std::isfinite(noise) || noise <= bound) return std::nullopt;
+    // E‖b‖ ∝ 1/λ₂ and the bound ∝ 1/√λ₂: they meet at λ₂' = (E‖b‖·λ₂)²/(2ℓ₀).
+    return "the noise swamps the model: E\u2016b\u2016 = " + briefNumber(noise) + " is larger than any model \u03bb\u2082 = " +
+           briefNumber(lambda2) + " allows (\u2016\u03a6*\u2016 \u2264 \u221a(2\u2113\u2080/\u03bb\u2082) = " +
+           briefNumber(bound) + ", \u2113\u2080 = (C \u2212 1)\u00b7H_h(0)), so the release is mostly noise; "
+           "\u03bb\u2082 above " + briefNumber(std::pow(noise * lambda2, 2) / (2.0 * lossAtZero)) +
+           " (or a larger \u03b5) makes the noise smaller than that bound";
+  }
   const auto above = noiseAboveModelBound(options.learner, classes, noise);
   if (!above) return std::nullopt;
   return "the noise swamps the model: E\u2016b\u2016 = " + briefNumber(noise) +
@@ -43,6 +62,21 @@ std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& optio
 std::optional<std::string> perturbationSwampsModelWarning(const MechanismOptions& options,
                                                           const MechanismReport& report, const ProblemShape& shape) {
   const bool objective = options.kind == MechanismKind::Objective, loss = options.kind == MechanismKind::Loss;
+  if (options.kind == MechanismKind::DpLmgc && shape.rows >= 1 && options.calibration == Calibration::Corrected) {
+    const auto rho = report.find(Calibrated::Rho);
+    if (!rho || !(*rho > 0)) return std::nullopt;
+    const double n = static_cast<double>(shape.rows), lossAtZero = lmgcLossAtZero(options.learner, shape.classes);
+    const double shift = report.expectedNoiseNorm / *rho, bound = std::sqrt(2.0 * n * lossAtZero / *rho);
+    if (!std::isfinite(shift) || shift <= bound) return std::nullopt;
+    // shift does not depend on ε or n; bound² = 2nℓ₀/ρ grows as n·ε (ρ ∝ 1/ε).
+    const double meetingRowsTimesEpsilon = n * options.epsilon * (shift / bound) * (shift / bound);
+    return "the noise swamps the model: the perturbation moves the model by up to about E\u2016B\u2016/\u03c1 = " +
+           briefNumber(shift) + ", more than any noise-free model is long (\u2016\u03a6\u2080\u2016 \u2264 "
+           "\u221a(2n\u2113\u2080/\u03c1) = " + briefNumber(bound) +
+           "), so the release is mostly noise; that move does not shrink with \u03b5 (both the noise and \u03c1 "
+           "scale as 1/\u03b5): it needs n\u00b7\u03b5 above about " + briefNumber(meetingRowsTimesEpsilon) +
+           ", fewer features or classes, or another mechanism (output perturbation, DP-SGD)";
+  }
   if (!(objective || loss) || shape.rows < 1) return std::nullopt;
   const auto bound = minimizerNormBound(options.learner, shape.classes);
   if (!bound) return std::nullopt;

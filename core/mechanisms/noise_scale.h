@@ -31,8 +31,16 @@ struct NoiseAboveModel {
 };
 std::optional<NoiseAboveModel> noiseAboveModelBound(const LearnerSpec& learner, Index classes, double expectedNoiseNorm);
 
+// LMGC (docs/algorithms.md §2.3): at Φ = 0 every score is equal and each row's loss is
+// ℓ₀ = (C − 1)·H_h(0). Output perturbation's mean-scale objective
+// (1/n)(Σℓ + λΣtr Ψ_c) + (λ₂/2)‖Φ‖² then has ‖Φ*‖ ≤ √(2ℓ₀/λ₂); DP-LMGC's sum-scale
+// Σℓ + λΣtr Ψ_c + (ρ/2)‖Φ‖² without its noise ‖Φ₀‖ ≤ √(2nℓ₀/ρ), and its noise ⟨B, Φ⟩ moves
+// the minimizer by at most ‖B‖/ρ (the cone's projection does not lengthen the move).
+double lmgcLossAtZero(const LearnerSpec& learner, Index classes);
+
 // The warning for output perturbation whose E‖b‖ (report.expectedNoiseNorm) exceeds
-// minimizerNormBound(); empty for every other mechanism and when the noise is smaller.
+// minimizerNormBound() (LMGC: √(2ℓ₀/λ₂), the λ₂ named instead of λ); empty for every other
+// mechanism and when the noise is smaller.
 std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& options, const MechanismReport& report,
                                                    Index classes);
 
@@ -40,7 +48,9 @@ std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& optio
 // minimizer further than any model is long: their linear term b/n (objective, mean scale)
 // or B (loss, sum scale) moves the minimizer of a q-strongly convex objective by at most
 // ‖b‖/(n·q), q = λ + Δ (objective) or nλ + ρ (loss); the warning compares E‖b‖/(n·q) with
-// minimizerNormBound(). Empty for every other mechanism and when the shift is smaller.
+// minimizerNormBound(). DP-LMGC (corrected): E‖B‖/ρ against √(2nℓ₀/ρ), a ratio that ε does not
+// change (both noise and ρ scale as 1/ε), so the warning names the n·ε at which they meet.
+// Empty for every other mechanism and when the shift is smaller.
 std::optional<std::string> perturbationSwampsModelWarning(const MechanismOptions& options,
                                                           const MechanismReport& report, const ProblemShape& shape);
 

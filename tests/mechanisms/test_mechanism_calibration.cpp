@@ -94,6 +94,50 @@ class TestMechanismCalibration : public QObject {
     }
   }
 
+  // Issue 32 item 4 for LMGC (docs/algorithms.md §2.3): at Φ = 0 each row's loss is
+  // ℓ₀ = (C − 1)·H_h(0); output perturbation's noise against √(2ℓ₀/λ₂), DP-LMGC's move E‖B‖/ρ
+  // against √(2nℓ₀/ρ), each warning naming where the two meet.
+  void lmgcNoiseThatSwampsEveryModelIsNamed() {
+    auto o = test::options(MechanismKind::Output, ModelKind::Lmgc, 1.0, 1e-2);
+    o.learner.huber = 0.5;
+    QCOMPARE(mech::lmgcLossAtZero(o.learner, 3), 2.0);  // H_h(0) = 1 on the linear part
+    LearnerSpec wide = o.learner;
+    wide.huber = 2.0;
+    QCOMPARE(mech::lmgcLossAtZero(wide, 3), 2.0 * 9.0 / 8.0);  // (1 + h)²/(4h)
+
+    const mech::ProblemShape iris{112, 4, 3};
+    o.lmgcStrongConvexity = 0.01;
+    const auto swamped = test::orDie(mech::calibrate(o, iris));
+    QVERIFY(mech::noiseSwampsModelWarning(o, swamped, 3));
+    // E‖b‖ ∝ 1/λ₂ meets √(2ℓ₀/λ₂) at λ₂' = (E‖b‖·λ₂)²/(2ℓ₀).
+    const double balance = std::pow(swamped.expectedNoiseNorm * 0.01, 2) / (2.0 * 2.0);
+    o.lmgcStrongConvexity = balance * 1.01;
+    QVERIFY(!mech::noiseSwampsModelWarning(o, test::orDie(mech::calibrate(o, iris)), 3));
+    o.lmgcStrongConvexity = balance * 0.99;
+    QVERIFY(mech::noiseSwampsModelWarning(o, test::orDie(mech::calibrate(o, iris)), 3));
+
+    auto dp = test::options(MechanismKind::DpLmgc, ModelKind::Lmgc, 1.0, 1e-2);
+    dp.learner.huber = 0.5;
+    const auto report = test::orDie(mech::calibrate(dp, iris));
+    const auto warning = mech::perturbationSwampsModelWarning(dp, report, iris);
+    QVERIFY(warning && warning->find("n\u00b7\u03b5 above") != std::string::npos);
+    // The move E‖B‖/ρ does not depend on ε; the bound² = 2nℓ₀/ρ grows as n·ε: they meet at
+    // n·ε = nε·(move/bound)². Just above it in ε, no warning; just below, one.
+    const double rho = report.calibrated(mech::Calibrated::Rho);
+    const double move = report.expectedNoiseNorm / rho, bound = std::sqrt(2.0 * 112 * 2.0 / rho);
+    const double meetingEpsilon = (move / bound) * (move / bound);
+    for (const auto& [factor, warned] : {std::pair{1.01, false}, std::pair{0.99, true}}) {
+      dp.epsilon = meetingEpsilon * factor;
+      const auto at = test::orDie(mech::calibrate(dp, iris));
+      QVERIFY(std::abs(at.expectedNoiseNorm / at.calibrated(mech::Calibrated::Rho) - move) < 1e-9 * move);
+      QCOMPARE(mech::perturbationSwampsModelWarning(dp, at, iris).has_value(), warned);
+    }
+    // As published there is no ρ to bound the move with: no such warning (it has its own).
+    dp.calibration = mech::Calibration::Published;
+    dp.epsilon = 1.0;
+    QVERIFY(!mech::perturbationSwampsModelWarning(dp, test::orDie(mech::calibrate(dp, iris)), iris));
+  }
+
   // Core's pre-run warnings, the one list both front ends show: the swamping noise for the
   // training mechanism, a δ not below 1/n for every private plan (predictors and
   // multiparty pass no training options), none where nothing is wrong; and private tuning's
