@@ -196,9 +196,7 @@ Result<TrainOutcome> runTrainRequest(const Command& command, const TrainRequest&
   out.mostCommonClass = experiment::mostCommonClassAccuracy(test);
   if (out.isPrivate) out.nonPrivateAccuracy = out.run.baseline.testAccuracy;
   // DP-SGD's own settings without its noise: underfitting apart from the price of privacy.
-  const bool noisyDpSgd = mechanism && !out.selected && mechanism->options.kind == mech::MechanismKind::DpSgd &&
-                          !(mechanism->options.sgd.noiseMultiplier && *mechanism->options.sgd.noiseMultiplier == 0);
-  if (noisyDpSgd && out.testAccuracy) out.noiseFreeAccuracy = experiment::noiseFreeSgdAccuracy(mechanism->options, train, test);
+  if (out.testAccuracy) out.noiseFreeAccuracy = experiment::noiseFreeSgdAccuracy(out.plan, train, test);
   out.optimizer = optimizerOutput(model);
   out.hasGuarantee = out.isPrivate && std::isfinite(out.report.epsilon);
   // The same judgement as the bundle's: experiment noise, a step fitted on the data or a

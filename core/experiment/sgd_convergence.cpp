@@ -22,6 +22,19 @@ std::optional<double> noiseFreeSgdAccuracy(const mech::MechanismOptions& options
   return accuracy(*model.model, model.theta, test.X, test.y);
 }
 
+bool hasNoiseFreeSgdDiagnostic(const PrivacyPlan& plan) {
+  const auto* mechanism = std::get_if<TrainingMechanism>(&plan.choice);
+  if (!mechanism || mechanism->selection || mechanism->options.kind != mech::MechanismKind::DpSgd) return false;
+  const mech::DpSgdSettings& sgd = mechanism->options.sgd;
+  return !(sgd.noiseMultiplier && *sgd.noiseMultiplier == 0);  // that is the noise-free run itself
+}
+
+std::optional<double> noiseFreeSgdAccuracy(const PrivacyPlan& plan, const Dataset& train, const Dataset& test,
+                                           const Progress& progress) {
+  if (!hasNoiseFreeSgdDiagnostic(plan)) return std::nullopt;
+  return noiseFreeSgdAccuracy(std::get<TrainingMechanism>(plan.choice).options, train, test, progress);
+}
+
 std::optional<std::string> sgdUnderfitsWarning(double noiseFreeAccuracy, double nonPrivateAccuracy) {
   if (!(noiseFreeAccuracy < nonPrivateAccuracy - kUnderfitGap)) return std::nullopt;
   char text[400];

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/data/dataset.h"
+#include "core/experiment/privacy_plan.h"
 #include "core/mechanisms/mechanism.h"
 #include "core/util/progress.h"
 
@@ -20,6 +21,14 @@ namespace dpstudio::experiment {
 // test rows, or when the run fails (cancelled included).
 std::optional<double> noiseFreeSgdAccuracy(const mech::MechanismOptions& options, const Dataset& train,
                                            const Dataset& test, const Progress& progress = {});
+
+// The same for a plan, where the diagnostic applies: DP-SGD (tuned or not, not chosen by a
+// selection) that adds noise; none for any other plan. The CLI's train and the GUI's run
+// call this one.
+std::optional<double> noiseFreeSgdAccuracy(const PrivacyPlan& plan, const Dataset& train, const Dataset& test,
+                                           const Progress& progress = {});
+// Whether that diagnostic applies to `plan` (so that a caller can share out its progress).
+bool hasNoiseFreeSgdDiagnostic(const PrivacyPlan& plan);
 
 // The gap, in accuracy, from which noise-free DP-SGD counts as not converged. Smaller gaps
 // are normal — a few hundred SGD steps do not reach L-BFGS's minimizer of a weakly

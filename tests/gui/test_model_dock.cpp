@@ -22,6 +22,7 @@
 #include "ui/jobs/job_status_widget.h"
 #include "ui/main_window.h"
 #include "ui/plot/scatter_view.h"
+#include "ui/training/mechanism_form.h"
 #include "ui/training/model_panel.h"
 #include "ui/training/model_settings_form.h"
 #include "ui/training/training_controller.h"
@@ -31,6 +32,10 @@
 using dpstudio::ModelKind;
 using dpstudio::test::isolateSettings;
 using dpstudio::test::kTimeoutMs;
+using dpstudio::test::mechanismForm;
+using dpstudio::test::useExperimentNoise;
+namespace mech = dpstudio::mech;
+namespace ui = dpstudio::ui;
 using dpstudio::test::openDataset;
 using dpstudio::test::trainFromDock;
 using dpstudio::ui::MainWindow;
@@ -50,6 +55,7 @@ class TestModelDock : public QObject {
   void normBoundIsPrefilledOnlyFromAPublicBound();
   void unusedEmptyNormBoundIsNotMarked();
   void resultAndPrivacyStatusAreShown();
+  void dpSgdShowsItsNoiseFreeRun();
   void cancelKeepsThePreviousModel();
   void openingAnotherDatasetDropsTheModel();
 
@@ -187,6 +193,30 @@ void TestModelDock::resultAndPrivacyStatusAreShown() {
   QVERIFY(window.modelPanel()->privacyLabel()->isVisibleTo(window.modelPanel()));
   QVERIFY(window.modelPanel()->privacyLabel()->text().contains(QLatin1String("Not private: no mechanism")));
   QVERIFY(window.scatterView()->chart()->title().contains(QLatin1String("not private: no mechanism")));
+}
+
+// Issue 32 item 3: a DP-SGD result shows the same settings' accuracy without noise, which
+// tells underfitting apart from the price of privacy; no other mechanism's result has it.
+void TestModelDock::dpSgdShowsItsNoiseFreeRun() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:iris"), 150);
+  window.modelPanel()->form()->setModelKind(ModelKind::Softmax);
+  ui::MechanismForm* form = mechanismForm(window);
+  form->setMechanism(mech::MechanismKind::DpSgd);
+  form->epsilonField()->setValue(2.0);
+  form->deltaField()->setValue(1e-5);
+  useExperimentNoise(window);
+  trainFromDock(window, ModelKind::Softmax);
+  const auto& result = *window.training()->result();
+  QVERIFY(result.release && result.noiseFreeSgdAccuracy);
+  QVERIFY(*result.noiseFreeSgdAccuracy > 0.5);  // iris without noise: far above the most common class
+  const QString shown = window.modelPanel()->testAccuracyLabel()->text();
+  QVERIFY2(shown.contains(QStringLiteral("DP-SGD without noise")), qPrintable(shown));
+  form->setMechanism(mech::MechanismKind::Output);
+  trainFromDock(window, ModelKind::Softmax);
+  QVERIFY(window.training()->result()->release && !window.training()->result()->noiseFreeSgdAccuracy);
+  QVERIFY(!window.modelPanel()->testAccuracyLabel()->text().contains(QStringLiteral("without noise")));
 }
 
 void TestModelDock::cancelKeepsThePreviousModel() {

@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "core/experiment/result_baselines.h"
+#include "core/experiment/sgd_convergence.h"
 #include "ui/dataset/dataset_document.h"
 #include "ui/training/calibration_view.h"
 #include "ui/training/mechanism_form.h"
@@ -472,15 +473,29 @@ void ModelPanel::showRelease(const TrainingResult& r) {
   testAccuracyLabel_->setText(release.testAccuracy && r.testAccuracy
                                   ? pair(*release.testAccuracy, *r.testAccuracy) + mostCommonClassText(r)
                                   : tr("\u2014 (no test part)"));
+  const auto warn = [this](const std::string& warning) {
+    const QString text = tr("\u26a0 %1").arg(QString::fromStdString(warning));
+    releaseWarning_->setText(resultForm_->isRowVisible(releaseWarning_) ? releaseWarning_->text() + QStringLiteral("\n") + text
+                                                                       : text);
+    resultForm_->setRowVisible(releaseWarning_, true);
+  };
+  // DP-SGD: the same steps without noise tell underfitting apart from the price of privacy.
+  if (r.noiseFreeSgdAccuracy) {
+    testAccuracyLabel_->setText(testAccuracyLabel_->text() +
+                                tr("\n%1 DP-SGD without noise").arg(formatPercent(*r.noiseFreeSgdAccuracy)));
+    testAccuracyLabel_->setToolTip(tr("DP-SGD without noise: the same steps, batches and clipping with noise "
+                                      "multiplier 0, scored on the test part (measured on the data, NOT private, "
+                                      "not released)."));
+    if (r.testAccuracy)
+      if (auto underfit = experiment::sgdUnderfitsWarning(*r.noiseFreeSgdAccuracy, *r.testAccuracy)) warn(*underfit);
+  } else {
+    testAccuracyLabel_->setToolTip(QString());
+  }
   // A release no better than always answering the most common class has learned nothing
   // usable at this privacy level: say so where the accuracy is read.
   const std::optional<double> common = experiment::mostCommonClassAccuracy(r.data->test);
   if (release.testAccuracy && common)
-    if (auto useless = experiment::noBetterThanMostCommonClassWarning(*release.testAccuracy, *common)) {
-      const QString text = tr("\u26a0 %1").arg(QString::fromStdString(*useless));
-      releaseWarning_->setText(report.warning.empty() ? text : releaseWarning_->text() + QStringLiteral("\n") + text);
-      resultForm_->setRowVisible(releaseWarning_, true);
-    }
+    if (auto useless = experiment::noBetterThanMostCommonClassWarning(*release.testAccuracy, *common)) warn(*useless);
   timeLabel_->setToolTip(tr("Private training; the non-private model took %1 s.").arg(r.seconds, 0, 'f', 2));
 }
 

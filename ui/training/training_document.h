@@ -140,6 +140,9 @@ struct TrainingResult {
   std::optional<PrivateRelease> release;  // a private training or multiparty run
   std::optional<PredictionRelease> prediction;  // a private predictor (§3 F, G)
   std::optional<MultipartyDiagnostics> multiparty;  // §3 I, beside `release`
+  // DP-SGD: the same settings' test accuracy without noise (sgd_convergence.h), measured on
+  // the data, NOT private; none for other plans or without a test part.
+  std::optional<double> noiseFreeSgdAccuracy;
 
   bool isPrivate() const { return release.has_value() || prediction.has_value(); }
   bool isPrediction() const { return prediction.has_value(); }

@@ -1,6 +1,7 @@
 #include "ui/training/training_job.h"
 
 #include "core/experiment/release_entries.h"
+#include "core/experiment/sgd_convergence.h"
 
 #include "core/sources/source.h"
 
@@ -36,7 +37,10 @@ Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& data
   if (!noise) return noise.error();
   experiment::FittedModel reusable;
   experiment::RunControl control;
-  control.progress = experiment::progressSegment(progress, 0.03, 1.0);
+  // DP-SGD also runs its settings without noise afterwards: as long again.
+  const bool diagnoseSgd = experiment::hasNoiseFreeSgdDiagnostic(plan) && result->data->test.rows() > 0;
+  const double runEnd = diagnoseSgd ? 0.5 : 1.0;
+  control.progress = experiment::progressSegment(progress, 0.03, runEnd);
   if (sameData && reuse->hasStandardBaseline()) {
     reusable = {reuse->model, reuse->trainAccuracy, reuse->testAccuracy, reuse->seconds};
     control.reuse.baseline = experiment::lentBaseline(reusable);
@@ -51,6 +55,11 @@ Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& data
   result->release = std::move(r.release);
   result->prediction = std::move(r.prediction);
   result->multiparty = std::move(r.multiparty);
+  if (diagnoseSgd) {
+    result->noiseFreeSgdAccuracy = experiment::noiseFreeSgdAccuracy(
+        plan, result->data->train, result->data->test, experiment::progressSegment(progress, runEnd, 1.0));
+    if (progress.cancelled()) return Error::cancelled();
+  }
 
   TrainingOutcome outcome;
   auto view = computeModelView(*result, viewSpec);
