@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -23,6 +24,11 @@
 #include "tests/common/test_files.h"
 #include "ui/dataset/dataset_document.h"
 #include "ui/dataset/import_dialog.h"
+#include "ui/dataset/schema_editor.h"
+#include "ui/training/model_settings_form.h"
+#include "ui/training/model_panel.h"
+#include "ui/training/mechanism_form.h"
+#include "core/io/schema_json.h"
 
 using namespace dpstudio;
 using dpstudio::ui::ImportDialog;
@@ -64,6 +70,7 @@ class TestImportDialog : public QObject {
   void labelColumnByNumber();
   void openUsesTheChosenOptions();
   void aSchemaDeclaresTheLayoutAndTheNormBound();
+  void aDraftSchemaIsTypedAndSaved();
 
  private:
   QTemporaryDir dir_;
@@ -186,6 +193,79 @@ void TestImportDialog::aSchemaDeclaresTheLayoutAndTheNormBound() {
   QVERIFY(prepared.preprocessor.spec.normBound);
   QCOMPARE(*prepared.preprocessor.spec.normBound, std::sqrt(3.0) / 2);
   test::saveScreenshot(&window, QStringLiteral("import-schema"));
+}
+
+// Issue 32 item 1 in the GUI: Edit… drafts a schema from the rows (marked as read off the
+// data), the user types each feature's public range and the categories, says they are public,
+// saves; the preview then reads the file by that schema, which declares nothing from the data.
+void TestImportDialog::aDraftSchemaIsTypedAndSaved() {
+  const QString path = dir_.filePath(QStringLiteral("survey.csv"));
+  QByteArray rows = "age,job,hours,answer\n";
+  const char* jobs[] = {"clerk", "nurse", "farmer"};
+  for (int i = 0; i < 60; ++i)
+    rows += QString("%1,%2,%3,%4\n").arg(25 + i % 30).arg(jobs[i % 3]).arg(20 + (i * 7) % 40).arg(i % 2 ? "yes" : "no").toUtf8();
+  writeFile(path, rows);
+  MainWindow window;
+  ImportDialog* dialog = importDialogOn(window, path);
+  QVERIFY(dialog);
+  auto* edit = dialog->findChild<QPushButton*>(QStringLiteral("editSchema"));
+  QVERIFY(edit && edit->isEnabled());
+  edit->click();
+  auto* editor = dialog->findChild<ui::SchemaEditor*>();
+  QVERIFY(editor && editor->isVisible());
+  QTableWidget* table = editor->table();
+  QCOMPARE(table->rowCount(), 3);
+  // The draft's values are the data's: marked, and the box that clears the mark unticked.
+  QVERIFY(!editor->publicBox()->isChecked());
+  QCOMPARE(table->item(0, ui::SchemaEditor::Low)->text(), QStringLiteral("25"));  // the observed minimum
+  QVERIFY(!(table->item(1, ui::SchemaEditor::Low)->flags() & Qt::ItemIsEditable));  // job: categorical
+  QCOMPARE(table->item(1, ui::SchemaEditor::Categories)->text(), QStringLiteral("clerk, farmer, nurse"));
+  auto drafted = editor->schema();
+  QVERIFY(drafted && drafted.value().draftedFromData);
+
+  // One range for the numeric features, then a typo, named, which Save waits for.
+  editor->allLowField()->setText(QStringLiteral("0"));
+  editor->allHighField()->setText(QStringLiteral("120"));
+  editor->applyToAllButton()->click();
+  QCOMPARE(table->item(2, ui::SchemaEditor::High)->text(), QStringLiteral("120"));
+  table->item(2, ui::SchemaEditor::High)->setText(QStringLiteral("8o"));
+  QVERIFY(editor->problemLabel()->text().contains(QStringLiteral("hours")));
+  QVERIFY(!editor->schema());
+  table->item(2, ui::SchemaEditor::High)->setText(QStringLiteral("80"));
+  table->item(1, ui::SchemaEditor::Categories)->setText(QStringLiteral("clerk, farmer, nurse, teacher"));
+  editor->classesField()->setText(QStringLiteral("no, yes"));
+  editor->publicBox()->setChecked(true);
+  QVERIFY2(editor->problemLabel()->text().isEmpty(), qPrintable(editor->problemLabel()->text()));
+  test::saveScreenshot(editor, QStringLiteral("schema-editor"));
+
+  const QString saved = dir_.filePath(QStringLiteral("survey.schema.json"));
+  QVERIFY(editor->saveTo(saved));
+  auto read = readSchemaFile(saved.toStdString());
+  QVERIFY(read);
+  QVERIFY(!read.value().draftedFromData);
+  QCOMPARE(read.value().features.at(0).range, std::optional(FeatureRange{0, 120}));
+  QCOMPARE(read.value().features.at(2).range, std::optional(FeatureRange{0, 80}));
+  QCOMPARE(read.value().features.at(1).categories.size(), std::size_t{4});
+  QCOMPARE(read.value().classes, (std::vector<std::string>{"no", "yes"}));
+  // The dialog reads the file by it now: four job categories declared, nothing marked.
+  QTRY_COMPARE_WITH_TIMEOUT(dialog->findChild<QLineEdit*>(QStringLiteral("schemaPath"))->text(), saved, test::kTimeoutMs);
+  waitForPreview(*dialog);
+  QVERIFY2(dialog->preview().summary.contains(QStringLiteral("schema: 3 features declared")),
+           qPrintable(dialog->preview().summary));
+  QVERIFY(!dialog->preview().summary.contains(QStringLiteral("draft")));
+  QVERIFY(dialog->preview().columns.contains(QStringLiteral("job=teacher")));
+
+  // Opened by it, a private mechanism needs no R: the schema's ranges give it.
+  QSignalSpy shown(&window, &MainWindow::datasetShown);
+  openButton(*dialog)->click();
+  QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, test::kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isBusy(), test::kTimeoutMs);
+  test::mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
+  auto* settings = window.modelPanel()->form();
+  QVERIFY2(settings->problems().isEmpty(), qPrintable(settings->problems().join('\n')));
+  test::trainFromDock(window, ModelKind::LogisticRegression);
+  QVERIFY(window.training()->result()->release);
+  QVERIFY(window.training()->result()->data->preprocessor.normBoundFromRanges);
 }
 
 QTEST_MAIN(TestImportDialog)

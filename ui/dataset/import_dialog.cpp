@@ -25,6 +25,7 @@
 #include "core/io/gzip.h"
 #include "core/data/data_schema.h"
 #include "core/io/schema_json.h"
+#include "ui/dataset/schema_editor.h"
 #include "ui/dataset/dataset_files.h"
 #include "ui/jobs/job.h"
 #include "ui/widgets/screen_fit.h"
@@ -119,6 +120,7 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
       libsvmFeatures_(new QSpinBox),
       labelsPath_(new QLineEdit),
       schemaPath_(new QLineEdit),
+      editSchema_(new QPushButton(tr("&Edit\u2026"))),
       raw_(new QPlainTextEdit),
       summary_(new QLabel),
       warnings_(new QLabel),
@@ -204,9 +206,16 @@ QFormLayout* ImportDialog::makeOptionsForm() {
                                                         tr("Data schemas (*.json);;All files (*)"));
     if (!schema.isEmpty()) schemaPath_->setText(schema);
   });
+  editSchema_->setObjectName(QStringLiteral("editSchema"));
+  editSchema_->setToolTip(tr("Type the label column, the classes and each feature's public range or categories, and "
+                             "save them as a schema: from the schema above, or from a draft read off the rows "
+                             "(marked until you replace what it read)."));
+  editSchema_->setEnabled(false);
+  connect(editSchema_, &QPushButton::clicked, this, &ImportDialog::editSchema);
   auto* schemaRow = new QHBoxLayout;
   schemaRow->addWidget(schemaPath_, 1);
   schemaRow->addWidget(browseSchema);
+  schemaRow->addWidget(editSchema_);
 
   auto* form = new QFormLayout;
   auto* file = new QLabel(QDir::toNativeSeparators(path_));
@@ -341,8 +350,12 @@ void ImportDialog::startPreview() {
           options.schema = std::move(schema).value();
         }
         auto loaded = loadDatasetFile(path, options, progress);
-        if (loaded) preview = summarize(loaded.value());
-        else preview.error = QString::fromStdString(loaded.error().toString());
+        if (loaded) {
+          preview = summarize(loaded.value());
+          preview.editable = options.schema ? *options.schema : draftSchema(loaded.value());
+        } else {
+          preview.error = QString::fromStdString(loaded.error().toString());
+        }
         preview.rawText = raw;
         preview.schema = options.schema;
         return preview;
@@ -379,7 +392,27 @@ void ImportDialog::showPreview(const ImportPreview& preview) {
     for (int j = 0; j < preview.rows[i].size(); ++j) table_->setItem(i, j, new QTableWidgetItem(preview.rows[i][j]));
   table_->resizeColumnsToContents();
   buttons_->button(QDialogButtonBox::Open)->setEnabled(ok);
+  editSchema_->setEnabled(preview.editable.has_value());
   emit previewShown();
+}
+
+void ImportDialog::editSchema() {
+  if (!preview_.editable) return;
+  const QString current = schemaPath_->text().trimmed();
+  const QFileInfo file(path_);
+  auto* editor = new SchemaEditor(*preview_.editable,
+                                  current.isEmpty() ? file.absolutePath() + QLatin1Char('/') + file.completeBaseName() +
+                                                          QStringLiteral(".schema.json")
+                                                    : current,
+                                  this);
+  editor->setAttribute(Qt::WA_DeleteOnClose);
+  connect(editor, &QDialog::accepted, this, [this, editor] {
+    // Read the file by what was saved: the preview follows the path.
+    openedSchema_.reset();
+    if (schemaPath_->text() == editor->savedPath()) schedulePreview();
+    else schemaPath_->setText(editor->savedPath());
+  });
+  editor->open();
 }
 
 }  // namespace dpstudio::ui

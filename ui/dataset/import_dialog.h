@@ -27,6 +27,7 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
@@ -46,6 +47,8 @@ struct ImportPreview {
   QStringList columns;   // feature names, then the label
   QList<QStringList> rows;  // the first rows: features then label
   std::optional<DataSchema> schema;  // the schema the rows were read by, if any
+  // What Edit schema… starts from: that schema, or one drafted from the rows (marked).
+  std::optional<DataSchema> editable;
 };
 
 class ImportDialog : public QDialog {
@@ -77,6 +80,7 @@ class ImportDialog : public QDialog {
   void startPreview();
   void showPreview(const ImportPreview& preview);
   void updateRows();
+  void editSchema();
 
   QString path_;
   QComboBox* format_;
@@ -88,6 +92,7 @@ class ImportDialog : public QDialog {
   QSpinBox* libsvmFeatures_;
   QLineEdit* labelsPath_;
   QLineEdit* schemaPath_;
+  QPushButton* editSchema_;
   // The schema the file was last opened with (setOptions), used while the path field is
   // empty and untouched; the schema of the preview shown last, which Open hands on.
   std::optional<DataSchema> openedSchema_;

@@ -327,13 +327,18 @@ void ModelSettingsForm::updateModelChoices() {
   mechanism_->setLearner(learner());
 }
 
+bool ModelSettingsForm::schemaDeclaresRanges() const {
+  if (!dataset_ || !dataset_->provenance.schema) return false;
+  const auto declared = declaredPreprocessing(*dataset_->provenance.schema);
+  return declared && !declared.value().ranges.empty();
+}
+
 void ModelSettingsForm::setDataset(std::shared_ptr<const Dataset> dataset) {
   dataset_ = std::move(dataset);
   // Rows read by a schema that declares ranges: those ranges are the preprocessing's unless
   // the user declares a range or R here (core's prepareLoaded), so no R is asked for.
   if (dataset_ && dataset_->provenance.schema) {
-    const auto declared = declaredPreprocessing(*dataset_->provenance.schema);
-    if (declared && !declared.value().ranges.empty()) {
+    if (schemaDeclaresRanges()) {
       useNormBound_->setChecked(false);
       normBound_->clear();
       normBoundNote_->setText(tr("The data schema declares the features' ranges: each feature is centred on its "
@@ -443,7 +448,7 @@ QStringList ModelSettingsForm::problems() const {
     // except subsample-and-aggregate's, whose teachers are black boxes to its proof. Random
     // Fourier features have norm ≤ 1 whatever the rows were.
     if (mechanism_->needsUnitRows() && !useNormBound_->isChecked() && !unitRows_->isChecked() &&
-        !useRange_->isChecked() && !kernel_->isUsed())
+        !useRange_->isChecked() && !kernel_->isUsed() && !schemaDeclaresRanges())
       out << tr("Norm bound R: a private mechanism needs rows with \u2016x\u2016 \u2264 1 \u2014 "
                 "declare the features' public range, a public norm bound R, or scale rows to unit norm");
     out << mechanism_->problems();

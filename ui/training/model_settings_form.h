@@ -100,6 +100,8 @@ class ModelSettingsForm : public QWidget {
   void validityChanged(bool valid);
 
  private:
+  // The dataset was read by a schema whose ranges give the norm bound (prepareLoaded).
+  bool schemaDeclaresRanges() const;
   QWidget* makeModelGroup();
   QWidget* makeDataGroup();
   void updateModelRows();
