@@ -10,7 +10,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-qpa-plugins libqt6opengl6-dev
   libgl-dev libvulkan-dev
   libeigen3-dev liblbfgspp-dev libboost-math-dev libboost-random-dev
-  libquazip1-qt6-dev zlib1g-dev libtbb-dev libgmp-dev openssl
+  libquazip1-qt6-dev zlib1g-dev libdeflate-dev libtbb-dev libgmp-dev openssl
   fonts-dejavu-core
   python3-numpy
   dpkg-dev desktop-file-utils appstream

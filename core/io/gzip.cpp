@@ -1,5 +1,6 @@
 #include "core/io/gzip.h"
 
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "core/io/parse_util.h"
 
@@ -58,6 +60,32 @@ bool onlyZeros(std::string_view bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](char c) { return c == '\0'; });
 }
 
+// Whole-buffer inflation by libdeflate, about three times zlib's speed (MNIST's training
+// images: 47 MB in ~0.1 s), for the usual file: one member whose trailer gives its size, up
+// to kWholeBufferLimit (one call, no progress or cancellation within it: a fraction of a
+// second). Anything else — several members, a corrupt or truncated stream, a trailer that
+// lies, more than maxBytes — returns nullopt, and the streaming zlib path runs instead and
+// says exactly what is wrong, so every error is as before.
+constexpr std::uint64_t kWholeBufferLimit = std::uint64_t{256} << 20;
+
+struct DecompressorFree {
+  void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
+};
+
+std::optional<std::string> inflateWhole(std::string_view in, std::uint64_t maxBytes) {
+  if (in.size() < 18) return std::nullopt;
+  const std::uint64_t size = gzipTrailerSize(in);
+  if (size > maxBytes || size > kWholeBufferLimit || size > in.size() * 1032ull + 1024) return std::nullopt;
+  const std::unique_ptr<libdeflate_decompressor, DecompressorFree> decompressor(libdeflate_alloc_decompressor());
+  if (!decompressor) return std::nullopt;
+  std::string out(static_cast<std::size_t>(size), '\0');
+  std::size_t consumed = 0, produced = 0;
+  const libdeflate_result result = libdeflate_gzip_decompress_ex(decompressor.get(), in.data(), in.size(), out.data(),
+                                                                 out.size(), &consumed, &produced);
+  if (result != LIBDEFLATE_SUCCESS || produced != out.size() || !onlyZeros(in.substr(consumed))) return std::nullopt;
+  return out;
+}
+
 }  // namespace
 
 bool isGzip(std::string_view bytes) {
@@ -67,6 +95,10 @@ bool isGzip(std::string_view bytes) {
 
 Result<std::string> inflateGzip(std::string_view in, const std::string& sourceName,
                                 std::uint64_t maxBytes, const Progress& progress) {
+  if (auto whole = inflateWhole(in, maxBytes)) {
+    if (!io::ProgressTicker(progress).update(1.0)) return Error::cancelled();
+    return std::move(*whole);
+  }
   z_stream stream{};
   if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
     return Error{ErrorKind::Internal, "cannot initialise zlib", sourceName, 0, {}};

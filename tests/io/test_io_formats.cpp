@@ -84,6 +84,7 @@ class TestIoFormats : public QObject {
   void numbersInACategoricalColumnAreNamed();
   void fileThatChangesWhileReadIsRefused();
   void inflateStopsAtTheSizeLimit();
+  void inflatePathsAgreeAndDamageIsNamed();
   void progressIsMonotoneAndEndsAtOne();
   void cancellationBeforeLoading();
   void cancellationDuringParsing();
@@ -449,6 +450,45 @@ void TestIoFormats::inflateStopsAtTheSizeLimit() {
   QVERIFY(!refused.ok());
   QCOMPARE(refused.error().kind, ErrorKind::BadData);
   QVERIFY(QString::fromStdString(refused.error().message).contains("files this large are refused"));
+}
+
+// The whole-buffer path (libdeflate) where the trailer tells the size, the streaming one
+// (zlib) otherwise: the same bytes either way, and every damage still named as before.
+void TestIoFormats::inflatePathsAgreeAndDamageIsNamed() {
+  QFile file(QString::fromStdString(test::fixture("mnist/train100-images-idx3-ubyte.gz")));
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const std::string bytes = file.readAll().toStdString();
+  const auto plain = inflateGzip(bytes, "a.gz");
+  QVERIFY(plain.ok());
+  QCOMPARE(plain.value().size(), std::size_t{16 + 100 * 784});
+  const auto withTrailerSize = [&bytes](std::uint32_t size) {
+    std::string out = bytes;
+    for (int k = 0; k < 4; ++k) out[out.size() - 4 + k] = static_cast<char>((size >> (8 * k)) & 0xff);
+    return out;
+  };
+  // A trailer that lies about the size is corrupt data, named by zlib whichever path saw it
+  // first; zero padding and a second member read as before.
+  for (const std::uint32_t wrong : {std::uint32_t{16 + 100 * 784 - 1}, std::uint32_t{16 + 100 * 784 + 5}}) {
+    const auto lied = inflateGzip(withTrailerSize(wrong), "lied.gz");
+    QVERIFY(!lied.ok());
+    QVERIFY2(QString::fromStdString(lied.error().message).startsWith(QStringLiteral("corrupt gzip data")),
+             lied.error().message.c_str());
+  }
+  const auto padded = inflateGzip(bytes + std::string(10, '\0'), "padded.gz");
+  QVERIFY(padded.ok() && padded.value() == plain.value());
+  const auto twice = inflateGzip(bytes + bytes, "twice.gz");
+  QVERIFY(twice.ok() && twice.value() == plain.value() + plain.value());
+  // A damaged checksum: corrupt, named as zlib names it.
+  std::string damaged = bytes;
+  damaged[damaged.size() - 8] = static_cast<char>(damaged[damaged.size() - 8] ^ 0x5a);
+  const auto corrupt = inflateGzip(damaged, "damaged.gz");
+  QVERIFY(!corrupt.ok());
+  QVERIFY2(QString::fromStdString(corrupt.error().message).startsWith(QStringLiteral("corrupt gzip data")),
+           corrupt.error().message.c_str());
+  // Cut short: truncated, as before.
+  const auto cut = inflateGzip(std::string_view(bytes).substr(0, bytes.size() / 2), "cut.gz");
+  QVERIFY(!cut.ok());
+  QVERIFY(QString::fromStdString(cut.error().message).contains(QStringLiteral("truncated")));
 }
 
 void TestIoFormats::progressIsMonotoneAndEndsAtOne() {
