@@ -104,6 +104,8 @@ class MainWindow : public QMainWindow {
   // the user's own that opens switches to Private selection (§3 K), unless the user has
   // picked a mechanism meanwhile.
   void offerSelectionForOwnData() { offerSelection_ = true; }
+  // Where File → Open, Import, Test File, Open Model and Open Transcript start.
+  QString fileDialogDirectory() const;
 
  public slots:
   void openDataset(const QString& spec, const dpstudio::LoadOptions& options = {});

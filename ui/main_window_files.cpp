@@ -30,6 +30,18 @@ namespace dpstudio::ui {
 
 using namespace main_window_keys;
 
+QString MainWindow::fileDialogDirectory() const {
+  // The folder a dialog last opened from; before any, the shown dataset's (a file given on the
+  // command line), then the home folder.
+  const QSettings settings;
+  if (settings.contains(kOpenDirKey)) return settings.value(kOpenDirKey).toString();
+  if (document_->hasDataset()) {
+    const QFileInfo shown(document_->source().spec);
+    if (!isBuiltinSpec(document_->source().spec.toStdString()) && shown.exists()) return shown.absolutePath();
+  }
+  return QDir::homePath();
+}
+
 void MainWindow::openInitialDataset(const QString& spec) {
   fallbackSpec_ = spec == defaultDatasetSpec() ? QString() : defaultDatasetSpec();
   LoadOptions options;
@@ -66,7 +78,7 @@ void MainWindow::openFile(const QString& path) {
 void MainWindow::showOpenDialog() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Dataset"), settings.value(kOpenDirKey, QDir::homePath()).toString(),
+      this, tr("Open Dataset"), fileDialogDirectory(),
       dataFileDialogFilters());
   if (path.isEmpty()) return;
   settings.setValue(kOpenDirKey, QFileInfo(path).absolutePath());
@@ -75,10 +87,9 @@ void MainWindow::showOpenDialog() {
 
 void MainWindow::showOpenTestDialog() {
   if (!document_->hasDataset()) return;
-  QSettings settings;
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open Test File for %1").arg(document_->displayName()),
-      settings.value(kOpenDirKey, QDir::homePath()).toString(), dataFileDialogFilters());
+      fileDialogDirectory(), dataFileDialogFilters());
   if (path.isEmpty()) return;
   openTestFile(path);
 }
@@ -94,7 +105,7 @@ void MainWindow::openTestFile(const QString& path) {
 void MainWindow::showImportFileDialog() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Import Dataset"), settings.value(kOpenDirKey, QDir::homePath()).toString(), dataFileDialogFilters());
+      this, tr("Import Dataset"), fileDialogDirectory(), dataFileDialogFilters());
   if (path.isEmpty()) return;
   settings.setValue(kOpenDirKey, QFileInfo(path).absolutePath());
   showImportDialog(path, {});
@@ -145,9 +156,8 @@ void MainWindow::showExportModelDialog() {
 }
 
 void MainWindow::showImportModelDialog() {
-  QSettings settings;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"),
-                                                    settings.value(kOpenDirKey, QDir::homePath()).toString(),
+                                                    fileDialogDirectory(),
                                                     tr("Model bundle (*.dpmodel);;All files (*)"));
   if (path.isEmpty()) return;
   auto loaded = bundle::readBundle(path);
@@ -162,9 +172,8 @@ void MainWindow::showImportModelDialog() {
 }
 
 void MainWindow::showOpenTranscriptDialog() {
-  QSettings settings;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Protocol Transcript"),
-                                                    settings.value(kOpenDirKey, QDir::homePath()).toString(),
+                                                    fileDialogDirectory(),
                                                     tr("Protocol transcript (*.json);;All files (*)"));
   if (path.isEmpty()) return;
   QString problem;

@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -260,6 +261,8 @@ void TestImportDialog::aDraftSchemaIsTypedAndSaved() {
   openButton(*dialog)->click();
   QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, test::kTimeoutMs);
   QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isBusy(), test::kTimeoutMs);
+  // The file dialogs start beside it, though no dialog opened it.
+  QCOMPARE(QFileInfo(window.fileDialogDirectory()).canonicalFilePath(), QFileInfo(dir_.path()).canonicalFilePath());
   test::mechanismForm(window)->setMechanism(mech::MechanismKind::Output);
   auto* settings = window.modelPanel()->form();
   QVERIFY2(settings->problems().isEmpty(), qPrintable(settings->problems().join('\n')));
