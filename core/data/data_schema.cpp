@@ -37,6 +37,21 @@ Status DataSchema::validate() const {
     return invalid("feature_count (" + std::to_string(featureCount) + ") differs from the " +
                        std::to_string(features.size()) + " features listed",
                    "feature_count");
+  if (!oneHotGroups.empty()) {
+    if (!features.empty() || featureCount < 1)
+      return invalid("one-hot groups are for features by position: declare feature_count, not features "
+                     "(a CSV's categorical feature takes its categories instead)",
+                     "one_hot_groups");
+    Index end = 0;
+    for (const OneHotGroup& g : oneHotGroups) {
+      if (g.count < 1 || g.first < end || g.first + g.count > featureCount)
+        return invalid("one-hot group at column " + std::to_string(g.first + 1) + " (" + std::to_string(g.count) +
+                           " columns) must be within the " + std::to_string(featureCount) +
+                           " features, after the group before it",
+                       "one_hot_groups");
+      end = g.first + g.count;
+    }
+  }
   const bool named = !features.empty() && !features.front().name.empty();
   std::set<std::string> seenNames;
   for (std::size_t k = 0; k < features.size(); ++k) {
@@ -65,6 +80,20 @@ Status DataSchema::validate() const {
 Result<DeclaredPreprocessing> declaredPreprocessing(const DataSchema& schema) {
   if (auto valid = schema.validate(); !valid) return valid.error();
   DeclaredPreprocessing out;
+  if (schema.features.empty() && !schema.oneHotGroups.empty()) {
+    // One range per column: the groups' indicators, the feature range elsewhere.
+    out.ranges.assign(static_cast<std::size_t>(schema.featureCount), schema.defaultRange.value_or(kIndicatorRange));
+    Index grouped = 0;
+    for (const OneHotGroup& g : schema.oneHotGroups) {
+      std::fill_n(out.ranges.begin() + g.first, g.count, kIndicatorRange);
+      grouped += g.count;
+    }
+    if (grouped < schema.featureCount && !schema.defaultRange)
+      return invalid("columns outside the one-hot groups need a range: give \"feature_range\"", "feature_range");
+    out.groups = schema.oneHotGroups;
+    if (out.ranges.size() == 1) out.groups.clear();
+    return out;
+  }
   if (schema.features.empty()) {
     if (schema.defaultRange) out.ranges = {*schema.defaultRange};
     return out;

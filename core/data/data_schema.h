@@ -41,6 +41,11 @@ struct DataSchema {
   std::vector<std::string> ignoredColumns;  // header names or 1-based column numbers
   std::optional<FeatureRange> defaultRange;  // numeric features without a range of their own
   Index featureCount = 0;                    // LIBSVM's dimension (0: not declared)
+  // Features by position (no `features` list, featureCount declared): runs of columns of
+  // which a row has at most one non-zero — a categorical variable already one-hot encoded,
+  // as in a9a. Each column of a group is declared the indicator range; the derived norm bound
+  // counts the group once. `first` is 0-based here ("one_hot_groups" counts from 1).
+  std::vector<OneHotGroup> oneHotGroups;
   // A schema drafted from a file's rows (draftSchema) says so until a person has replaced
   // what it read off the data and removed the mark; until then its structure is marked
   // "schema drafted from the data" in every output.

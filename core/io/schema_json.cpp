@@ -90,7 +90,7 @@ class SchemaReader {
 
   Result<DataSchema> read(const QJsonObject& json) const {
     if (auto keys = onlyKeys(json, {"dpstudio_schema", "label_column", "classes", "features", "ignore", "feature_range",
-                                    "feature_count", "drafted_from_data", "note"},
+                                    "feature_count", "one_hot_groups", "drafted_from_data", "note"},
                              "");
         !keys)
       return keys.error();
@@ -140,6 +140,18 @@ class SchemaReader {
       if (count < 1 || count != std::floor(count) || count > 1e9) return bad("expected a whole number >= 1", "feature_count");
       schema.featureCount = static_cast<Index>(count);
     }
+    if (json.contains("one_hot_groups")) {
+      if (!json["one_hot_groups"].isArray()) return bad("expected a list of [first column, count] pairs", "one_hot_groups");
+      const QJsonArray groups = json["one_hot_groups"].toArray();
+      for (qsizetype k = 0; k < groups.size(); ++k) {
+        const std::string key = "one_hot_groups[" + std::to_string(k) + "]";
+        const QJsonArray pair = groups[k].toArray();
+        const double first = pair.size() == 2 ? pair[0].toDouble(-1) : -1, count = pair.size() == 2 ? pair[1].toDouble(-1) : -1;
+        if (first < 1 || count < 1 || first != std::floor(first) || count != std::floor(count) || first > 1e9 || count > 1e9)
+          return bad("expected [first column, count]: whole numbers >= 1, columns counted from 1", key);
+        schema.oneHotGroups.push_back({static_cast<Index>(first) - 1, static_cast<Index>(count)});
+      }
+    }
     if (json.contains("drafted_from_data")) {
       if (!json["drafted_from_data"].isBool()) return bad("expected true or false", "drafted_from_data");
       schema.draftedFromData = json["drafted_from_data"].toBool();
@@ -186,6 +198,12 @@ QJsonObject schemaToJson(const DataSchema& schema) {
   if (!schema.classes.empty()) json["classes"] = toArray(schema.classes);
   if (schema.defaultRange) json["feature_range"] = toArray(*schema.defaultRange);
   if (schema.featureCount > 0) json["feature_count"] = static_cast<double>(schema.featureCount);
+  if (!schema.oneHotGroups.empty()) {
+    QJsonArray groups;
+    for (const OneHotGroup& g : schema.oneHotGroups)
+      groups.append(QJsonArray{static_cast<double>(g.first + 1), static_cast<double>(g.count)});
+    json["one_hot_groups"] = groups;
+  }
   if (!schema.ignoredColumns.empty()) json["ignore"] = toArray(schema.ignoredColumns);
   if (!schema.features.empty()) {
     QJsonArray features;

@@ -1,6 +1,7 @@
 // The CLI contract of docs/cli.md: subcommands, JSON keys and exit codes.
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QFile>
 #include <QIODevice>
@@ -229,6 +230,38 @@ class TestCli : public QObject {
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("rows          178"));
     QVERIFY(run.out.contains("class_1"));
+  }
+
+  // A LIBSVM file of two one-hot encoded variables (3 and 2 columns), read by a schema that
+  // declares them: nothing about its structure is read off the rows, and the norm bound is
+  // √2/2 (each group counted once), not √5/2.
+  void libsvmOneHotGroupsGiveTheNormBound() {
+    QTemporaryDir dir;
+    QByteArray rows;
+    for (int i = 0; i < 60; ++i) {
+      const int a = 1 + i % 3, b = 4 + (i / 3) % 2;
+      rows += QByteArray::number(a == 1 || b == 5 ? 1 : -1) + " " + QByteArray::number(a) + ":1 " +
+              QByteArray::number(b) + ":1\n";
+    }
+    for (const auto& [name, bytes] :
+         {std::pair{QStringLiteral("g.svm"), rows},
+          std::pair{QStringLiteral("g.schema.json"),
+                    QByteArray(R"({"dpstudio_schema": 1, "feature_count": 5, "classes": ["-1", "1"],
+                                   "one_hot_groups": [[1, 3], [4, 2]]})")}}) {
+      QFile file(dir.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(bytes);
+    }
+    const auto run = runCli({"train", "--train", dir.filePath("g.svm"), "--schema", dir.filePath("g.schema.json"),
+                             "--model", "logreg", "--mechanism", "objective", "--epsilon", "5", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject out = run.json();
+    for (const auto& mark : out["structure_from_data"].toArray())
+      QCOMPARE(mark.toString(), QStringLiteral("stratified split"));  // the split's, not the layout's
+    bool bound = false;
+    for (const auto& step : out["preprocessing"].toArray())
+      bound = bound || step.toString().contains(QStringLiteral("norm bound R = 0.707107 derived"));
+    QVERIFY2(bound, qPrintable(QJsonDocument(out["preprocessing"].toArray()).toJson()));
   }
 
   void badDataExitsWith3AndNamesTheLocation() {

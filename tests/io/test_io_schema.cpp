@@ -162,6 +162,54 @@ class TestIoSchema : public QObject {
     QVERIFY(declaredPreprocessing(partly).ok());
   }
 
+  // Features by position already one-hot encoded (a9a's 14 variables over 123 columns): each
+  // group counted once in the derived bound, its columns declared the indicator range, the
+  // rest the feature range; read from and written to "one_hot_groups", counted from 1.
+  void oneHotGroupsByPosition() {
+    DataSchema schema;
+    schema.featureCount = 7;
+    schema.defaultRange = FeatureRange{0, 10};
+    schema.oneHotGroups = {{0, 3}, {4, 2}};  // columns 1–3 and 5–6; 4 and 7 numeric
+    auto declared = declaredPreprocessing(schema);
+    QVERIFY(declared.ok());
+    QCOMPARE(declared.value().ranges.size(), std::size_t{7});
+    QCOMPARE(declared.value().ranges[1], kIndicatorRange);
+    QCOMPARE(declared.value().ranges[3], (FeatureRange{0, 10}));
+    QCOMPARE(declared.value().ranges[5], kIndicatorRange);
+    PreprocessSpec spec;
+    spec.publicRanges = declared.value().ranges;
+    spec.oneHotGroups = declared.value().groups;
+    QCOMPARE(*derivedNormBound(spec, 7, {}), std::sqrt(4.0) / 2);  // two groups + two numeric features
+
+    const QJsonObject json = schemaToJson(schema);
+    QCOMPARE(json["one_hot_groups"].toArray()[1].toArray(), (QJsonArray{5, 2}));
+    auto back = schemaFromJson(json, "a9a.schema.json");
+    QVERIFY(back.ok());
+    QVERIFY(back.value() == schema);
+
+    // Every column in a group: no feature range needed; one outside without it: refused.
+    DataSchema all;
+    all.featureCount = 5;
+    all.oneHotGroups = {{0, 5}};
+    QVERIFY(declaredPreprocessing(all).ok());
+    all.oneHotGroups = {{0, 4}};
+    QCOMPARE(declaredPreprocessing(all).error().field, std::string("feature_range"));
+    // Overlapping, beyond the features, or beside named features: refused, naming the key.
+    for (const std::vector<OneHotGroup>& groups :
+         {std::vector<OneHotGroup>{{0, 3}, {2, 2}}, std::vector<OneHotGroup>{{5, 3}}}) {
+      DataSchema wrong = schema;
+      wrong.oneHotGroups = groups;
+      QCOMPARE(wrong.validate().error().field, std::string("one_hot_groups"));
+    }
+    DataSchema named = peopleSchema();
+    named.featureCount = 3;
+    named.oneHotGroups = {{0, 2}};
+    QCOMPARE(named.validate().error().field, std::string("one_hot_groups"));
+    QJsonObject zeroBased = json;
+    zeroBased["one_hot_groups"] = QJsonArray{QJsonArray{0, 3}};
+    QCOMPARE(schemaFromJson(zeroBased, "a9a.schema.json").error().field, std::string("one_hot_groups[0]"));
+  }
+
   void jsonRoundTripsAndRefusesWhatItDoesNotKnow() {
     const DataSchema schema = peopleSchema();
     auto back = schemaFromJson(schemaToJson(schema), "schema.json");
