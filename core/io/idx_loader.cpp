@@ -1,6 +1,7 @@
 #include "core/io/idx_loader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "core/io/gzip.h"
 #include "core/io/parse_util.h"
 #include "core/util/number_text.h"
+#include "core/util/parallel.h"
 
 namespace dpstudio {
 
@@ -183,24 +185,43 @@ std::optional<std::pair<Index, Index>> fillFeatures(Eigen::MatrixXd& X, const un
   const Index n = X.rows();
   const Index d = X.cols();
   constexpr Index kBlock = 64;
-  for (Index r0 = 0; r0 < n; r0 += kBlock) {
-    const Index r1 = std::min(n, r0 + kBlock);
-    for (Index j = 0; j < d; ++j) {
-      double* column = X.col(j).data();
-      const unsigned char* in = data + (static_cast<std::size_t>(r0 * d + j)) * kSize;
-      for (Index r = r0; r < r1; ++r, in += static_cast<std::size_t>(d) * kSize)
-        column[r] = decode<Type>(in);
+  // Row chunks on the worker pool (the conversion and the matrix's first touch are most of
+  // reading MNIST); each chunk notes its first non-finite value, and the earliest chunk's is
+  // the file's first, as a sequential pass would find it.
+  const RowChunks chunks{n};
+  std::vector<std::optional<std::pair<Index, Index>>> firstNonFinite(static_cast<std::size_t>(chunks.count()));
+  std::atomic<bool> stopped{false};
+  parallelFor(chunks.count(), [&](Index c) {
+    if (stopped.load(std::memory_order_relaxed)) return;
+    if (ticker.cancelled()) {
+      stopped = true;
+      return;
     }
-    if constexpr (Type == 0x0D || Type == 0x0E) {
-      for (Index r = r0; r < r1; ++r)
-        for (Index j = 0; j < d; ++j)
-          if (!std::isfinite(X(r, j))) return std::make_pair(r, j);
+    const Index end = chunks.begin(c) + chunks.size(c);
+    for (Index r0 = chunks.begin(c); r0 < end; r0 += kBlock) {
+      const Index r1 = std::min(end, r0 + kBlock);
+      for (Index j = 0; j < d; ++j) {
+        double* column = X.col(j).data();
+        const unsigned char* in = data + (static_cast<std::size_t>(r0 * d + j)) * kSize;
+        for (Index r = r0; r < r1; ++r, in += static_cast<std::size_t>(d) * kSize) column[r] = decode<Type>(in);
+      }
+      if constexpr (Type == 0x0D || Type == 0x0E) {
+        for (Index r = r0; r < r1; ++r)
+          for (Index j = 0; j < d; ++j)
+            if (!std::isfinite(X(r, j))) {
+              firstNonFinite[static_cast<std::size_t>(c)] = std::make_pair(r, j);
+              return;
+            }
+      }
     }
-    if (!ticker.update(0.9 * static_cast<double>(r1) / static_cast<double>(n))) {
-      cancelled = true;
-      return std::nullopt;
-    }
+  });
+  if (stopped) {
+    cancelled = true;
+    return std::nullopt;
   }
+  for (const auto& first : firstNonFinite)
+    if (first) return first;
+  if (!ticker.update(0.9)) cancelled = true;
   return std::nullopt;
 }
 

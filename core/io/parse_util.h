@@ -97,6 +97,8 @@ class ProgressTicker {
     return !progress_.cancelled();
   }
   void done() { progress_.report(1.0); }
+  // Whether cancellation was requested; safe from any thread (update() is not).
+  bool cancelled() const { return progress_.cancelled(); }
 
  private:
   const Progress& progress_;

@@ -15,6 +15,7 @@
 
 #include "core/io/csv_loader.h"
 #include "core/io/gzip.h"
+#include "core/io/idx_loader.h"
 #include "core/io/libsvm_loader.h"
 #include "core/io/loader.h"
 #include "tests/common/test_support.h"
@@ -85,6 +86,7 @@ class TestIoFormats : public QObject {
   void fileThatChangesWhileReadIsRefused();
   void inflateStopsAtTheSizeLimit();
   void inflatePathsAgreeAndDamageIsNamed();
+  void idxChunksReadInOrder();
   void progressIsMonotoneAndEndsAtOne();
   void cancellationBeforeLoading();
   void cancellationDuringParsing();
@@ -489,6 +491,45 @@ void TestIoFormats::inflatePathsAgreeAndDamageIsNamed() {
   const auto cut = inflateGzip(std::string_view(bytes).substr(0, bytes.size() / 2), "cut.gz");
   QVERIFY(!cut.ok());
   QVERIFY(QString::fromStdString(cut.error().message).contains(QStringLiteral("truncated")));
+}
+
+// IDX is converted in row chunks on the worker pool: the same values as the file's, and
+// the first non-finite value (in row order) named, whichever chunk finishes first.
+void TestIoFormats::idxChunksReadInOrder() {
+  constexpr std::uint32_t n = 5000, side = 3;
+  const auto bigEndian = [](std::string& out, std::uint32_t v) {
+    for (int k = 3; k >= 0; --k) out.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
+  };
+  std::string images, labels;
+  bigEndian(images, 0x00000D03);  // float32, 3 dimensions
+  for (std::uint32_t dim : {n, side, side}) bigEndian(images, dim);
+  bigEndian(labels, 0x00000801);
+  bigEndian(labels, n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t j = 0; j < side * side; ++j) {
+      const float value = static_cast<float>(i) + 0.125f * static_cast<float>(j);
+      std::uint32_t bits;
+      std::memcpy(&bits, &value, 4);
+      bigEndian(images, bits);
+    }
+    labels.push_back(static_cast<char>(i % 3));
+  }
+  const auto read = parseIdx(images, "f.idx", labels, "l.idx");
+  QVERIFY(read.ok());
+  QCOMPARE(read.value().X(4321, 5), 4321 + 0.625);
+  QCOMPARE(read.value().y[4999], 4999 % 3);
+  // NaN in rows 4800 and 2500 (two chunks apart): row 2501 is named.
+  const auto putNaN = [&images](std::uint32_t row, std::uint32_t column) {
+    const std::size_t at = 16 + (static_cast<std::size_t>(row) * side * side + column) * 4;
+    images[at] = 0x7f;
+    images[at + 1] = static_cast<char>(0xc0);
+  };
+  putNaN(4800, 0);
+  putNaN(2500, 7);
+  const auto refused = parseIdx(images, "f.idx", labels, "l.idx");
+  QVERIFY(!refused.ok());
+  QCOMPARE(refused.error().line, 2501L);
+  QVERIFY(refused.error().message.find("not finite") != std::string::npos);
 }
 
 void TestIoFormats::progressIsMonotoneAndEndsAtOne() {
