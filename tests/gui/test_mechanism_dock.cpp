@@ -327,8 +327,7 @@ void TestMechanismDock::asPublishedShowsItsWarning() {
   openDataset(window, kIris, 150);
   MechanismForm* form = mechanismForm(window);
   form->setMechanism(MechanismKind::DpLmgc);
-  // Corrected: no "as published" warning (only the swamping noise's: iris is far too small for
-  // DP-LMGC at ε = 1, which needs n·ε of about 4 000).
+  // Corrected: the swamping noise's warning (iris needs n·ε ≈ 4 000), not "as published".
   QVERIFY(form->calibrationWarning()->text().contains(QLatin1String("noise swamps the model")));
   QVERIFY(!form->calibrationWarning()->text().contains(QLatin1String("NOT differentially private")));
   form->calibrationBox()->setCurrentIndex(form->calibrationBox()->findData(QStringLiteral("published")));
