@@ -68,7 +68,6 @@ namespace {
 
 const QString kIris = QStringLiteral("builtin:iris");
 
-
 const QString kBlobs = QStringLiteral("builtin:blobs:classes=3");
 
 // DP-LMGC on three 2-D blobs (300 rows) with the public bound R = 6 entered: at ε = 10 each
