@@ -268,6 +268,7 @@ QJsonObject trainJson(const TrainOutcome& o, const CliLedger& ledger) {
     out["clipped_values"] = QJsonObject{{"train", static_cast<qint64>(o.prepared.clippedTrainValues)},
                                         {"test", static_cast<qint64>(o.prepared.clippedTestValues)}};
   if (learner.kind == ModelKind::HuberSvm || learner.kind == ModelKind::Lmgc) out["huber"] = learner.huber;
+  if (learner.kind == ModelKind::Lmgc) out["components"] = learner.components;
   // Only the released parameters are covered by the guarantee; these were measured on the
   // private training rows and are diagnostics for experiments, not releases.
   if (o.isPrivate)

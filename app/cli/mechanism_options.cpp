@@ -1,5 +1,7 @@
 #include "app/cli/mechanism_options.h"
 
+#include <cmath>
+
 #include "core/experiment/mechanism_catalog.h"
 #include "core/mechanisms/tuning.h"
 
@@ -17,6 +19,8 @@ void addMechanismOptions(QCommandLineParser& parser) {
        "(default 1e-2). Multiparty: paper 004's (1/n_j) sum loss + lambda ||w||^2 (default 1e-4).",
        "L"},
       {"huber", "Huber hinge width h for huber and lmgc (default 0.5).", "H"},
+      {"components", "LMGC: Gaussians per class, a mixture (default 1; non-private: centres by k-means on each "
+                     "class, private: data-independent centres).", "M"},
       {"lambda2", "Output perturbation of LMGC: strong-convexity weight (default 0.01).", "L2"},
       {"distribution", "Noise family where a mechanism offers both: l2-laplace or gaussian.", "F", "l2-laplace"},
       {"calibration", "corrected (default) or published (dplmgc: the paper's formula, NOT private).", "MODE",
@@ -92,6 +96,16 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
     *option.target = value.value();
   }
   o.sgd.batchSize = static_cast<Index>(batch);
+  if (parser.isSet("components")) {
+    auto components = command.number("components", 1);
+    if (!components) return components.error();
+    if (components.value() != std::floor(components.value()) || components.value() < 1 ||
+        components.value() > LearnerSpec::kMaxComponents)
+      return Error{ErrorKind::Usage,
+                   "components must be a whole number from 1 to " + std::to_string(LearnerSpec::kMaxComponents), {},
+                   0, "components"};
+    o.learner.components = static_cast<int>(components.value());
+  }
   if (parser.isSet("learning-rate")) {
     auto eta = command.number("learning-rate", 0);
     if (!eta) return eta.error();

@@ -17,6 +17,13 @@ Status readCommon(const Command& command, ModelKind* model, double* epsilon, dou
   const auto kind = parseModelKind(command.parser().value("model").toStdString());
   if (!kind) return usage("choose --model logreg, huber, softmax or lmgc", "model");
   *model = *kind;
+  // Never silently ignored: private prediction, subsample-and-aggregate and multiparty train
+  // one Gaussian per class (their calibrations and bundles assume it).
+  if (command.parser().isSet("components") && command.parser().value("components").trimmed() != "1")
+    return usage("--components (an LMGC mixture) is for the training mechanisms (none, output, dplmgc, dpsgd), "
+                 "not for private prediction, subsample-and-aggregate or multiparty",
+                 "components");
+
   struct NumberOption {
     const char* name;
     double* target;

@@ -18,9 +18,11 @@ namespace dpstudio::bundle {
 namespace {
 
 QJsonObject learnerJson(const LearnerSpec& learner) {
-  return QJsonObject{{"model", QString::fromStdString(modelKindName(learner.kind))},
-                     {"lambda", learner.lambda},
-                     {"huber", learner.huber}};
+  QJsonObject out{{"model", QString::fromStdString(modelKindName(learner.kind))},
+                  {"lambda", learner.lambda},
+                  {"huber", learner.huber}};
+  if (learner.kind == ModelKind::Lmgc) out["components"] = learner.components;
+  return out;
 }
 
 QJsonObject multipartyOptionsJson(const multiparty::MultipartyOptions& o) {
@@ -37,7 +39,7 @@ QJsonObject multipartyOptionsJson(const multiparty::MultipartyOptions& o) {
 }
 
 QJsonObject modelJson(const Model& model, const LearnerSpec& learner, const std::string& parameters) {
-  return QJsonObject{{"kind", QString::fromStdString(modelKindName(model.kind()))},
+  QJsonObject out{{"kind", QString::fromStdString(modelKindName(model.kind()))},
                      {"name", QString::fromStdString(modelLongName(model.kind()))},
                      {"structure", modelStructure(model)},
                      {"input_dim", static_cast<qint64>(model.inputDim())},
@@ -46,6 +48,8 @@ QJsonObject modelJson(const Model& model, const LearnerSpec& learner, const std:
                      {"huber", learner.huber},
                      {"parameters", QString::fromStdString(parameters)},
                      {"score", scoreRule(model)}};
+  if (model.kind() == ModelKind::Lmgc) out["components"] = learner.components;
+  return out;
 }
 
 bool isOneVsRest(const Model& model) { return dynamic_cast<const OneVsRestModel*>(&model) != nullptr; }

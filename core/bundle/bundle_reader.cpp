@@ -46,6 +46,7 @@ Result<Header> readHeader(const QJsonObject& m, const Preprocessor& pre) {
   h.learner.kind = *kind;
   h.learner.lambda = model["lambda"].toDouble(1.0);
   h.learner.huber = model["huber"].toDouble(0.5);
+  h.learner.components = model["components"].toInt(1);  // absent before mixtures: one Gaussian per class
   if (auto status = h.learner.validate(); !status) return bad("manifest model: " + status.error().message, "model");
   auto classes = wholeNumber(model, "classes", 2, "model");
   auto inputDim = wholeNumber(model, "input_dim", 1, "model");

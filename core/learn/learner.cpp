@@ -5,6 +5,7 @@
 
 #include "core/models/linear.h"
 #include "core/models/lmgc.h"
+#include "core/models/lmgc_components.h"
 #include "core/models/lmgc_solver.h"
 #include "core/models/objective.h"
 #include "core/optim/projected_gradient.h"
@@ -91,6 +92,10 @@ Status LearnerSpec::validate() const {
     return invalidParameter("lambda must be finite and > 0", "lambda");
   if (!std::isfinite(huber) || !(huber > 0))
     return invalidParameter("huber must be finite and > 0", "huber");
+  if (components < 1 || components > kMaxComponents)
+    return invalidParameter("components must be between 1 and " + std::to_string(kMaxComponents), "components");
+  if (components > 1 && kind != ModelKind::Lmgc)
+    return invalidParameter("components (a mixture per class) apply to LMGC only", "components");
   return Ok{};
 }
 
@@ -121,7 +126,7 @@ Result<std::shared_ptr<const Model>> makeModel(const LearnerSpec& spec, Index in
     case ModelKind::Softmax:
       return std::shared_ptr<const Model>(std::make_shared<SoftmaxModel>(inputDim, classes));
     case ModelKind::Lmgc:
-      return std::shared_ptr<const Model>(std::make_shared<LmgcModel>(inputDim, classes, spec.huber));
+      return std::shared_ptr<const Model>(std::make_shared<LmgcModel>(inputDim, classes, spec.huber, spec.components));
   }
   return invalidParameter("unknown model", "model");
 }
@@ -214,6 +219,13 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
     return finish(std::move(trained));
   }
 
+  if (spec.components > 1)
+    // Non-private: the components' centres from k-means on each class (lmgc_components.h).
+    return minimizeObjectiveImpl(
+        std::make_shared<const LmgcModel>(X.cols(), classes, spec.huber, spec.components,
+                                          kMeansComponentCentres(X, y, classes, spec.components)),
+        X, y, {LossScale::Sum, spec.lambda, dynamic_cast<const LmgcModel&>(*model).traceRegularizer(spec.lambda)},
+        control, false);
   if (const auto* lmgc = dynamic_cast<const LmgcModel*>(model.get()))
     // λ(Σ tr Ψ_c + ½‖Φ‖²_F): the trace term alone leaves the linear part of Φ_c unpenalized,
     // and on separable data the objective then has no minimizer (see lmgc.h).

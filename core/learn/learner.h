@@ -25,6 +25,11 @@ struct LearnerSpec {
   ModelKind kind = ModelKind::LogisticRegression;
   double lambda = 1e-4;  // regularization strength, > 0 (meaning per model: see above)
   double huber = 0.5;    // h of the Huber hinge (Huber SVM, LMGC), > 0
+  // LMGC's Gaussians per class, M ≥ 1 (mixtures, docs/algorithms.md §2.3). A non-private
+  // model takes its components' centres from k-means on each class; makeModel() gives the
+  // data-independent ones every private mechanism uses (lmgc_components.h).
+  int components = 1;
+  static constexpr int kMaxComponents = 16;
 
   // Names the offending parameter: "lambda must be finite and > 0".
   Status validate() const;

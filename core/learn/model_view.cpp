@@ -53,6 +53,22 @@ Result<ModelViewGeometry> geometryBeforeFeatureMap(const PreparedData& data, con
   return out;
 }
 
+// Each row's ellipsoid: its class c with one Gaussian per class; with M, the component of c
+// whose score is smallest at the row (the one that explains it).
+Eigen::VectorXi rowOwners(const std::vector<ClassEllipsoid>& ellipsoids, const Eigen::MatrixXd& X,
+                          const Eigen::VectorXi& y, Index components) {
+  if (components == 1) return y;
+  Eigen::MatrixXd scores(X.rows(), static_cast<Index>(ellipsoids.size()));
+  for (std::size_t b = 0; b < ellipsoids.size(); ++b) scores.col(static_cast<Index>(b)) = ellipsoids[b].scores(X);
+  Eigen::VectorXi owner(X.rows());
+  for (Index i = 0; i < X.rows(); ++i) {
+    Index m = 0;
+    scores.row(i).segment(y[i] * components, components).minCoeff(&m);
+    owner[i] = static_cast<int>(y[i] * components + m);
+  }
+  return owner;
+}
+
 // The median of the levels of class c's rows of X; the one-margin level when the class has
 // no rows or its median is 0 (every row on the centre: nothing to draw around).
 double medianClassLevel(const ClassEllipsoid& ellipsoid, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
@@ -97,9 +113,12 @@ std::optional<double> medianDrawnLevel(const ViewEllipse& shadow, const Eigen::M
 // median of the drawn rows in the shadow's own metric: its shape is the class's Gaussian's
 // marginal on the plane, and the d-dimensional median drew it about √d times the class's
 // drawn spread (wine on a random plane: one ellipse round every point).
+// `owner` gives each training row's ellipsoid: its class, or with a mixture its class's
+// component of smallest score.
 Result<std::vector<ViewEllipse>> ellipsesOnView(const std::vector<ClassEllipsoid>& ellipsoids,
-                                                const PreparedData& data, const ModelViewGeometry& geometry,
-                                                EllipseLevelRule levels, double extent, bool sectionFirst) {
+                                                const PreparedData& data, const Eigen::VectorXi& owner,
+                                                const ModelViewGeometry& geometry, EllipseLevelRule levels,
+                                                double extent, bool sectionFirst) {
   const bool halfOfClass = levels == EllipseLevelRule::HalfOfClass;
   const Eigen::MatrixXd onPlane = halfOfClass && geometry.ellipsesAreShadows
                                       ? geometry.projection.lift(geometry.trainCoords)
@@ -109,13 +128,13 @@ Result<std::vector<ViewEllipse>> ellipsesOnView(const std::vector<ClassEllipsoid
     const auto cls = static_cast<Index>(c);
     double level = kDefaultEllipseLevel;
     if (halfOfClass) {
-      level = medianClassLevel(ellipsoids[c], data.train.X, data.train.y, cls);
+      level = medianClassLevel(ellipsoids[c], data.train.X, owner, cls);
       if (geometry.ellipsesAreShadows)
         if (auto unit = shadowOnView(ellipsoids[c], 1.0, geometry.projection); unit && unit.value().bounded)
-          if (auto drawn = medianDrawnLevel(unit.value(), geometry.trainCoords, data.train.y, cls)) level = *drawn;
+          if (auto drawn = medianDrawnLevel(unit.value(), geometry.trainCoords, owner, cls)) level = *drawn;
     }
     std::optional<double> sectionLevel;
-    if (onPlane.rows() > 0) sectionLevel = medianClassLevel(ellipsoids[c], onPlane, data.train.y, cls);
+    if (onPlane.rows() > 0) sectionLevel = medianClassLevel(ellipsoids[c], onPlane, owner, cls);
     auto ellipse = ellipseOnView(ellipsoids[c], level, geometry.projection, extent, sectionLevel, sectionFirst);
     if (!ellipse) return ellipse.error();
     out.push_back(std::move(ellipse).value());
@@ -146,9 +165,11 @@ Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const 
     if (out.trainCoords.rows() > 0)
       extent = (out.trainCoords.colwise().maxCoeff() - out.trainCoords.colwise().minCoeff()).norm();
     const std::vector<ClassEllipsoid> ellipsoids = extractEllipsoids(*lmgc, theta);
+    out.ellipsesPerClass = lmgc->components();
+    const Eigen::VectorXi owner = rowOwners(ellipsoids, data.train.X, data.train.y, lmgc->components());
     const bool halfOfClass = levels == EllipseLevelRule::HalfOfClass;
     if (closing == EllipseClosing::AsTrained) {
-      auto drawn = ellipsesOnView(ellipsoids, data, out, levels, extent, false);
+      auto drawn = ellipsesOnView(ellipsoids, data, owner, out, levels, extent, false);
       if (!drawn) return drawn.error();
       out.ellipses = std::move(drawn).value();
       return out;
@@ -158,10 +179,10 @@ Result<ModelViewGeometry> makeModelViewGeometry(const PreparedData& data, const 
                    "closed ellipses are fitted to the data: only a non-private picture (half of each class) "
                    "may be closed",
                    {}, 0, "view"};
-    out.closing = closingTermFromData(ellipsoids, data.train.X, data.train.y);
+    out.closing = closingTermFromData(ellipsoids, data.train.X, owner);
     std::vector<ClassEllipsoid> closed;
     for (const ClassEllipsoid& e : ellipsoids) closed.push_back(closedEllipsoid(e, out.closing));
-    auto drawn = ellipsesOnView(closed, data, out, levels, extent, true);
+    auto drawn = ellipsesOnView(closed, data, owner, out, levels, extent, true);
     if (!drawn) return drawn.error();
     out.ellipses = std::move(drawn).value();
   }

@@ -70,7 +70,10 @@ struct ModelViewGeometry {
   // EllipseLevelRule; ViewEllipse::level is what remains of it on the plane)
   // on the plane as ellipseOnView() (ellipsoid.h) finds it: its shadow when bounded, else its
   // section through the data mean; bounded == false: not drawable, `problem` says why.
+  // With a mixture of M Gaussians per class, M per class: ellipses[c·M + m] is class c's
+  // component m (ellipsesPerClass = M).
   std::vector<ViewEllipse> ellipses;
+  Index ellipsesPerClass = 1;
   bool ellipsesAreShadows = false;  // the model has more than two inputs (with two, shadow
                                     // and section are both the exact level set)
   EllipseLevelRule levelRule = EllipseLevelRule::OneMargin;  // the level each class is drawn at

@@ -3,7 +3,9 @@
 // Corrected (default): LMGC is linear in z = vec(x̃x̃ᵀ) with ‖z‖ ≤ 1, its parameters live in
 // the symmetric matrices (dimension m = C(d+1)(d+2)/2), so loss perturbation (C) applies
 // with K = √(C(C−1)), L = C/(2h), r = C−1: ρ = C(C−1)/(hε); B is drawn once, jointly over
-// all classes, in an orthonormal basis of the symmetric matrices; minimize
+// all classes, in an orthonormal basis of the symmetric matrices. A mixture of M Gaussians
+// per class (public component centres, lmgc_components.h) has L = C/(2h) + ½, r = (C−1)·M
+// and one noise matrix per component; minimize
 // Σℓ + λΣtr Ψ_c + ⟨B, Φ⟩ + (ρ/2)‖Φ‖²_F over Φ_c ⪰ 0 (Kifer et al. cover closed convex sets).
 // The noise is loss perturbation's under substitution: β = ε/(4K), not the ε/(2K) of the
 // add/remove proof (see loss_perturbation.cpp).
@@ -33,7 +35,6 @@ const char* kPublishedWarning =
 }  // namespace
 
 static Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const ProblemShape& s) {
-  const double C = static_cast<double>(s.classes);
   const Index k = s.features + 1;
   if (o.calibration == Calibration::Published) {
     MechanismReport report = baseReport(o, NoiseLaw::L2Laplace);
@@ -48,15 +49,16 @@ static Result<MechanismReport> calibrateDpLmgc(const MechanismOptions& o, const 
     return report;
   }
   MechanismReport report = baseReport(o, noiseLawOf(o.family));
-  const double K = std::sqrt(C * (C - 1.0));
-  const double h = o.learner.huber;
-  const double rho = C * (C - 1.0) / (h * o.epsilon);
-  report.noiseDimension = s.classes * symmetricBasisDimension(k);
-  report.set("K", K, "K = √(C(C−1))");
-  report.set("L", C / (2.0 * h), "L = C/(2h)");
-  report.set("r", C - 1.0, "r = C − 1");
-  report.set(Calibrated::Rho, rho, "ρ = 2·L·r/ε = C(C−1)/(hε)");
-  const std::string guarantee = setLossPerturbationNoise(report, o, K);
+  const Index M = o.learner.components;
+  const ModelConstants constants = lmgcConstants(s.classes, o.learner.huber, M);
+  const double rho = 2.0 * constants.hessianBound * static_cast<double>(constants.hessianRank) / o.epsilon;
+  report.noiseDimension = s.classes * M * symmetricBasisDimension(k);
+  if (M > 1) report.set("components", static_cast<double>(M), "M Gaussians per class (a mixture)");
+  report.set("K", constants.gradientBound, "K = √(C(C−1))");
+  report.set("L", constants.hessianBound, M == 1 ? "L = C/(2h)" : "L = C/(2h) + ½ (mixture)");
+  report.set("r", static_cast<double>(constants.hessianRank), M == 1 ? "r = C − 1" : "r = (C − 1)·M (mixture)");
+  report.set(Calibrated::Rho, rho, M == 1 ? "ρ = 2·L·r/ε = C(C−1)/(hε)" : "ρ = 2·L·r/ε");
+  const std::string guarantee = setLossPerturbationNoise(report, o, constants.gradientBound);
   report.statement = guarantee +
                      " under substitution of one training example: DP-LMGC by loss perturbation over the "
                      "symmetric parameter space (corrected calibration)";
@@ -72,7 +74,7 @@ static Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset
   auto made = makeModel(o.learner, train.features(), train.classes());
   if (!made) return made.error();
   const auto* lmgc = dynamic_cast<const LmgcModel*>(made.value().get());
-  const Index k = train.features() + 1, C = train.classes();
+  const Index k = train.features() + 1, blocks = lmgc->blocks();
 
   auto draw = drawReportedNoise(report, noise);
   if (!draw) return draw.error();
@@ -82,11 +84,12 @@ static Result<PrivateModel> trainDpLmgc(const MechanismOptions& o, const Dataset
   if (o.calibration == Calibration::Published) {
     // One (d+1)×(d+1) matrix for every class; ⟨b, Φ_c⟩ only sees its symmetric part.
     const Eigen::MatrixXd b = Eigen::Map<const Eigen::MatrixXd>(draw.value().noise.data(), k, k);
-    noiseMatrices.assign(static_cast<std::size_t>(C), b);
+    noiseMatrices.assign(static_cast<std::size_t>(blocks), b);
   } else {
+    // One symmetric matrix per block Φ_{c,m}, all from the one joint draw.
     const Index block = symmetricBasisDimension(k);
-    for (Index c = 0; c < C; ++c)
-      noiseMatrices.push_back(symmetricFromCoefficients(draw.value().noise.segment(c * block, block), k));
+    for (Index b = 0; b < blocks; ++b)
+      noiseMatrices.push_back(symmetricFromCoefficients(draw.value().noise.segment(b * block, block), k));
     quadratic = report.calibrated(Calibrated::Rho);
   }
   ObjectiveTerms terms{LossScale::Sum, quadratic,
@@ -118,6 +121,10 @@ class DpLmgcMechanism final : public TrainingMechanism {
       return detail::invalidOption("dplmgc trains the LMGC model only (--model lmgc)", "mechanism");
     if (o.calibration == Calibration::Published && o.family != NoiseFamily::L2Laplace)
       return detail::invalidOption("DP-LMGC as published draws its Gamma-norm noise only", "distribution");
+    if (o.calibration == Calibration::Published && o.learner.components > 1)
+      return detail::invalidOption("DP-LMGC as published has one Gaussian per class: mixtures (--components > 1) "
+                                   "need the corrected calibration",
+                                   "components");
     return Ok{};
   }
   bool offersPublishedCalibration() const override { return true; }

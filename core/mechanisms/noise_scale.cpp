@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/models/huber.h"
 #include "core/util/number_text.h"
 
 namespace dpstudio::mech {
@@ -20,10 +21,10 @@ std::optional<double> minimizerNormBound(const LearnerSpec& learner, Index class
 }
 
 double lmgcLossAtZero(const LearnerSpec& learner, Index classes) {
-  // H_h(0) (§2.2): on the linear part 1 − z when h < 1, on the quadratic part otherwise.
-  const double h = learner.huber;
-  const double hingeAtZero = h < 1.0 ? 1.0 : (1.0 + h) * (1.0 + h) / (4.0 * h);
-  return static_cast<double>(std::max<Index>(classes, 2) - 1) * hingeAtZero;
+  // At Φ = 0 every score is 0, a class's soft minimum over M components is −log M, and each
+  // competing class costs H_h(−log M) (§2.2, §2.3): H_h(0) for one Gaussian per class.
+  const double margin = -std::log(static_cast<double>(std::max(learner.components, 1)));
+  return static_cast<double>(std::max<Index>(classes, 2) - 1) * huber::loss(margin, learner.huber);
 }
 
 std::optional<NoiseAboveModel> noiseAboveModelBound(const LearnerSpec& learner, Index classes, double expectedNoiseNorm) {
@@ -46,7 +47,8 @@ std::optional<std::string> noiseSwampsModelWarning(const MechanismOptions& optio
     // E‖b‖ ∝ 1/λ₂ and the bound ∝ 1/√λ₂: they meet at λ₂' = (E‖b‖·λ₂)²/(2ℓ₀).
     return "the noise swamps the model: E\u2016b\u2016 = " + briefNumber(noise) + " is larger than any model \u03bb\u2082 = " +
            briefNumber(lambda2) + " allows (\u2016\u03a6*\u2016 \u2264 \u221a(2\u2113\u2080/\u03bb\u2082) = " +
-           briefNumber(bound) + ", \u2113\u2080 = (C \u2212 1)\u00b7H_h(0)), so the release is mostly noise; "
+           briefNumber(bound) + ", \u2113\u2080 = (C \u2212 1)\u00b7H_h(" + (options.learner.components > 1 ? "\u2212log M" : "0") +
+           ")), so the release is mostly noise; "
            "\u03bb\u2082 above " + briefNumber(std::pow(noise * lambda2, 2) / (2.0 * lossAtZero)) +
            " (or a larger \u03b5) makes the noise smaller than that bound";
   }

@@ -33,16 +33,17 @@ struct OutputPlan {
 };
 
 OutputPlan plan(const MechanismOptions& o, const ProblemShape& s) {
-  const double C = static_cast<double>(s.classes);
   switch (o.learner.kind) {
     case ModelKind::LogisticRegression:
     case ModelKind::HuberSvm:
       return {1.0, s.features, s.classes == 2 ? 1 : s.classes, {o.learner.lambda}};
     case ModelKind::Softmax:
       return {std::sqrt(2.0), s.features * s.classes, 1, {o.learner.lambda}};
-    case ModelKind::Lmgc:
-      return {std::sqrt(C * (C - 1)), s.classes * symmetricBasisDimension(s.features + 1), 1,
-              {o.lmgcStrongConvexity, C / (2.0 * o.learner.huber) + o.lmgcStrongConvexity}};
+    case ModelKind::Lmgc: {
+      const ModelConstants lmgc = lmgcConstants(s.classes, o.learner.huber, o.learner.components);
+      return {lmgc.gradientBound, s.classes * o.learner.components * symmetricBasisDimension(s.features + 1), 1,
+              {o.lmgcStrongConvexity, lmgc.hessianBound + o.lmgcStrongConvexity}};
+    }
   }
   return {};
 }
@@ -152,12 +153,13 @@ static Result<PrivateModel> trainOutput(const MechanismOptions& o, const Dataset
     if (!draw) return draw.error();
     report.noiseNorms.push_back(draw.value().norm);
     if (lmgc) {
-      // One joint draw over the symmetric space of all classes, then back onto the cone.
+      // One joint draw over the symmetric space of all classes (all components), then back
+      // onto the cone.
       const Index k = d + 1, block = symmetricBasisDimension(k);
       std::vector<Eigen::MatrixXd> phis;
-      for (Index c = 0; c < train.classes(); ++c)
-        phis.push_back(Eigen::MatrixXd(lmgc->classMatrix(out.trained.theta, c)) +
-                       symmetricFromCoefficients(draw.value().noise.segment(c * block, block), k));
+      for (Index b = 0; b < lmgc->blocks(); ++b)
+        phis.push_back(Eigen::MatrixXd(lmgc->blockMatrix(out.trained.theta, b)) +
+                       symmetricFromCoefficients(draw.value().noise.segment(b * block, block), k));
       out.trained.theta = lmgc->packParameters(phis);
       lmgc->project(out.trained.theta);
     } else {

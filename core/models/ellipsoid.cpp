@@ -65,9 +65,9 @@ ClassEllipsoid extractEllipsoid(const Eigen::MatrixXd& phi) {
 
 std::vector<ClassEllipsoid> extractEllipsoids(const LmgcModel& model, const Eigen::VectorXd& theta) {
   std::vector<ClassEllipsoid> result;
-  result.reserve(static_cast<std::size_t>(model.classes()));
-  for (Eigen::Index c = 0; c < model.classes(); ++c)
-    result.push_back(extractEllipsoid(model.classMatrix(theta, c)));
+  result.reserve(static_cast<std::size_t>(model.blocks()));
+  for (Eigen::Index b = 0; b < model.blocks(); ++b)
+    result.push_back(extractEllipsoid(model.blockMatrix(theta, b)));
   return result;
 }
 

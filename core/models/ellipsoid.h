@@ -102,7 +102,8 @@ struct ClassEllipsoid {
 // From one (d+1)×(d+1) Φ (its symmetric part is used).
 ClassEllipsoid extractEllipsoid(const Eigen::MatrixXd& phi);
 
-// Every class of an LMGC parameter vector.
+// Every block of an LMGC parameter vector: one per class, or class c's M components at
+// c·M … c·M + M − 1 for a mixture.
 std::vector<ClassEllipsoid> extractEllipsoids(const LmgcModel& model, const Eigen::VectorXd& theta);
 
 // The inverse map, eq. 2: Φ from (Ψ, μ, θ). PSD when Ψ ⪰ 0 and θ ≥ 0.

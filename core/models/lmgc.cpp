@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numbers>
 
 #include <Eigen/Cholesky>
 
 #include "core/linalg/psd.h"
+#include "core/models/lmgc_components.h"
+#include "core/models/lmgc_mixture_loss.h"
 #include "core/models/lmgc_pairs.h"
 #include "core/util/parallel.h"
 
@@ -57,11 +60,13 @@ void chunkScores(const Eigen::VectorXd& theta, Index C, Workspace& w) {
     w.S.col(c) = w.T.middleCols(c * D, D).cwiseProduct(w.Xt).rowwise().sum();
 }
 
-// Scores s (n × C) of every row and, with labels, the loss sum and (if W) the weights
-// ∂ℓ_i/∂s_c. Chunks of rows run in parallel; each writes its own rows and its own partial
-// loss, and the partials are added in chunk order.
+// Scores s (n × C, C the blocks) of every row and, with labels, the loss sum and (if W) the
+// weights ∂ℓ_i/∂s_c; `chunkLoss` gives a chunk's loss from its scores. Chunks of rows run in
+// parallel; each writes its own rows and its own partial loss, and the partials are added in
+// chunk order.
+using ChunkLoss = std::function<double(const Eigen::MatrixXd& S, Index first, Eigen::MatrixXd* W)>;
 double evaluateRows(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi* y,
-                    Index C, double h, Eigen::MatrixXd& S, Eigen::MatrixXd* W) {
+                    Index C, const ChunkLoss& chunkLoss, Eigen::MatrixXd& S, Eigen::MatrixXd* W) {
   const Index n = X.rows(), D = X.cols() + 1;
   const Index rows = rowsPerChunk(C, D);
   const Index chunks = (n + rows - 1) / rows;
@@ -75,8 +80,7 @@ double evaluateRows(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, cons
     chunkScores(theta, C, w);
     S.middleRows(first, w.S.rows()) = w.S;
     if (!y) return;
-    partial[static_cast<std::size_t>(chunk)] =
-        lmgc_detail::pairLoss(w.S, y->segment(first, w.S.rows()), h, W ? &w.W : nullptr);
+    partial[static_cast<std::size_t>(chunk)] = chunkLoss(w.S, first, W ? &w.W : nullptr);
     if (W) W->middleRows(first, w.W.rows()) = w.W;
   });
   double loss = 0;
@@ -131,32 +135,68 @@ double bestRayScale(const Eigen::MatrixXd& S, const Eigen::VectorXi& y, double h
 
 }  // namespace
 
-Result<LmgcModel> LmgcModel::create(Index inputDim, Index classes, double huberWidth) {
-  LmgcModel model(inputDim, classes, huberWidth);
+Result<LmgcModel> LmgcModel::create(Index inputDim, Index classes, double huberWidth, Index components,
+                                    Eigen::MatrixXd componentCentres) {
+  LmgcModel model(inputDim, classes, huberWidth, components, std::move(componentCentres));
   if (auto status = model.validate(); !status) return status.error();
   return model;
 }
 
-LmgcModel::LmgcModel(Index inputDim, Index classes, double huberWidth)
-    : Model(inputDim, classes), huberWidth_(huberWidth) {}
+LmgcModel::LmgcModel(Index inputDim, Index classes, double huberWidth, Index components,
+                     Eigen::MatrixXd componentCentres)
+    : Model(inputDim, classes), huberWidth_(huberWidth), components_(components), centres_(std::move(componentCentres)) {
+  if (components_ > 1 && centres_.size() == 0 && inputDim >= 1 && classes >= 1)
+    centres_ = publicComponentCentres(inputDim, classes, components_);
+}
 
 Status LmgcModel::validate() const {
   if (inputDim() < 1) return invalidModel("the input dimension must be >= 1", "inputDim");
   if (classes() < 2) return invalidModel("LMGC needs at least 2 classes", "classes");
   if (!std::isfinite(huberWidth_) || !(huberWidth_ > 0))
     return invalidModel("the Huber width h must be finite and > 0", "huber");
+  if (components_ < 1) return invalidModel("LMGC needs at least one component per class", "components");
+  if (components_ > 1 && (centres_.rows() != blocks() || centres_.cols() != inputDim()))
+    return invalidModel("the component centres must be (classes x components) rows of the input dimension",
+                        "components");
   return Ok{};
 }
 
 Index LmgcModel::parameterCount() const {
-  return classes() * augmentedDim() * augmentedDim();
+  return blocks() * augmentedDim() * augmentedDim();
+}
+
+double LmgcModel::evaluate(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi* y,
+                           Eigen::MatrixXd& S, Eigen::MatrixXd* W) const {
+  const double h = huberWidth_;
+  const Index M = components_;
+  eigen_assert(!y || !owners_ || owners_->size() == X.rows());
+  const ChunkLoss chunkLoss = [&](const Eigen::MatrixXd& chunk, Index first, Eigen::MatrixXd* weights) {
+    const auto labels = y->segment(first, chunk.rows());
+    if (M == 1) return lmgc_detail::pairLoss(chunk, labels, h, weights);
+    if (owners_) return lmgc_detail::mixtureLoss(chunk, labels, owners_->segment(first, chunk.rows()), M, h, weights);
+    Eigen::VectorXi own(chunk.rows());
+    for (Index i = 0; i < chunk.rows(); ++i)
+      own[i] = static_cast<int>(nearestComponent(X.row(first + i), centres_, labels[i], M));
+    return lmgc_detail::mixtureLoss(chunk, labels, own, M, h, weights);
+  };
+  return evaluateRows(theta, X, y, blocks(), chunkLoss, S, W);
+}
+
+LmgcModel LmgcModel::withOwnComponentsOf(const Eigen::MatrixXd& X, const Eigen::VectorXi& y) const {
+  LmgcModel out = *this;
+  if (components_ == 1) return out;
+  auto own = std::make_shared<Eigen::VectorXi>(X.rows());
+  for (Index i = 0; i < X.rows(); ++i)
+    (*own)[i] = static_cast<int>(nearestComponent(X.row(i), centres_, y[i], components_));
+  out.owners_ = std::move(own);
+  return out;
 }
 
 double LmgcModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                           const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
   Eigen::MatrixXd S, W;
-  const double loss = evaluateRows(theta, X, &y, classes(), huberWidth_, S, grad ? &W : nullptr);
+  const double loss = evaluate(theta, X, &y, S, grad ? &W : nullptr);
   if (grad) gradientFromWeights(X, W, *grad);
   return loss;
 }
@@ -165,7 +205,7 @@ void LmgcModel::gradientFromWeights(const Eigen::MatrixXd& X, const Eigen::Matri
                                     Eigen::VectorXd& grad) const {
   // ∂/∂Φ_c = Σ_i W(i, c)·x̃_i x̃_iᵀ: one weighted Gram matrix per class, classes in parallel
   // (each class's sum keeps its own fixed row order).
-  const Index n = X.rows(), C = classes(), D = augmentedDim();
+  const Index n = X.rows(), C = blocks(), D = augmentedDim();
   grad.resize(parameterCount());
   const auto classGradient = [&](Index c) {
     weightedGram(X, W.col(c), Eigen::Map<Eigen::MatrixXd>(grad.data() + c * D * D, D, D));
@@ -182,7 +222,7 @@ Eigen::VectorXd LmgcModel::perExampleGradientNorms(const Eigen::VectorXd& theta,
                                                    const Eigen::VectorXi& y) const {
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
   Eigen::MatrixXd S, W;
-  evaluateRows(theta, X, &y, classes(), huberWidth_, S, &W);
+  evaluate(theta, X, &y, S, &W);
   // ‖x̃‖² = (‖x‖² + 1)/2.
   return W.rowwise().norm().cwiseProduct(0.5 * (X.rowwise().squaredNorm().array() + 1).matrix());
 }
@@ -193,7 +233,7 @@ Eigen::VectorXd LmgcModel::weightedGradientSum(const Eigen::VectorXd& theta, con
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows() &&
                rowWeights.size() == X.rows());
   Eigen::MatrixXd S, W;
-  evaluateRows(theta, X, &y, classes(), huberWidth_, S, &W);
+  evaluate(theta, X, &y, S, &W);
   W = rowWeights.asDiagonal() * W;
   Eigen::VectorXd grad;
   gradientFromWeights(X, W, grad);
@@ -209,10 +249,10 @@ Eigen::MatrixXd LmgcModel::augmentedRows(const Eigen::MatrixXd& X) {
 Eigen::MatrixXd LmgcModel::perExampleGradients(const Eigen::VectorXd& theta,
                                                const Eigen::MatrixXd& X,
                                                const Eigen::VectorXi& y) const {
-  const Index n = X.rows(), C = classes(), D = augmentedDim();
+  const Index n = X.rows(), C = blocks(), D = augmentedDim();
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == n);
   Eigen::MatrixXd S, W;
-  evaluateRows(theta, X, &y, C, huberWidth_, S, &W);
+  evaluate(theta, X, &y, S, &W);
   const Eigen::MatrixXd Xc = augmentedRows(X);  // column-major: contiguous per coordinate
   // Column by column (coordinate (j, k) of every class), vectorized over the examples, so
   // the n × C(d+1)² output is written contiguously.
@@ -227,17 +267,24 @@ Eigen::MatrixXd LmgcModel::perExampleGradients(const Eigen::VectorXd& theta,
 Eigen::MatrixXd LmgcModel::scores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const {
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim());
   Eigen::MatrixXd S;
-  evaluateRows(theta, X, nullptr, classes(), huberWidth_, S, nullptr);
-  return -S;
+  evaluate(theta, X, nullptr, S, nullptr);
+  if (components_ == 1) return -S;
+  return -lmgc_detail::classSoftMinimum(S, components_);
 }
 
-ModelConstants LmgcModel::constants() const {
-  const double C = static_cast<double>(classes());
-  return {std::sqrt(C * (C - 1)), C / (2 * huberWidth_), classes() - 1};
+ModelConstants lmgcConstants(Index classes, double huberWidth, Index components) {
+  const double C = static_cast<double>(classes);
+  if (components == 1) return {std::sqrt(C * (C - 1)), C / (2 * huberWidth), classes - 1};
+  // Mixtures: the soft minimum adds curvature of at most ½ in the scores (|H'| ≤ 1 times
+  // diag(π) − ππᵀ, ≤ ½ by Gershgorin) and M − 1 directions per competing class; the
+  // gradient bound is unchanged (Σ_m π² ≤ 1).
+  return {std::sqrt(C * (C - 1)), C / (2 * huberWidth) + 0.5, (classes - 1) * components};
 }
+
+ModelConstants LmgcModel::constants() const { return lmgcConstants(classes(), huberWidth_, components_); }
 
 void LmgcModel::project(Eigen::VectorXd& theta) const {
-  const Index C = classes(), D = augmentedDim();
+  const Index C = blocks(), D = augmentedDim();
   const auto projectClass = [&](Index c) {
     Eigen::Map<Eigen::MatrixXd> phi(theta.data() + c * D * D, D, D);
     projectPsdInPlace(phi);
@@ -255,6 +302,14 @@ Eigen::VectorXd LmgcModel::initialParameters(const Eigen::MatrixXd& X,
   const Index n = X.rows(), d = inputDim(), C = classes(), D = augmentedDim();
   eigen_assert(X.cols() == d && y.size() == n);
   if (n == 0) return Eigen::VectorXd::Zero(parameterCount());
+  if (components_ > 1) {
+    // Each component's rows as a class of their own: the single-Gaussian warm start of the
+    // C·M-class problem, a regularized quadratic discriminant per component.
+    Eigen::VectorXi own(n);
+    for (Index i = 0; i < n; ++i)
+      own[i] = static_cast<int>(y[i] * components_ + nearestComponent(X.row(i), centres_, y[i], components_));
+    return LmgcModel(d, blocks(), huberWidth_).initialParameters(X, own);
+  }
   constexpr double kShrinkage = 0.1;  // α: enough to make a 64-pixel class covariance usable
 
   Eigen::VectorXd counts = Eigen::VectorXd::Zero(C);
@@ -313,22 +368,27 @@ Eigen::VectorXd LmgcModel::initialParameters(const Eigen::MatrixXd& X,
 Eigen::VectorXd LmgcModel::traceRegularizer(double lambda) const {
   const Index d = inputDim(), D = augmentedDim();
   Eigen::VectorXd c = Eigen::VectorXd::Zero(parameterCount());
-  for (Index k = 0; k < classes(); ++k)
+  for (Index k = 0; k < blocks(); ++k)
     for (Index j = 0; j < d; ++j) c[k * D * D + j * D + j] = lambda;
   return c;
 }
 
 Eigen::Map<const Eigen::MatrixXd> LmgcModel::classMatrix(const Eigen::VectorXd& theta, Index c) const {
+  eigen_assert(components_ == 1 && c >= 0 && c < classes());
+  return blockMatrix(theta, c);
+}
+
+Eigen::Map<const Eigen::MatrixXd> LmgcModel::blockMatrix(const Eigen::VectorXd& theta, Index b) const {
   const Index D = augmentedDim();
-  eigen_assert(theta.size() == parameterCount() && c >= 0 && c < classes());
-  return Eigen::Map<const Eigen::MatrixXd>(theta.data() + c * D * D, D, D);
+  eigen_assert(theta.size() == parameterCount() && b >= 0 && b < blocks());
+  return Eigen::Map<const Eigen::MatrixXd>(theta.data() + b * D * D, D, D);
 }
 
 Eigen::VectorXd LmgcModel::packParameters(const std::vector<Eigen::MatrixXd>& phis) const {
   const Index D = augmentedDim();
-  eigen_assert(static_cast<Index>(phis.size()) == classes());
+  eigen_assert(static_cast<Index>(phis.size()) == blocks());
   Eigen::VectorXd theta(parameterCount());
-  for (Index c = 0; c < classes(); ++c) {
+  for (Index c = 0; c < blocks(); ++c) {
     eigen_assert(phis[static_cast<std::size_t>(c)].rows() == D && phis[static_cast<std::size_t>(c)].cols() == D);
     Eigen::Map<Eigen::MatrixXd>(theta.data() + c * D * D, D, D) = phis[static_cast<std::size_t>(c)];
   }

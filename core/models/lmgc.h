@@ -53,25 +53,50 @@
 // (core/util/parallel.h); the partition does not depend on the thread count, so results
 // are bit-identical with 1 thread or many.
 //
+// Mixtures (docs/algorithms.md §2.3; Sha & Saul 2006): with M > 1 components per class there
+// are C·M blocks Φ_{c,m}, θ = [vec(Φ_{0,0}); …; vec(Φ_{0,M−1}); vec(Φ_{1,0}); …], a class's
+// score is the soft minimum of its components' (lmgc_mixture_loss.h), and each training row
+// is charged against its own component, the one whose centre is nearest
+// (lmgc_components.h). M = 1 is the single-Gaussian model above, bit for bit.
+//
 // Thread-safety: const members may be called concurrently; the model holds no mutable state.
 
+#include <memory>
 #include <vector>
 
 #include "core/models/model.h"
 
 namespace dpstudio {
 
+// K, L, r of LMGC with `components` Gaussians per class (docs/algorithms.md §3 D): for one,
+// √(C(C−1)), C/(2h), C − 1; a mixture adds ½ to L and M − 1 directions per competing class
+// to r. One place for the model and for the calibrations that need them before a model exists.
+ModelConstants lmgcConstants(Index classes, double huberWidth, Index components);
+
 class LmgcModel : public Model {
  public:
   static constexpr double kDefaultHuberWidth = 0.5;
 
-  // Checks inputDim ≥ 1, classes ≥ 2, huberWidth finite and > 0; the error names the field.
-  static Result<LmgcModel> create(Index inputDim, Index classes,
-                                  double huberWidth = kDefaultHuberWidth);
+  // Checks inputDim ≥ 1, classes ≥ 2, huberWidth finite and > 0, components ≥ 1 and the
+  // centres' shape; the error names the field.
+  static Result<LmgcModel> create(Index inputDim, Index classes, double huberWidth = kDefaultHuberWidth,
+                                  Index components = 1, Eigen::MatrixXd componentCentres = {});
 
-  // Unchecked: call validate() (or use create()) before relying on the model.
-  LmgcModel(Index inputDim, Index classes, double huberWidth = kDefaultHuberWidth);
+  // Unchecked: call validate() (or use create()) before relying on the model. With M > 1
+  // and no centres, the data-independent ones (publicComponentCentres): what a private
+  // mechanism must use.
+  LmgcModel(Index inputDim, Index classes, double huberWidth = kDefaultHuberWidth, Index components = 1,
+            Eigen::MatrixXd componentCentres = {});
   Status validate() const;
+
+  Index components() const { return components_; }                  // M
+  Index blocks() const { return classes() * components_; }          // C·M matrices Φ_{c,m}
+  const Eigen::MatrixXd& componentCentres() const { return centres_; }  // (C·M) × d; empty for M = 1
+  // For solvers that evaluate the loss on a transformed copy of X's rows, in X's order (the
+  // whitened coordinates of lmgc_solver.h): a copy whose rows' own components are those of
+  // (X, y) — nearest centre in X's coordinates — instead of being recomputed from the rows it
+  // is given. Labelled evaluations must then pass exactly X.rows() rows. M = 1: a plain copy.
+  LmgcModel withOwnComponentsOf(const Eigen::MatrixXd& X, const Eigen::VectorXi& y) const;
 
   ModelKind kind() const override { return ModelKind::Lmgc; }
   Index parameterCount() const override;
@@ -120,10 +145,12 @@ class LmgcModel : public Model {
   // for ObjectiveTerms::linear.
   Eigen::VectorXd traceRegularizer(double lambda) const;
 
-  // Φ_c as a (d+1)×(d+1) view into theta.
+  // Φ_c as a (d+1)×(d+1) view into theta (M = 1 only: a mixture's class has M matrices).
   Eigen::Map<const Eigen::MatrixXd> classMatrix(const Eigen::VectorXd& theta, Index c) const;
+  // Block b = c·M + m, Φ_{c,m}, as a (d+1)×(d+1) view into theta.
+  Eigen::Map<const Eigen::MatrixXd> blockMatrix(const Eigen::VectorXd& theta, Index b) const;
 
-  // Assembles θ from C matrices of size (d+1)×(d+1) (used by tests and by the ellipsoid
+  // Assembles θ from blocks() matrices of size (d+1)×(d+1) (used by tests and by the ellipsoid
   // round trip).
   Eigen::VectorXd packParameters(const std::vector<Eigen::MatrixXd>& phis) const;
 
@@ -131,7 +158,14 @@ class LmgcModel : public Model {
   // grad = Σ_i Σ_c W(i, c)·(class-c block x̃_i x̃_iᵀ), W = ∂ℓ_i/∂s_c (n × C).
   void gradientFromWeights(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W, Eigen::VectorXd& grad) const;
 
+  // S (n × blocks) and, with labels, the loss and (if W) ∂ℓ_i/∂S.
+  double evaluate(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi* y,
+                  Eigen::MatrixXd& S, Eigen::MatrixXd* W) const;
+
   double huberWidth_;
+  Index components_;
+  Eigen::MatrixXd centres_;
+  std::shared_ptr<const Eigen::VectorXi> owners_;  // withOwnComponentsOf: each row's own component
 };
 
 }  // namespace dpstudio

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <functional>
 #include <span>
 
@@ -292,7 +293,13 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
                                      const ObjectiveTerms& terms, Eigen::VectorXd& theta,
                                      ProjectedGradientOptions options, const IterationCallback& callback,
                                      LmgcRun run) {
-  const Index C = model.classes(), D = model.augmentedDim();
+  // A mixture (lmgc.h, "Mixtures") is whitened like one Gaussian per class, its rows' own
+  // components fixed from the original rows first (whitening moves rows, not centres); the
+  // interior-point start and the safe screening know one matrix a class, so projected
+  // gradient alone solves it. C counts matrices: classes × components.
+  const bool mixture = model.components() > 1;
+  const LmgcModel owned = model.withOwnComponentsOf(X, y);
+  const Index C = model.blocks(), D = model.augmentedDim();
   const double n = static_cast<double>(std::max<Index>(X.rows(), 1));
   const double weight = terms.scale == LossScale::Sum ? 1.0 : 1.0 / n;
   // The loss's curvature is about α·(M ⊗ M) (M the rows' second moment, α = w·n/(2h) when
@@ -309,7 +316,11 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // J in Φ' = T⁻ᵀΦT⁻¹: the loss of the mapped rows, and the regularizer of Φ = TᵀΦ'T, whose
   // gradient T(qΦ + c)Tᵀ is the original one pulled back. With P = TTᵀ and E = T c Tᵀ that
   // is qPΦ'P + E, and (q/2)‖Φ‖² + ⟨c, Φ⟩ = ⟨(q/2)PΦ'P + E, Φ'⟩: two products a class, not four.
-  ScreenedLmgcLoss loss(model, w.mapped, y);
+  std::optional<ScreenedLmgcLoss> screened;
+  if (!mixture) screened.emplace(model, w.mapped, y);
+  const auto loss = [&](const Eigen::VectorXd& mapped, Eigen::VectorXd& grad) {
+    return mixture ? owned.lossSum(mapped, w.mapped, y, &grad) : (*screened)(mapped, grad);
+  };
   const Eigen::MatrixXd P = w.T * Tt;
   const Eigen::VectorXd E = hasLinear ? congruence(terms.linear, Tt, C) : Eigen::VectorXd::Zero(model.parameterCount());
   const SmoothFunction objective = [&](const Eigen::VectorXd& mapped, Eigen::VectorXd& grad) {
@@ -346,21 +357,25 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // κ ≥ 0 (the ray stays in the cone), so bisect its slope ⟨∇J(κθ), θ⟩ for the sign change.
   // Along the ray the margins are κ times those at κ = 1 and the regularizer is a quadratic
   // in κ, so one evaluation of the scores gives every slope in O(nC).
+  // A mixture's soft minimum is not linear along the ray: its slope costs one gradient.
   if (run != LmgcRun::Private && mapped.squaredNorm() > 0) {
-    const Eigen::MatrixXd scores = -model.scores(mapped, w.mapped);
+    const Eigen::MatrixXd scores = mixture ? Eigen::MatrixXd() : Eigen::MatrixXd(-model.scores(mapped, w.mapped));
     const Eigen::VectorXd phi = congruence(mapped, w.T, C);
     const double curvature = terms.quadratic * phi.squaredNorm(), linear = hasLinear ? terms.linear.dot(phi) : 0.0;
-    const auto slope = [&](double kappa) {
-      return weight * lmgc_detail::pairLossSlopeAlongRay(scores, y, model.huberWidth(), kappa) + kappa * curvature +
-             linear;
+    const auto lossSlope = [&](double kappa) {
+      if (!mixture) return lmgc_detail::pairLossSlopeAlongRay(scores, y, model.huberWidth(), kappa);
+      Eigen::VectorXd grad;
+      owned.lossSum(kappa * mapped, w.mapped, y, &grad);
+      return grad.dot(mapped);
     };
+    const auto slope = [&](double kappa) { return weight * lossSlope(kappa) + kappa * curvature + linear; };
     if (slope(0) < 0) {
       double lo = 0, hi = 1;
       for (int k = 0; k < 60 && slope(hi) < 0; ++k) {
         lo = hi;
         hi *= 2;
       }
-      for (int k = 0; k < 30; ++k) {
+      for (int k = 0; k < (mixture ? 12 : 30); ++k) {  // a mixture's slopes cost a gradient each
         const double mid = 0.5 * (lo + hi);
         (slope(mid) < 0 ? lo : hi) = mid;
       }
@@ -371,7 +386,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   }
   const ProjectionFunction project = [&model](Eigen::VectorXd& t) { model.project(t); };
   OptimizeSummary summary;
-  if (options.validate()) {
+  if (options.validate() && !mixture) {
     summary = interiorThenProjectedGradient(
         {model, w.mapped, y, weight, terms.quadratic, terms.linear, w.T}, objective, project, mapped, options, callback);
   } else {

@@ -193,6 +193,10 @@ std::optional<PredictionKind> parsePredictionKind(const std::string& name) {
 
 Status PredictionOptions::validate() const {
   if (auto status = learner.validate(); !status) return status.error();
+  if (learner.components != 1)
+    return invalid("private prediction and subsample-and-aggregate train one Gaussian per class: an LMGC "
+                   "mixture is for the training mechanisms",
+                   "components");
   if (auto status = privacy::requirePositive("epsilon", epsilon); !status) return status.error();
   if (!(delta >= 0 && delta < 1)) return invalid("delta must be in [0, 1), found " + formatNumber(delta), "delta");
   if (budget < 1) return invalid("the budget B must be a whole number >= 1, found " + std::to_string(budget), "budget");

@@ -92,6 +92,8 @@ class TestBundleNumpy : public QObject {
                                                        "--unit-rows", "--epsilon", "5"};
     QTest::newRow("lmgc, dplmgc") << "builtin:iris"
                                   << QStringList{"--model", "lmgc", "--mechanism", "dplmgc", "--unit-rows"};
+    QTest::newRow("lmgc mixture, non-private")
+        << "builtin:iris" << QStringList{"--model", "lmgc", "--components", "2", "--mechanism", "none", "--unit-rows"};
     QTest::newRow("softmax, non-private") << "builtin:iris"
                                           << QStringList{"--model", "softmax", "--mechanism", "none", "--unit-rows"};
     QTest::newRow("multiparty") << binary

@@ -275,6 +275,34 @@ class TestMechanismCalibration : public QObject {
     QCOMPARE(r.calibration, std::optional<dpstudio::mech::Calibration>(dpstudio::mech::Calibration::Published));
   }
 
+  // A mixture of M Gaussians per class (docs/algorithms.md §3 D, "Mixtures"): L = C/(2h) + ½,
+  // r = (C − 1)·M, K unchanged, one noise matrix per component; the published construction
+  // has no mixture and is refused.
+  void dpLmgcMixtureKnownAnswers() {
+    const double epsilon = 2, h = 0.25;
+    const int C = 3, d = 4, M = 3;
+    auto o = test::options(MechanismKind::DpLmgc, ModelKind::Lmgc, epsilon);
+    o.learner.huber = h;
+    o.learner.components = M;
+    auto r = calibrated(o, {200, d, C});
+    const double L = C / (2 * h) + 0.5, rank = (C - 1) * M;
+    DPSTUDIO_COMPARE_REL(valueOf(r, "L"), L, 1e-15);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "r"), rank, 1e-15);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "rho"), 2 * L * rank / epsilon, 1e-15);
+    DPSTUDIO_COMPARE_REL(valueOf(r, "beta"), epsilon / (4 * std::sqrt(C * (C - 1.0))), 1e-15);
+    QCOMPARE(r.noiseDimension, Index(C * M * (d + 1) * (d + 2) / 2));
+
+    o.calibration = mech::Calibration::Published;
+    QVERIFY(!o.validate());
+
+    // Output perturbation: the same K, the noise over every component's matrix.
+    auto out = test::options(MechanismKind::Output, ModelKind::Lmgc, epsilon);
+    out.learner.components = M;
+    r = calibrated(out, {200, d, C});
+    DPSTUDIO_COMPARE_REL(valueOf(r, "K"), std::sqrt(C * (C - 1.0)), 1e-15);
+    QCOMPARE(r.noiseDimension, Index(C * M * (d + 1) * (d + 2) / 2));
+  }
+
   // σ comes from the PLD accountant under substitution: conservative (its ε ≤ target) and
   // tight (a slightly smaller σ exceeds it), below RDP's σ; RDP's bound at that σ, larger
   // than the target, and the add/remove RDP ε are reported beside it.

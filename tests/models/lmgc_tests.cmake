@@ -25,3 +25,8 @@ dpstudio_add_test(test_lmgc_builtin
 dpstudio_add_test(test_ellipsoid_closing
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_ellipsoid_closing.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_builtin_support.h
   LINKS dpstudio_mechanisms LABELS asan_slow TIMEOUT 600)
+# Issue 34 item 3: mixtures of Gaussians per class — gradient, constants K, L, r, centres,
+# and a problem one ellipsoid per class cannot fit.
+dpstudio_add_test(test_lmgc_mixture
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_mixture.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
+  LINKS dpstudio_learn)

@@ -125,14 +125,21 @@ QString drawingNote(EllipseDrawing drawing, Index d) {
   return {};
 }
 
+// Ellipse k's name: its class, and with a mixture of M per class which component it is.
+QString ellipseName(const Dataset& train, std::size_t k, Index perClass) {
+  const QString name = QString::fromStdString(train.classNames[k / static_cast<std::size_t>(perClass)]);
+  if (perClass == 1) return name;
+  return QObject::tr("%1 (component %2 of %3)").arg(name).arg(static_cast<Index>(k) % perClass + 1).arg(perClass);
+}
+
 // Why classes have no visible ellipse (issue 9: never a degenerate conic), in one line so
 // that it shows in the title: "no ellipse for setosa, virginica (…) · ellipse of … (zoom out)".
 QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& train,
-                       const Eigen::MatrixXd& trainCoords, bool isPrivate) {
+                       const Eigen::MatrixXd& trainCoords, bool isPrivate, Index perClass) {
   const auto classesWith = [&](const auto& pick) {
     QStringList names;
     for (std::size_t k = 0; k < ellipses.size(); ++k)
-      if (pick(ellipses[k])) names << QString::fromStdString(train.classNames[k]);
+      if (pick(ellipses[k])) names << ellipseName(train, k, perClass);
     return names.join(QStringLiteral(", "));
   };
   const auto problem = [](EllipseProblem p) { return [p](const ViewEllipse& e) { return !e.bounded && e.problem == p; }; };
@@ -184,10 +191,10 @@ QString ellipseReasons(const std::vector<ViewEllipse>& ellipses, const Dataset& 
 constexpr double kStripMargin = 3.0;
 
 // The ellipses of `ellipses` that can be drawn, as curves of `role` (a strip as its two edge
-// lines); returns how many classes have one. trainCoords: the training points on the plane.
+// lines); returns how many are drawn (with a mixture, M per class). trainCoords: the training points on the plane.
 int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipses, EllipseLevelRule rule,
                 SeriesRole role, const TrainingResult& result, const QString& whose, Index d,
-                const Eigen::MatrixXd& trainCoords) {
+                const Eigen::MatrixXd& trainCoords, Index perClass) {
   // Half of the class counts the points as drawn, on the plane (model_view.h).
   const auto whereFor = [&](const ViewEllipse& e) {
     if (rule != EllipseLevelRule::HalfOfClass)
@@ -212,7 +219,7 @@ int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipse
   int drawn = 0;
   for (std::size_t k = 0; k < ellipses.size(); ++k) {
     const ViewEllipse& e = ellipses[k];
-    const QString className = QString::fromStdString(result.data->train.classNames[k]);
+    const QString className = ellipseName(result.data->train, k, perClass);
     std::vector<Eigen::MatrixXd> pieces;
     QString tooltip;
     if (e.drawing == EllipseDrawing::Strip) {
@@ -234,7 +241,7 @@ int addEllipses(ScatterContent& content, const std::vector<ViewEllipse>& ellipse
     if (pieces.empty()) continue;  // not drawable: ellipseReasons() says why
     for (const Eigen::MatrixXd& piece : pieces) {
       ClassCurve curve;
-      curve.classIndex = static_cast<int>(k);
+      curve.classIndex = static_cast<int>(static_cast<Index>(k) / perClass);
       curve.role = role;
       curve.closed = e.drawing != EllipseDrawing::Strip;
       for (Index i = 0; i < piece.rows(); ++i) curve.points.append(QPointF(piece(i, 0), piece(i, 1)));
@@ -347,7 +354,8 @@ QStringList detailNotes(const TrainingResult& result, const ModelViewGeometry& g
   // only the title's first lines when space is short).
   if (!prediction)
     if (const QString reasons =
-            ellipseReasons(geometry.ellipses, result.data->train, geometry.trainCoords, result.isPrivate());
+            ellipseReasons(geometry.ellipses, result.data->train, geometry.trainCoords, result.isPrivate(),
+                           geometry.ellipsesPerClass);
         !reasons.isEmpty()) {
       // A data-independent plane of many dimensions mostly sees LMGC's flat directions
       // (digits on a random plane: none of 10); the principal plane sees the class shapes.
@@ -431,10 +439,12 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
       prediction ? 0
                  : addEllipses(content, geometry.ellipses, geometry.levelRule, SeriesRole::Curve, result,
                                isPrivate ? QObject::tr("the private model's") : QObject::tr("the model's"), d,
-                               geometry.trainCoords);
+                               geometry.trainCoords, geometry.ellipsesPerClass);
+  // The reference has the same learner, so as many components per class.
   const int referenceDrawn =
       addEllipses(content, view.referenceEllipses, EllipseLevelRule::OneMargin, SeriesRole::ReferenceCurve, result,
-                  QObject::tr("the non-private model's (for reference; not released)"), d, geometry.trainCoords);
+                  QObject::tr("the non-private model's (for reference; not released)"), d, geometry.trainCoords,
+                  geometry.ellipsesPerClass);
   addLegendKeys(content, result, geometry, drawn);
 
   const QString preprocessing = preprocessingText(result.settings.data.preprocess);

@@ -480,6 +480,9 @@ QStringList MechanismForm::problems() const {
   if (isMultiparty() && shape_ && shape_->classes != 2)
     out << tr("Mechanism: multiparty aggregation trains a binary classifier (paper 004); the data have %1 classes")
                .arg(shape_->classes);
+  if ((predictionKind() || isMultiparty()) && learner_.components > 1)
+    out << tr("Model: an LMGC mixture (components > 1) is for the training mechanisms; this one trains one "
+              "Gaussian per class");
   const auto add = [this, &out](const QString& name, const NumberField* field) {
     if (isRowShown(const_cast<NumberField*>(field)) && !field->isValid()) out << tr("%1: %2").arg(name, field->problem());
   };

@@ -158,6 +158,14 @@ QWidget* ModelSettingsForm::makeModelGroup() {
   huber_->setHelp(tr("Width h > 0 of the Huber hinge's smoothed corner (Huber SVM and LMGC). Default 0.5."));
   modelForm_->addRow(tr("Huber h:"), huber_);
 
+  components_ = new QSpinBox;
+  components_->setRange(1, LearnerSpec::kMaxComponents);
+  components_->setValue(1);
+  components_->setToolTip(tr("LMGC: Gaussians (ellipsoids) per class, a mixture (default 1). Without privacy the "
+                             "components' centres come from k-means on each class; a private mechanism uses "
+                             "centres that do not depend on the data (docs/algorithms.md §2.3)."));
+  modelForm_->addRow(tr("Components:"), components_);
+
   tolerance_ = new NumberField;
   tolerance_->setCheck([](double v) {
     return std::isfinite(v) && v > 0 ? QString() : tr("the tolerance must be finite and > 0");
@@ -186,6 +194,10 @@ QWidget* ModelSettingsForm::makeModelGroup() {
   for (NumberField* field : {lambda_, huber_, tolerance_})
     connect(field, &NumberField::valueEdited, this, &ModelSettingsForm::fieldsChanged);
   connect(maxIterations_, &QSpinBox::valueChanged, this, &ModelSettingsForm::fieldsChanged);
+  connect(components_, &QSpinBox::valueChanged, this, [this] {
+    mechanism_->setLearner(learner());
+    fieldsChanged();
+  });
   return group;
 }
 
@@ -305,6 +317,7 @@ LearnerSpec ModelSettingsForm::learner() const {
   spec.kind = modelKind();
   spec.lambda = lambda_->value().value_or(std::numeric_limits<double>::quiet_NaN());
   spec.huber = huber_->value().value_or(std::numeric_limits<double>::quiet_NaN());
+  if (spec.kind == ModelKind::Lmgc) spec.components = components_->value();
   return spec;
 }
 
@@ -385,6 +398,7 @@ std::optional<mech::ProblemShape> ModelSettingsForm::trainingShape(QString* why)
 void ModelSettingsForm::updateModelRows() {
   const ModelKind kind = modelKind();
   modelForm_->setRowVisible(huber_, usesHuber(kind));
+  modelForm_->setRowVisible(components_, kind == ModelKind::Lmgc);
   lambda_->setHelp(lambdaHelp(kind));
   if (kernel_) kernel_->setAvailable(kind != ModelKind::Lmgc, kernelRefusal(kind));
 }
@@ -414,6 +428,7 @@ TrainingSettings ModelSettingsForm::settings() const {
   s.learner.kind = modelKind();
   s.learner.lambda = lambda_->value().value_or(s.learner.lambda);
   s.learner.huber = huber_->value().value_or(s.learner.huber);
+  if (s.learner.kind == ModelKind::Lmgc) s.learner.components = components_->value();
   s.tolerance = tolerance_->value().value_or(s.tolerance);
   s.maxIterations = maxIterations_->value();
   s.data.testFraction = testFraction_->value().value_or(s.data.testFraction);
@@ -502,6 +517,7 @@ void ModelSettingsForm::saveTo(QSettings& settings) const {
   settings.setValue(kPrefix + QStringLiteral("huber"), huber_->text());
   settings.setValue(kPrefix + QStringLiteral("tolerance"), tolerance_->text());
   settings.setValue(kPrefix + QStringLiteral("maxIterations"), maxIterations_->value());
+  settings.setValue(kPrefix + QStringLiteral("components"), components_->value());
   settings.setValue(kPrefix + QStringLiteral("testFraction"), testFraction_->text());
   settings.setValue(kPrefix + QStringLiteral("splitSeed"), splitSeed_->value());
   settings.setValue(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked());
@@ -523,6 +539,7 @@ void ModelSettingsForm::restoreFrom(QSettings& settings) {
   restoreText(tolerance_, QStringLiteral("tolerance"));
   restoreText(testFraction_, QStringLiteral("testFraction"));
   maxIterations_->setValue(settings.value(kPrefix + QStringLiteral("maxIterations"), maxIterations_->value()).toInt());
+  components_->setValue(settings.value(kPrefix + QStringLiteral("components"), components_->value()).toInt());
   splitSeed_->setValue(settings.value(kPrefix + QStringLiteral("splitSeed"), splitSeed_->value()).toInt());
   unitRows_->setChecked(settings.value(kPrefix + QStringLiteral("unitRows"), unitRows_->isChecked()).toBool());
   intercept_->setChecked(settings.value(kPrefix + QStringLiteral("intercept"), intercept_->isChecked()).toBool());

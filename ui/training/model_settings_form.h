@@ -83,6 +83,7 @@ class ModelSettingsForm : public QWidget {
   QComboBox* modelBox() const { return modelBox_; }
   NumberField* lambdaField() const { return lambda_; }
   NumberField* huberField() const { return huber_; }
+  QSpinBox* componentsBox() const { return components_; }
   NumberField* toleranceField() const { return tolerance_; }
   QSpinBox* maxIterationsBox() const { return maxIterations_; }
   NumberField* testFractionField() const { return testFraction_; }
@@ -124,6 +125,7 @@ class ModelSettingsForm : public QWidget {
   double currentDefaultLambda() const;
   bool restoring_ = false;
   NumberField* huber_ = nullptr;
+  QSpinBox* components_ = nullptr;  // LMGC's Gaussians per class
   NumberField* tolerance_ = nullptr;
   QSpinBox* maxIterations_ = nullptr;
   NumberField* testFraction_ = nullptr;
