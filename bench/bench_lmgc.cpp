@@ -47,6 +47,7 @@ PreparedData prepareAsTheGuiDoes(const std::string& name, bool unitRows) {
   SplitAndPreprocess split;
   if (auto bound = publicNormBound("builtin:" + name)) split.preprocess.normBound = bound->bound;
   split.preprocess.unitRows = unitRows;
+  split.preprocess.scaleToData = true;  // as the GUI's non-private LMGC: only where nothing above scales the rows
   auto prepared = prepareLoaded(std::move(data).value(), std::nullopt, split);
   if (!prepared) {
     std::fprintf(stderr, "%s\n", prepared.error().toString().c_str());

@@ -138,7 +138,9 @@ Result<TrainRequest> parseTrain(const Command& command) {
   if (!noise) return noise.error();
   auto data = command.dataRequest();
   if (!data) return data.error();
-  return TrainRequest{std::move(plan).value(), noise.value(), std::move(data).value()};
+  TrainRequest request{std::move(plan).value(), noise.value(), std::move(data).value()};
+  request.data.preprocess.scaleToData = request.plan.scalesRowsToData();
+  return request;
 }
 
 // Run: the plan on the data, recorded in the ledger and written as a bundle before anything

@@ -55,6 +55,8 @@ QJsonObject preprocessingToManifest(const Preprocessor& pre, std::map<std::strin
       {"unit_rows", spec.unitRows},
       {"norm_bound", spec.normBound ? QJsonValue(*spec.normBound) : QJsonValue::Null},
       {"norm_bound_from_ranges", pre.normBoundFromRanges},
+      {"row_scale", spec.rowScale ? QJsonValue(*spec.rowScale) : QJsonValue::Null},
+      {"row_scale_from_data", pre.rowScaleFromData},
       {"intercept", spec.intercept},
       {"private", pre.notPrivate.empty()},
       {"not_private", stringArray(pre.notPrivate)},
@@ -128,6 +130,8 @@ Result<Preprocessor> preprocessingFromManifest(const QJsonObject& json, const st
   spec.unitRows = json["unit_rows"].toBool();
   if (json["norm_bound"].isDouble()) spec.normBound = json["norm_bound"].toDouble();
   pre.normBoundFromRanges = json["norm_bound_from_ranges"].toBool();
+  if (json["row_scale"].isDouble()) spec.rowScale = json["row_scale"].toDouble();  // absent before 2026-12
+  pre.rowScaleFromData = json["row_scale_from_data"].toBool();
   spec.intercept = json["intercept"].toBool();
   if (auto status = spec.validate(); !status)
     return bad("invalid settings: " + status.error().message, where);

@@ -108,6 +108,8 @@ Status PreprocessSpec::validate() const {
   if (pcaDim && *pcaDim < 1) return invalid("the PCA dimension must be at least 1", "pca");
   if (normBound && !(std::isfinite(*normBound) && *normBound > 0))
     return invalid("the norm bound must be finite and > 0", "norm-bound");
+  if (rowScale && !(std::isfinite(*rowScale) && *rowScale > 0))
+    return invalid("the row scale must be finite and > 0", "row-scale");
   if (randomFeatures) return randomFeatures->validate();
   return Ok{};
 }
@@ -299,6 +301,21 @@ Result<Preprocessor> fitPreprocessor(const PreprocessSpec& spec, const Dataset& 
       pre.normBoundFromRanges = true;
     }
   }
+  if (spec.scaleToData && !spec.unitRows && !pre.spec.normBound && !spec.rowScale) {
+    const Preprocessor& upToHere = pre;  // no R, no scale yet and no unit rows: steps 1–3
+    const double squared =
+        train.rows() > 0 ? upToHere.transformBeforeFeatureMap(train.X).rowwise().squaredNorm().mean() : 0.0;
+    const double scale = std::sqrt(squared);
+    if (std::isfinite(scale) && scale > 0) {
+      pre.spec.rowScale = scale;
+      pre.rowScaleFromData = true;
+      const std::string step = "rows divided by s = " + number(scale) + ", the training rows' root-mean-square norm";
+      pre.steps.push_back(step);
+      pre.notPrivate.push_back(step + ": read off the private data");
+    }
+  } else if (spec.rowScale) {
+    pre.steps.push_back("rows divided by s = " + number(*spec.rowScale));
+  }
   if (pre.normBoundFromRanges)
     pre.steps.push_back("norm bound R = " + number(*pre.spec.normBound) +
                         " derived from the declared ranges (the largest norm a row can have): rows divided by R");
@@ -352,6 +369,7 @@ Eigen::MatrixXd Preprocessor::transformBeforeFeatureMap(Eigen::MatrixXd Z) const
   }
   if (projection.size() > 0) Z = Z * projection;
   if (pcaBasis.size() > 0) Z = (Z.rowwise() - pcaMean) * pcaBasis;
+  if (spec.rowScale) Z /= *spec.rowScale;
   if (spec.unitRows) scaleRowsToUnitNorm(Z);
   if (spec.normBound) applyNormBound(Z, *spec.normBound);
   return Z;

@@ -10,7 +10,9 @@
 //   4. scaling every row to norm 1      per-example: no privacy cost
 //   5. the public norm bound R          clip ‖x‖ to R, then divide by R, so ‖x‖ ≤ 1. Declared
 //                                       ranges without an R of the user's: R is derived from
-//                                       them (derivedNormBound), never from the rows
+//                                       them (derivedNormBound), never from the rows. Or,
+//                                       non-private only (scaleToData), rows divided by
+//                                       their RMS norm, unclipped (rowScale)
 //   6. random Fourier features          the feature map of random_features.h: D cosines,
 //                                       ‖φ(x)‖ ≤ 1 by construction; data-independent
 //   7. an intercept feature             docs/algorithms.md §2.1: rows scaled by 1/√2, then 1/√2
@@ -63,6 +65,15 @@ struct PreprocessSpec {
   std::optional<Index> pcaDim;         // PCA to this many dims (not private)
   bool unitRows = false;
   std::optional<double> normBound;     // R > 0
+  // NOT private: with no R, no unit rows and no declared ranges, every row is divided by the
+  // training rows' root-mean-square norm after steps 1–3, read off the data (rowScale,
+  // Preprocessor::rowScaleFromData). For a non-private LMGC, whose regularizer is not
+  // scale-invariant: on raw features its problem is badly scaled and the solver crawls
+  // (digits, features 0…16: 3000 iterations unconverged against tens on rows of norm ~1).
+  // Not the largest norm: one outlier (shuttle's 26 740 against a median of 123) would
+  // shrink every other row and the regularizer would swamp the loss.
+  bool scaleToData = false;
+  std::optional<double> rowScale;      // s > 0: rows divided by s after steps 1–3, not clipped
   bool intercept = false;
   // Random Fourier features of the rows after step 5 (γ is in those rows' units).
   std::optional<RandomFeaturesSpec> randomFeatures;
@@ -85,6 +96,8 @@ struct Preprocessor {
   // True when spec.normBound was derived from the declared ranges (the user gave none):
   // the largest norm a row can have after steps 1–3 (derivedNormBound).
   bool normBoundFromRanges = false;
+  // True when spec.rowScale was read off the training rows (PreprocessSpec::scaleToData).
+  bool rowScaleFromData = false;
 
   Eigen::MatrixXd transform(const Eigen::MatrixXd& X) const;
   Result<Dataset> apply(const Dataset& data) const;

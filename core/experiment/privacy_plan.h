@@ -76,6 +76,12 @@ struct PrivacyPlan {
   // "Prediction sensitivity (as published)", "Multiparty, K = 5 even", "All data, DP".
   std::string title() const;
 
+  // Whether the rows are divided by their RMS norm when nothing else scales them
+  // (PreprocessSpec::scaleToData): for a non-private LMGC only, whose objective is not
+  // scale-invariant and whose solver crawls on raw features. Reported and marked NOT private,
+  // as the model itself is.
+  bool scalesRowsToData() const { return !isPrivate() && learner().kind == ModelKind::Lmgc; }
+
   // The learner of the non-private model this plan is judged against: learner(), but for
   // multiparty the parties' own (mean scale, λ_learner = 2λ: paper 004's w*).
   LearnerSpec baselineLearner() const;

@@ -14,6 +14,7 @@
 #include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_interior.h"
+#include "core/models/lmgc_mixture_solver.h"
 #include "core/models/lmgc_pairs.h"
 #include "core/models/lmgc_screening.h"
 #include "core/models/lmgc_semismooth.h"
@@ -69,6 +70,8 @@ constexpr double kNewtonStepPerGradientStep = 4;
 constexpr int kFaceNewtonSteps = 10;  // digits: 2 (one of them drops the eigenvalues that leave)
 constexpr int kFactoredMemory = 20;  // L-BFGS pairs: 8–15 within ±5 % (before the Newton method: 10 stalled the polish)
 constexpr int kPolishSteps = 50;
+// A mixture's L-BFGS iterations over square factors before projected gradient takes over.
+constexpr int kMixtureFactorSteps = 600;
 constexpr int kMaxRounds = 20;
 
 // T = [A, −Am; 0, 1] and its inverse [A⁻¹, m; 0, 1], with A = Σ_floored^{-1/2} symmetric.
@@ -389,6 +392,24 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   if (options.validate() && !mixture) {
     summary = interiorThenProjectedGradient(
         {model, w.mapped, y, weight, terms.quadratic, terms.linear, w.T}, objective, project, mapped, options, callback);
+  } else if (options.validate() && mixture) {
+    // L-BFGS over square factors does the descent (lmgc_mixture_solver.h), projected gradient
+    // decides; both share options.maxIterations.
+    const OptimizeSummary factored = descendOverSquareFactors(objective, C, D, mapped,
+                                                              std::min(kMixtureFactorSteps, options.maxIterations), callback);
+    const int used = factored.iterations;
+    ProjectedGradientOptions rest = options;
+    rest.maxIterations = std::max(1, options.maxIterations - used);
+    IterationCallback shifted;
+    if (callback)
+      shifted = [&](const IterationInfo& info) { return callback({info.iteration + used, info.objective, info.gradientNorm}); };
+    if (factored.termination == Termination::Cancelled) {
+      summary = factored;
+    } else {
+      summary = minimizeProjectedGradient(objective, project, mapped, rest, shifted);
+      summary.iterations += used;
+      summary.evaluations += factored.evaluations;
+    }
   } else {
     summary = minimizeProjectedGradient(objective, project, mapped, options, callback);
   }

@@ -214,6 +214,32 @@ class TestDataPreprocess : public QObject {
     QCOMPARE(*fitPreprocessor(spec, data).value().spec.normBound, 2.0);
   }
 
+  // Issue 34 item 1: a non-private LMGC's rows divided by their root-mean-square norm, read
+  // off the data, unclipped, and marked so; anything the user declared (R, unit rows,
+  // ranges) wins.
+  void scaleToDataUsesTheRootMeanSquareNorm() {
+    const Dataset data = openDataset("builtin:digits").value();
+    PreprocessSpec spec;
+    spec.scaleToData = true;
+    const Preprocessor pre = fitPreprocessor(spec, data).value();
+    QVERIFY(pre.rowScaleFromData && !pre.spec.normBound);
+    const double rms = std::sqrt(data.X.rowwise().squaredNorm().mean());
+    DPSTUDIO_COMPARE_REL(*pre.spec.rowScale, rms, 1e-12);
+    QCOMPARE(pre.notPrivate.size(), std::size_t(1));
+    const Dataset out = pre.apply(data).value();
+    DPSTUDIO_COMPARE_REL(std::sqrt(out.X.rowwise().squaredNorm().mean()), 1.0, 1e-12);
+    DPSTUDIO_COMPARE_REL(out.maxRowNorm(), data.maxRowNorm() / rms, 1e-12);  // nothing clipped
+    spec.normBound = 50.0;
+    QVERIFY(!fitPreprocessor(spec, data).value().rowScaleFromData);
+    spec.normBound.reset();
+    spec.unitRows = true;
+    QVERIFY(!fitPreprocessor(spec, data).value().rowScaleFromData);
+    spec.unitRows = false;
+    spec.publicRanges = {{0.0, 16.0}};
+    const Preprocessor ranged = fitPreprocessor(spec, data).value();
+    QVERIFY(ranged.normBoundFromRanges && !ranged.rowScaleFromData && ranged.notPrivate.empty());
+  }
+
   // Through a projection P the bound is ‖P‖₂·√d/2, a public number: every point of the box
   // stays inside the unit ball, and the direction P stretches most reaches its boundary.
   void derivedBoundHoldsThroughAProjection() {

@@ -30,6 +30,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QWheelEvent>
 
@@ -42,6 +43,8 @@
 #include "ui/plot/decision_overlay.h"
 #include "ui/plot/region_image.h"
 #include "ui/plot/scatter_view.h"
+#include "ui/training/mechanism_form.h"
+#include "ui/widgets/number_field.h"
 #include "ui/training/model_panel.h"
 #include "ui/training/model_settings_form.h"
 #include "ui/training/training_document.h"
@@ -102,8 +105,9 @@ bool titleExplainsEveryMissingEllipse(const MainWindow& window) {
   QStringList reasons;
   for (const QString& line : window.scatterView()->chart()->title().split(QStringLiteral("<br>")))
     if (line.contains(QLatin1String("no ellipse for"))) reasons << line;
+  const auto perClass = static_cast<std::size_t>(window.training()->view()->geometry.ellipsesPerClass);
   for (std::size_t k = 0; k < ellipses.size(); ++k) {
-    const QString name = QString::fromStdString(result.data->train.classNames[k]);
+    const QString name = QString::fromStdString(result.data->train.classNames[k / perClass]);
     if (ellipses[k].drawing == dpstudio::EllipseDrawing::NotDrawn && !reasons.join(QString()).contains(name))
       return false;
   }
@@ -133,6 +137,7 @@ class TestDecisionView : public QObject {
   void lmgcDrawsEllipsesOnTheDefaultViews();
   void privateDegenerateEllipseShowsTheReasonNotLines_data();
   void privateDegenerateEllipseShowsTheReasonNotLines();
+  void mixtureDrawsEveryComponentInItsClassColour();
 
  private:
   QTemporaryDir dir_;
@@ -508,6 +513,44 @@ void TestDecisionView::privateDegenerateEllipseShowsTheReasonNotLines() {
   }
   QVERIFY2(title.contains(QStringLiteral("no ellipse for %1 (").arg(className)) && title.contains(reason),
            qPrintable(title));
+}
+
+// Issue 34 item 3: a mixture of two Gaussians per class draws two ellipses a class, each named
+// by its class and component and drawn in its class's colour; then, in the same window, the
+// same mixture trained privately (DP-LMGC) with its data-independent centres.
+void TestDecisionView::mixtureDrawsEveryComponentInItsClassColour() {
+  MainWindow window;
+  window.show();
+  openDataset(window, QStringLiteral("builtin:blobs:classes=3"), 300);
+  auto* form = window.modelPanel()->form();
+  form->setModelKind(ModelKind::Lmgc);
+  QVERIFY(form->componentsBox()->isVisibleTo(form));
+  form->componentsBox()->setValue(2);
+  trainFromDock(window, ModelKind::Lmgc, 3000);
+  QCOMPARE(window.training()->result()->settings.learner.components, 2);
+  const auto& geometry = window.training()->view()->geometry;
+  QCOMPARE(geometry.ellipses.size(), std::size_t(6));
+  QCOMPARE(geometry.ellipsesPerClass, dpstudio::Index(2));
+  QVERIFY2(drawableEllipses(window) >= 3, qPrintable(QString::number(drawableEllipses(window))));
+  const auto* scatter = window.scatterView();
+  QVERIFY(curvesMatchDrawings(window, scatter->seriesCount(SeriesRole::Curve)));
+  QVERIFY(scatter->chart()->title().contains(QLatin1String("not private")));
+
+  // Privately: DP-LMGC with the declared bound, the mixture's calibration.
+  dpstudio::test::useExperimentNoise(window);
+  form->normBoundBox()->setChecked(true);
+  form->normBoundField()->setValue(6.0);
+  form->mechanismForm()->setMechanism(dpstudio::mech::MechanismKind::DpLmgc);
+  form->mechanismForm()->epsilonField()->setValue(10.0);
+  QVERIFY(form->componentsBox()->isVisibleTo(form));
+  trainFromDock(window, ModelKind::Lmgc, 3000);
+  const auto result = window.training()->result();
+  QVERIFY(result->isPrivate());
+  QCOMPARE(result->settings.learner.components, 2);
+  QCOMPARE(result->release->report.calibrated(std::string("r")), 4.0);  // (C − 1)·M
+  QCOMPARE(window.training()->view()->geometry.ellipses.size(), std::size_t(6));
+  QCOMPARE(window.training()->view()->referenceEllipses.size(), std::size_t(6));
+  QVERIFY(titleExplainsEveryMissingEllipse(window) || drawableEllipses(window) == 6);
 }
 
 QTEST_MAIN(TestDecisionView)

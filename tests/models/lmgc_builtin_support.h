@@ -16,14 +16,17 @@ namespace dpstudio::test {
 
 // What the GUI trains on when a built-in dataset is opened and Train pressed with LMGC:
 // test fraction 0.25, split seed 1, the dataset's public norm bound if it has one
-// (ui/training/model_settings_form.cpp), λ = defaultLambda(LMGC), tolerance 1e-8, 3000 iterations.
-// unitRows: --unit-rows on top (every row scaled to norm 1).
-inline PreparedData prepareAsTheGuiDoes(const std::string& name, bool unitRows = false) {
+// (ui/training/model_settings_form.cpp), λ = defaultLambda(LMGC), tolerance 1e-8, 3000
+// iterations. unitRows: --unit-rows on top (every row scaled to norm 1). scaled: as the GUI's
+// non-private LMGC, the rows divided by their RMS norm where nothing above scales them
+// (PrivacyPlan::scalesRowsToData); without it the raw units, the solver's hard case.
+inline PreparedData prepareAsTheGuiDoes(const std::string& name, bool unitRows = false, bool scaled = false) {
   auto data = loadBuiltin(name);
   if (!data) qFatal("%s", data.error().toString().c_str());
   SplitAndPreprocess split;
   if (auto bound = publicNormBound("builtin:" + name)) split.preprocess.normBound = bound->bound;
   split.preprocess.unitRows = unitRows;
+  split.preprocess.scaleToData = scaled;
   auto prepared = prepareLoaded(std::move(data).value(), std::nullopt, split);
   if (!prepared) qFatal("%s", prepared.error().toString().c_str());
   return std::move(prepared).value();

@@ -25,8 +25,10 @@ QString number(double value) { return QString::number(value, 'g', 4); }
 // The steps the view's coordinates have been through. Behind random Fourier features the
 // points are the rows before the map (model_view.h), so the map and the intercept after it
 // are not among them: kernelNote() says what the model reads.
-QString preprocessingText(const PreprocessSpec& spec) {
+// spec: as the user set it; fitted: what preprocessing added (a non-private LMGC's row scale).
+QString preprocessingText(const PreprocessSpec& spec, const PreprocessSpec& fitted) {
   QStringList steps;
+  if (fitted.rowScale) steps << QObject::tr("rows divided by s = %1 (their RMS norm)").arg(number(*fitted.rowScale));
   if (spec.unitRows) steps << QObject::tr("rows scaled to unit norm");
   if (spec.normBound) steps << QObject::tr("norm bound R = %1").arg(number(*spec.normBound));
   if (spec.intercept && !spec.randomFeatures) steps << QObject::tr("intercept appended");
@@ -447,7 +449,7 @@ ScatterContent modelContent(const TrainingResult& result, const ModelView& view,
                   geometry.ellipsesPerClass);
   addLegendKeys(content, result, geometry, drawn);
 
-  const QString preprocessing = preprocessingText(result.settings.data.preprocess);
+  const QString preprocessing = preprocessingText(result.settings.data.preprocess, result.data->preprocessor.spec);
   for (int axis = 0; axis < 2; ++axis) {
     const QString name = QString::fromStdString(geometry.projection.axisNames[axis]);
     content.axisTitles[axis] = preprocessing.isEmpty() ? name : QObject::tr("%1, preprocessed").arg(name);

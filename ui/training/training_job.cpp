@@ -26,7 +26,9 @@ Result<TrainingOutcome> trainWithView(const std::shared_ptr<const Dataset>& data
   } else {
     std::optional<Dataset> separateTest;
     if (test) separateTest = *test;
-    auto prepared = prepareLoaded(*dataset, std::move(separateTest), settings.data);
+    SplitAndPreprocess split = settings.data;
+    split.preprocess.scaleToData = plan.scalesRowsToData();  // non-private LMGC (privacy_plan.h)
+    auto prepared = prepareLoaded(*dataset, std::move(separateTest), split);
     if (!prepared) return prepared.error();
     if (progress.cancelled()) return Error::cancelled();
     result->data = std::make_shared<const PreparedData>(std::move(prepared).value());
