@@ -22,4 +22,4 @@ cli="$root/build/release/app/cli/dpstudio-cli"
 [[ -x "$cli" ]] || { echo "build dpstudio-cli first (cmake --build --preset release --target dpstudio-cli)" >&2; exit 2; }
 out="$root/build/release/bench/fig1a-$repeats"
 mkdir -p "$(dirname "$out")"
-exec /usr/bin/python3 "$root/bench/sweep_timing.py" "$cli" "$data" "$repeats" "$out" "${threads[@]}"
+exec /usr/bin/python3 "$root/bench/sweep_timing.py" "$cli" paper003-fig1a "$data" "$repeats" "$out" "${threads[@]}"

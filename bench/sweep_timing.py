@@ -1,6 +1,8 @@
-"""Runs one paper003-fig1a sweep and reports its time per mechanism (bench/sweep_fig1a.sh).
+"""Runs one paper preset's sweep and reports its time per mechanism (bench/sweep_fig1a.sh,
+bench/sweep_preset.sh).
 
-Usage: sweep_timing.py CLI DATA_DIR REPEATS OUT_PREFIX [--threads N]
+Usage: sweep_timing.py CLI PRESET DATA_DIR REPEATS OUT_PREFIX [SWEEP OPTION...]
+(the options go to `sweep` after the preset's and override them: --threads N, --mechanisms …)
 """
 import collections
 import csv
@@ -13,12 +15,12 @@ import time
 
 
 def main():
-    cli, data, repeats, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-    threads = sys.argv[5:]
+    cli, preset, data, repeats, out = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+    extra = sys.argv[6:]
     start = time.monotonic()
     with open(out + ".json", "w") as json_out, open(out + ".log", "w") as log:
-        code = subprocess.call([cli, "sweep", "--preset", "paper003-fig1a", "--data-dir", data,
-                                "--repeats", str(repeats), *threads, "--json", "--out", out + ".csv",
+        code = subprocess.call([cli, "sweep", "--preset", preset, "--data-dir", data,
+                                "--repeats", str(repeats), *extra, "--json", "--out", out + ".csv",
                                 "--plot", out + ".png"], stdout=json_out, stderr=log)
     wall = time.monotonic() - start
     if code != 0:
@@ -31,7 +33,8 @@ def main():
     for row in rows:
         by[row["mechanism"]].append(float(row["seconds"]))
     busy = sum(sum(v) for v in by.values())
-    print(f"paper003-fig1a, {repeats} repetitions, {len(rows)} trials: {wall:.1f} s wall ({wall / 60:.1f} min), "
+    name = " ".join([preset, *extra])
+    print(f"{name}, {repeats} repetitions, {len(rows)} trials: {wall:.1f} s wall ({wall / 60:.1f} min), "
           f"{cpu:.1f} s CPU, load average {os.getloadavg()[0]:.1f}; "
           f"idle {cores}-core machine: {cpu / cores:.1f} s ({cpu / cores / 60:.1f} min)")
     print(f"{'mechanism':12s} {'trials':>6s} {'seconds':>9s} {'share':>6s} {'median/trial':>12s} {'one-off':>8s}")
@@ -39,7 +42,7 @@ def main():
     for name, secs in by.items():
         median = statistics.median(secs)
         oneoff = max(0.0, sum(secs) - median * len(secs))
-        per_repeat = len(secs) / repeats  # trials per repetition: one per ε
+        per_repeat = len(secs) / repeats  # trials per repetition: one per axis value
         projected += oneoff + median * per_repeat * 100
         print(f"{name:12s} {len(secs):6d} {sum(secs):9.1f} {100 * sum(secs) / busy:5.1f}% "
               f"{median:12.3f} {oneoff:8.1f}")

@@ -17,6 +17,7 @@
 #include "app/cli/private_prediction_options.h"
 #include "app/cli/sweep_output.h"
 #include "app/cli/sweep_presets.h"
+#include "core/experiment/paper_presets.h"
 #include "core/experiment/trial_table.h"
 #include "core/util/parallel.h"
 
@@ -165,7 +166,8 @@ int runSweep(const QStringList& args) {
       {"measure-bounds", "Also measure what the published bounds bound (excess risk for DP-LMGC, ||w - w*|| and "
                          "excess risk for multiparty) into the trial table's last columns."},
       {"shard", "Run only shard K of N of the trials (merge the tables with sweep-merge).", "K/N"},
-      {"preset", "A sweep of the papers' figures: " + presetNames().join(", ") + ".", "NAME"},
+      {"preset", "A sweep of the papers' figures: " + presetNames().join(", ") + ". " +
+                     QString::fromStdString(experiment::figuresWithoutPreset()) + ".", "NAME"},
       {"data-dir", "Where the presets find their data (default: $DPSTUDIO_DATA_DIR).", "DIR"},
       {"title", "The data's name in the chart's and table's title (default: the file's or built-in's "
                 "name; the presets say MNIST, UCI Adult).", "NAME"},

@@ -71,8 +71,9 @@ Result<QStringList> withPresetArguments(const QStringList& args) {
   const PaperPreset* preset = experiment::findPaperPreset(name.toStdString());
   if (!preset)
     return Error{ErrorKind::Usage,
-                 "unknown preset '" + name.toStdString() + "' (" + presetNames().join(", ").toStdString() + ")", {}, 0,
-                 "preset"};
+                 "unknown preset '" + name.toStdString() + "' (" + presetNames().join(", ").toStdString() + "). " +
+                     experiment::figuresWithoutPreset(),
+                 {}, 0, "preset"};
   QString dir = optionValue(args, "data-dir");
   if (dir.isEmpty()) dir = qEnvironmentVariable("DPSTUDIO_DATA_DIR");
   if (dir.isEmpty())

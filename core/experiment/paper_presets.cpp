@@ -147,6 +147,11 @@ const PaperPreset* findPaperPreset(const std::string& name) {
   return nullptr;
 }
 
+std::string figuresWithoutPreset() {
+  return "Paper 003's Figure 7 (CIFAR-10 with a ResNet-20) has no preset: it needs a convolutional network, which "
+         "dpstudio does not train";
+}
+
 const PresetDataSettings& presetDataSettings(PresetData data) {
   static const PresetDataSettings mnist = mnistSettings(), adult = adultSettings();
   return data == PresetData::Mnist ? mnist : adult;

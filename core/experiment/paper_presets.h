@@ -71,6 +71,9 @@ struct PaperPreset {
 const std::vector<PaperPreset>& paperPresets();
 const PaperPreset* findPaperPreset(const std::string& name);
 const PresetDataSettings& presetDataSettings(PresetData data);
+// The papers' figures that have no preset, and why, for wherever the presets are listed:
+// "Paper 003's Figure 7 (CIFAR-10 with a ResNet-20) has no preset: …".
+std::string figuresWithoutPreset();
 
 // The paper's data in `dir`, as the CLI's options of the preset prepare it.
 DataRequest presetDataRequest(const PaperPreset& preset, const std::string& dir);

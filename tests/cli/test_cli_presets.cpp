@@ -122,6 +122,15 @@ class TestCliPresets : public QObject {
     // Unknown presets and a missing folder are usage errors, as before.
     QVERIFY(!cli::withPresetArguments({"dpstudio-cli", "--preset", "paper999", "--data-dir", path}));
     QVERIFY(!cli::withPresetArguments({"dpstudio-cli", "--preset", "paper004-fig2", "--data-dir", path + "/none"}));
+    // Paper 003's Figure 7 has none, and where the presets are listed (the refusal, --help) it
+    // says why.
+    const auto fig7 = cli::withPresetArguments({"dpstudio-cli", "--preset", "paper003-fig7", "--data-dir", path});
+    QVERIFY(!fig7);
+    QVERIFY2(QString::fromStdString(fig7.error().message).contains("convolutional network"),
+             fig7.error().message.c_str());
+    const auto help = test::runCli({"sweep", "--help"});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY2(help.out.simplified().contains("Figure 7 (CIFAR-10 with a ResNet-20) has no preset"), qPrintable(help.out));
   }
 
   // The CLI's sweep from the preset's options and core's presetSweepSpec (the GUI's) are one

@@ -92,6 +92,49 @@ class TestSweepPaperPresets : public QObject {
     QCOMPARE(fig3.series[0].plan.epsilon(), 1.0);
   }
 
+  // Paper 003 §4's protocol for Figs. 1b, 2 and 3 (issue 37): 100 repetitions, B = 100 and
+  // T = 256 where B is not the axis, Gaussian noise wherever δ > 0, ε = 1 off the ε axis; on the
+  // budget axis a released model is the same plan at every B (the paper's horizontal lines)
+  // while a predictor's budget is the value; on the δ axis every series takes the value.
+  void theFiguresProtocol() {
+    QCOMPARE(presetDataSettings(PresetData::Mnist).repeats, 100);
+    for (const char* name : {"paper003-fig1b", "paper003-fig2", "paper003-fig2b", "paper003-fig3"}) {
+      const PaperPreset* preset = findPaperPreset(name);
+      QVERIFY2(preset && preset->data == PresetData::Mnist, name);
+      const SweepSpec spec = test::orDie(presetSweepSpec(*preset, false, 100));
+      QCOMPARE(spec.repeats, 100);
+      for (const SweepSeries& series : spec.series) {
+        const bool gaussianFigure = series.plan.delta() > 0;
+        if (const auto* p = std::get_if<PrivatePrediction>(&series.plan.choice)) {
+          QCOMPARE(p->options.budget, 100LL);
+          QCOMPARE(p->options.teachers, Index{256});
+          if (gaussianFigure && p->options.kind == predict::PredictionKind::Sensitivity)
+            QCOMPARE(p->options.family, mech::NoiseFamily::Gaussian);
+        } else if (const auto* t = std::get_if<TrainingMechanism>(&series.plan.choice);
+                   t && gaussianFigure && series.key != "dpsgd") {
+          QCOMPARE(t->options.family, mech::NoiseFamily::Gaussian);
+        }
+        if (spec.axis != SweepAxis::Epsilon) QCOMPARE(series.plan.epsilon(), 1.0);
+        for (double value : spec.values) {
+          const PrivacyPlan at = spec.planAt(series, value);
+          if (spec.axis == SweepAxis::Delta) QCOMPARE(at.delta(), value);
+          if (spec.axis != SweepAxis::Budget) continue;
+          if (const auto* p = std::get_if<PrivatePrediction>(&at.choice))
+            QCOMPARE(p->options.budget, static_cast<long long>(value));
+          else
+            QVERIFY(at == series.plan);
+        }
+      }
+    }
+    // Fig. 3's δ from 1e-8 to 1e-2 (its axis); Fig. 2's B from 1 to 1 000.
+    const auto fig3 = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig3"), false, 1));
+    QCOMPARE(fig3.values.front(), 1e-8);
+    QCOMPARE(fig3.values.back(), 1e-2);
+    const auto fig2 = test::orDie(presetSweepSpec(*findPaperPreset("paper003-fig2"), false, 1));
+    QCOMPARE(fig2.values.front(), 1.0);
+    QCOMPARE(fig2.values.back(), 1000.0);
+  }
+
   void missingFilesAreNamed() {
     QTemporaryDir empty;
     const auto missing = missingPresetFiles(*findPaperPreset("paper004-fig2"), empty.path().toStdString());

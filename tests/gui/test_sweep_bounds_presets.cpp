@@ -175,6 +175,61 @@ class TestSweepBoundsPresets : public QObject {
     QVERIFY(!view->form()->presetMode());
   }
 
+  // Issue 37: paper 003 Figs. 1b, 2a, 2b and 3 are in the Paper figure list, chosen there as a
+  // click on the item would, each described with its series (DP-SGD among them where δ > 0),
+  // its axis and the paper's 100 repetitions; Fig. 1b's quick version runs with all five series.
+  void smallDeltaPaperFiguresInTheList() {
+    QTemporaryDir empty;
+    MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    ui::SweepView* view = window.sweepView();
+    window.centralTabs()->setCurrentWidget(view);
+    ui::PresetChooser* chooser = view->form()->presetChooser();
+    chooser->setDataFolder(empty.path());
+    auto* list = chooser->findChild<QComboBox*>(QStringLiteral("sweepPreset"));
+    QVERIFY(list);
+    // Figure 7 has no entry, and the list says why (a convolutional network).
+    QVERIFY(list->toolTip().contains(QStringLiteral("Figure 7")));
+    QVERIFY(list->toolTip().contains(QStringLiteral("convolutional")));
+    struct Entry {
+      const char* name;
+      const char* figure;
+      experiment::SweepAxis axis;
+      int series;
+      bool dpSgd;
+    };
+    using A = experiment::SweepAxis;
+    for (const Entry& e : {Entry{"paper003-fig1b", "Paper 003 Fig. 1b", A::Epsilon, 5, true},
+                           Entry{"paper003-fig2", "Paper 003 Fig. 2a", A::Budget, 4, false},
+                           Entry{"paper003-fig2b", "Paper 003 Fig. 2b", A::Budget, 5, true},
+                           Entry{"paper003-fig3", "Paper 003 Fig. 3", A::Delta, 5, true}}) {
+      const int index = list->findData(QString::fromLatin1(e.name));
+      QVERIFY2(index > 0, e.name);
+      QVERIFY2(list->itemText(index).startsWith(QString::fromLatin1(e.figure)), qPrintable(list->itemText(index)));
+      list->setCurrentIndex(index);
+      QVERIFY(view->form()->presetMode());
+      QCOMPARE(chooser->preset()->name, std::string(e.name));
+      const QString description = chooser->descriptionLabel()->text();
+      QVERIFY2(description.contains(QStringLiteral("%1 series").arg(e.series)), qPrintable(description));
+      QVERIFY2(description.contains(QString::fromStdString(experiment::axisTitle(e.axis))), qPrintable(description));
+      QVERIFY2(description.contains(QStringLiteral("The paper averages 100 repetitions")), qPrintable(description));
+      QCOMPARE(chooser->descriptionLabel()->toolTip().contains(QStringLiteral("DP-SGD")), e.dpSgd);
+    }
+
+    // Fig. 1b's quick version at one repetition: the five series and the reference at five ε.
+    QVERIFY(chooser->setPreset("paper003-fig1b"));
+    view->form()->setRepeats(1);
+    view->startButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->session()->isRunning(), kSweepTimeoutMs);
+    const QString title = view->chart()->title();
+    QVERIFY2(title.contains(QStringLiteral("Paper 003 Fig. 1b")), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("not the paper")), qPrintable(title));
+    QCOMPARE(view->chart()->meanSeries().size(), 5);
+    QCOMPARE(view->session()->finishedTrials(), 6LL * 5);
+    saveScreenshot(&window, QStringLiteral("sweep-preset-fig1b-quick"));
+  }
+
   // The real a9a files: loaded on the worker with the window answering, and the table the
   // CLI writes for the same preset and seed.
   void paperFigureOnTheRealDataIsTheClis() {
