@@ -219,20 +219,19 @@ Result<TrainedModel> trainModel(const LearnerSpec& spec, const Eigen::MatrixXd& 
     return finish(std::move(trained));
   }
 
-  if (spec.components > 1)
-    // Non-private: the components' centres from k-means on each class (lmgc_components.h).
-    return minimizeObjectiveImpl(
-        std::make_shared<const LmgcModel>(X.cols(), classes, spec.huber, spec.components,
-                                          kMeansComponentCentres(X, y, classes, spec.components)),
-        X, y, {LossScale::Sum, spec.lambda, dynamic_cast<const LmgcModel&>(*model).traceRegularizer(spec.lambda)},
-        control, false);
-  if (const auto* lmgc = dynamic_cast<const LmgcModel*>(model.get()))
+  if (const auto* lmgc = dynamic_cast<const LmgcModel*>(model.get())) {
     // λ(Σ tr Ψ_c + ½‖Φ‖²_F): the trace term alone leaves the linear part of Φ_c unpenalized,
     // and on separable data the objective then has no minimizer (see lmgc.h).
     // Non-private: solved in whitened coordinates (lmgc_solver.h), the same minimizer
-    // reached in far fewer iterations; the stopping rule is the original problem's.
-    return minimizeObjectiveImpl(model, X, y, {LossScale::Sum, spec.lambda, lmgc->traceRegularizer(spec.lambda)},
+    // reached in far fewer iterations; the stopping rule is the original problem's. A
+    // mixture's centres come from k-means on each class (lmgc_components.h).
+    const std::shared_ptr<const Model> fitted =
+        spec.components > 1 ? std::make_shared<const LmgcModel>(X.cols(), classes, spec.huber, spec.components,
+                                                                kMeansComponentCentres(X, y, classes, spec.components))
+                            : model;
+    return minimizeObjectiveImpl(fitted, X, y, {LossScale::Sum, spec.lambda, lmgc->traceRegularizer(spec.lambda)},
                                  control, false);
+  }
   return minimizeObjective(model, X, y, {LossScale::Mean, spec.lambda, {}}, control);
 }
 

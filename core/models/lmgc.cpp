@@ -174,9 +174,7 @@ double LmgcModel::evaluate(const Eigen::VectorXd& theta, const Eigen::MatrixXd& 
     const auto labels = y->segment(first, chunk.rows());
     if (M == 1) return lmgc_detail::pairLoss(chunk, labels, h, weights);
     if (owners_) return lmgc_detail::mixtureLoss(chunk, labels, owners_->segment(first, chunk.rows()), M, h, weights);
-    Eigen::VectorXi own(chunk.rows());
-    for (Index i = 0; i < chunk.rows(); ++i)
-      own[i] = static_cast<int>(nearestComponent(X.row(first + i), centres_, labels[i], M));
+    const Eigen::VectorXi own = ownComponents(X.middleRows(first, chunk.rows()), labels, centres_, M);
     return lmgc_detail::mixtureLoss(chunk, labels, own, M, h, weights);
   };
   return evaluateRows(theta, X, y, blocks(), chunkLoss, S, W);
@@ -185,10 +183,7 @@ double LmgcModel::evaluate(const Eigen::VectorXd& theta, const Eigen::MatrixXd& 
 LmgcModel LmgcModel::withOwnComponentsOf(const Eigen::MatrixXd& X, const Eigen::VectorXi& y) const {
   LmgcModel out = *this;
   if (components_ == 1) return out;
-  auto own = std::make_shared<Eigen::VectorXi>(X.rows());
-  for (Index i = 0; i < X.rows(); ++i)
-    (*own)[i] = static_cast<int>(nearestComponent(X.row(i), centres_, y[i], components_));
-  out.owners_ = std::move(own);
+  out.owners_ = std::make_shared<const Eigen::VectorXi>(ownComponents(X, y, centres_, components_));
   return out;
 }
 
@@ -305,9 +300,7 @@ Eigen::VectorXd LmgcModel::initialParameters(const Eigen::MatrixXd& X,
   if (components_ > 1) {
     // Each component's rows as a class of their own: the single-Gaussian warm start of the
     // C·M-class problem, a regularized quadratic discriminant per component.
-    Eigen::VectorXi own(n);
-    for (Index i = 0; i < n; ++i)
-      own[i] = static_cast<int>(y[i] * components_ + nearestComponent(X.row(i), centres_, y[i], components_));
+    const Eigen::VectorXi own = y * static_cast<int>(components_) + ownComponents(X, y, centres_, components_);
     return LmgcModel(d, blocks(), huberWidth_).initialParameters(X, own);
   }
   constexpr double kShrinkage = 0.1;  // α: enough to make a 64-pixel class covariance usable

@@ -94,4 +94,11 @@ Index nearestComponent(const Eigen::Ref<const Eigen::RowVectorXd>& x, const Eige
   return best;
 }
 
+Eigen::VectorXi ownComponents(const Eigen::MatrixXd& X, const Eigen::VectorXi& y, const Eigen::MatrixXd& centres,
+                              Index components) {
+  Eigen::VectorXi own(X.rows());
+  for (Index i = 0; i < X.rows(); ++i) own[i] = static_cast<int>(nearestComponent(X.row(i), centres, y[i], components));
+  return own;
+}
+
 }  // namespace dpstudio

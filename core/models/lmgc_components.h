@@ -32,4 +32,8 @@ Eigen::MatrixXd kMeansComponentCentres(const Eigen::MatrixXd& X, const Eigen::Ve
 Index nearestComponent(const Eigen::Ref<const Eigen::RowVectorXd>& x, const Eigen::MatrixXd& centres, Index c,
                        Index components);
 
+// Every row's own component: nearestComponent of row i in its class y[i] (labels in [0, C)).
+Eigen::VectorXi ownComponents(const Eigen::MatrixXd& X, const Eigen::VectorXi& y, const Eigen::MatrixXd& centres,
+                              Index components);
+
 }  // namespace dpstudio
