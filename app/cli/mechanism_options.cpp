@@ -1,6 +1,6 @@
 #include "app/cli/mechanism_options.h"
 
-#include <cmath>
+#include <algorithm>
 
 #include "core/experiment/mechanism_catalog.h"
 #include "core/mechanisms/tuning.h"
@@ -96,16 +96,10 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
     *option.target = value.value();
   }
   o.sgd.batchSize = static_cast<Index>(batch);
-  if (parser.isSet("components")) {
-    auto components = command.number("components", 1);
-    if (!components) return components.error();
-    if (components.value() != std::floor(components.value()) || components.value() < 1 ||
-        components.value() > LearnerSpec::kMaxComponents)
-      return Error{ErrorKind::Usage,
-                   "components must be a whole number from 1 to " + std::to_string(LearnerSpec::kMaxComponents), {},
-                   0, "components"};
-    o.learner.components = static_cast<int>(components.value());
-  }
+  // The upper bound is LearnerSpec::validate's (kMaxComponents), with the rest of the learner.
+  auto components = command.integer("components", 1, 1);
+  if (!components) return components.error();
+  o.learner.components = static_cast<int>(std::min<long long>(components.value(), LearnerSpec::kMaxComponents + 1));
   if (parser.isSet("learning-rate")) {
     auto eta = command.number("learning-rate", 0);
     if (!eta) return eta.error();

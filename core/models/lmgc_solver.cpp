@@ -298,8 +298,9 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
                                      LmgcRun run) {
   // A mixture (lmgc.h, "Mixtures") is whitened like one Gaussian per class, its rows' own
   // components fixed from the original rows first (whitening moves rows, not centres); the
-  // interior-point start and the safe screening know one matrix a class, so projected
-  // gradient alone solves it. C counts matrices: classes × components.
+  // interior-point start and the safe screening know one matrix a class, so L-BFGS over
+  // square factors and projected gradient solve it (below). C counts matrices: classes ×
+  // components.
   const bool mixture = model.components() > 1;
   const LmgcModel owned = model.withOwnComponentsOf(X, y);
   const Index C = model.blocks(), D = model.augmentedDim();
