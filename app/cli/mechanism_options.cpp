@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/experiment/mechanism_catalog.h"
+#include "core/mechanisms/sgd_step.h"
 #include "core/mechanisms/tuning.h"
 
 namespace dpstudio::cli {
@@ -96,6 +97,10 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
     *option.target = value.value();
   }
   o.sgd.batchSize = static_cast<Index>(batch);
+  // None of the schedule given: DP-SGD's schedule from the problem (algorithms.md §3 E).
+  o.sgd.scheduleFromProblem = mech::takesScheduleFromProblem(
+      o.learner.kind, parser.isSet("batch-size") || parser.isSet("epochs") || parser.isSet("averaged-tail") ||
+                          parser.isSet("learning-rate"));
   // The upper bound is LearnerSpec::validate's (kMaxComponents), with the rest of the learner.
   auto components = command.integer("components", 1, 1);
   if (!components) return components.error();

@@ -1,5 +1,7 @@
 #include "app/cli/sweep_presets.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFileInfo>
 
@@ -43,6 +45,12 @@ QStringList sweepArguments(const PaperPreset& preset) {
   QStringList args{"--mechanisms", mechanisms.join(','), "--axis", QString::fromStdString(axisName(preset.axis)),
                    "--values", numbers(preset.values)};
   if (preset.epsilon) args << "--epsilon" << number(*preset.epsilon);
+  // The figures' DP-SGD runs keep the fixed batch and epochs (core's preset, measured so),
+  // not the schedule from the problem the CLI otherwise takes.
+  if (std::find(preset.mechanisms.begin(), preset.mechanisms.end(), "dpsgd") != preset.mechanisms.end()) {
+    const mech::DpSgdSettings fixed;
+    args << "--batch-size" << QString::number(fixed.batchSize) << "--epochs" << number(fixed.epochs);
+  }
   return args;
 }
 

@@ -147,15 +147,20 @@ QJsonObject mechanismOptionsJson(const mech::MechanismOptions& o) {
                   {"calibration", QString::fromStdString(mech::calibrationName(o.calibration))}};
   if (o.learner.kind == ModelKind::Lmgc) out["lmgc_strong_convexity"] = o.lmgcStrongConvexity;
   if (o.kind == mech::MechanismKind::DpSgd) {
-    out["dpsgd"] = QJsonObject{{"batch_size", static_cast<qint64>(o.sgd.batchSize)},
+    // With the schedule from the problem the batch, epochs and averaged share were not the
+    // given ones: the mechanism's report has the q and T it used.
+    const auto scheduled = [&](QJsonValue given) {
+      return o.sgd.scheduleFromProblem ? QJsonValue("from the problem") : given;
+    };
+    out["dpsgd"] = QJsonObject{{"batch_size", scheduled(static_cast<qint64>(o.sgd.batchSize))},
                                {"clip_norm", o.sgd.clipNorm},
-                               {"epochs", o.sgd.epochs},
+                               {"epochs", scheduled(o.sgd.epochs)},
                                {"learning_rate", o.sgd.learningRate ? QJsonValue(*o.sgd.learningRate)
                                                                     : QJsonValue("from the problem")},
                                {"noise_multiplier", o.sgd.noiseMultiplier ? QJsonValue(*o.sgd.noiseMultiplier)
                                                                           : QJsonValue::Null},
                                {"step_estimate_share", o.sgd.stepEstimateShare},
-                               {"averaged_tail", o.sgd.averagedTail}};
+                               {"averaged_tail", scheduled(o.sgd.averagedTail)}};
   }
   return out;
 }

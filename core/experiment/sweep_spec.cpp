@@ -77,7 +77,8 @@ std::string describePlan(const PrivacyPlan& plan) {
         << ";l2=" << exactNumber(o.lmgcStrongConvexity) << ";sgd=" << o.sgd.batchSize << ","
         << exactNumber(o.sgd.clipNorm) << "," << exactNumber(o.sgd.epochs) << ","
         << (o.sgd.learningRate ? exactNumber(*o.sgd.learningRate) : std::string("auto"))
-        << "," << (o.sgd.noiseMultiplier ? exactNumber(*o.sgd.noiseMultiplier) : "auto") << ";tune=";
+        << "," << (o.sgd.noiseMultiplier ? exactNumber(*o.sgd.noiseMultiplier) : "auto")
+        << (o.sgd.scheduleFromProblem ? ",scheduled" : "") << ";tune=";
     for (double lambda : t->tuneLambdas) out << exactNumber(lambda) << ",";
     if (t->selection) {
       out << ";select=" << exactNumber(t->selection->meanRuns) << ","

@@ -40,13 +40,26 @@ namespace {
 struct SgdPlan {
   double q = 0;
   long long steps = 0;
+  double averagedTail = 0;
 };
 
-SgdPlan planFor(const MechanismOptions& o, Index n) {
+SgdPlan planFor(const MechanismOptions& o, const ProblemShape& s) {
   SgdPlan p;
-  p.q = std::min(1.0, static_cast<double>(o.sgd.batchSize) / static_cast<double>(n));
+  if (o.sgd.scheduleFromProblem) {
+    const SgdSchedule schedule = sgdScheduleFromProblem(s.rows, s.features, s.classes, o.epsilon);
+    return {schedule.q, schedule.steps, schedule.averagedTail};
+  }
+  p.q = std::min(1.0, static_cast<double>(o.sgd.batchSize) / static_cast<double>(s.rows));
   p.steps = static_cast<long long>(std::ceil(o.sgd.epochs / p.q));
+  p.averagedTail = o.sgd.averagedTail;
   return p;
+}
+
+// What the report says of T: the epochs given, or the schedule's rule.
+std::string stepsFormula(const MechanismOptions& o) {
+  return o.sgd.scheduleFromProblem
+             ? "T = clamp(round(2·n·ε/√(d·C)), 50, 2000), q = min(0.4, 40/T): the schedule from the problem"
+             : "T = ⌈epochs/q⌉";
 }
 
 // Indices selected by independent Bernoulli(q) trials, by geometric skipping: O(batch)
@@ -226,9 +239,12 @@ Result<FittedSteps> fitToRows(const MechanismOptions& o, const Dataset& train, c
     how = "m̂ = " + briefNumber(estimate) + ", the rows' mean ‖x‖² + Laplace(b) + 3b within [3b, 1]";
   }
   FittedSteps fitted;
-  fitted.eta = sgdStepForRows(limits.value(), o.learner.lambda, estimate);
+  const double multiple = o.sgd.scheduleFromProblem ? sgdStepMultiplier(estimate) : 1.0;
+  fitted.eta = multiple * sgdStepForRows(limits.value(), o.learner.lambda, estimate);
   report.set(Calibrated::LearningRate, fitted.eta,
-             "η = 1/(L·m̂ + λ), L = " + briefNumber(limits.value().curvature) + ", " + how);
+             (o.sgd.scheduleFromProblem ? "η = c/(L·m̂ + λ), c = min(2, 1/m̂) = " + briefNumber(multiple) + ", L = "
+                                        : "η = 1/(L·m̂ + λ), L = ") +
+                 briefNumber(limits.value().curvature) + ", " + how);
   const double K = model.constants().gradientBound;
   fitted.clip = std::min(o.sgd.clipNorm, K * std::sqrt(estimate));
   report.set("clip_norm", fitted.clip,
@@ -245,7 +261,7 @@ Result<FittedSteps> fitToRows(const MechanismOptions& o, const Dataset& train, c
 static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const ProblemShape& s,
                                               privacy::NoiseKind noiseKind) {
   MechanismReport report = baseReport(o, NoiseLaw::Gaussian);
-  const SgdPlan p = planFor(o, s.rows);
+  const SgdPlan p = planFor(o, s);
   auto made = makeModel(o.learner, s.features, s.classes);
   if (!made) return made.error();
   report.noiseDimension = made.value()->parameterCount();
@@ -283,7 +299,7 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
     report.epsilon = std::numeric_limits<double>::infinity();
     report.noise = NoiseLaw::None;  // so there is no noise scale either: noiseScale() is 0
     report.set(Calibrated::SamplingRate, p.q, "q = batch/n (Poisson sampling rate)");
-    report.set(Calibrated::Steps, static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
+    report.set(Calibrated::Steps, static_cast<double>(p.steps), stepsFormula(o));
     report.set(Calibrated::NoiseMultiplier, 0.0, "σ = 0: no noise is added");
     report.set("clip_norm", o.sgd.clipNorm, "ν");
     report.statement = "NOT private (epsilon = infinity): DP-SGD with noise multiplier 0 adds no noise, " +
@@ -330,7 +346,7 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
   report.set("epsilon_add_remove", account.rdp.epsilonAddRemove,
              "ε of the same run for add/remove neighbours (RDP accountant), NOT the guarantee");
   report.set(Calibrated::SamplingRate, p.q, "q = batch/n (Poisson sampling rate)");
-  report.set(Calibrated::Steps, static_cast<double>(p.steps), "T = ⌈epochs/q⌉");
+  report.set(Calibrated::Steps, static_cast<double>(p.steps), stepsFormula(o));
   report.set(Calibrated::NoiseMultiplier, sigma, "σ: noise std per unit of clip norm (calibrated under substitution unless given)");
   report.set("clip_norm", o.sgd.clipNorm,
              estimate ? "ν: at most this; at training min(ν, K·√m̂), fitted to the rows with the step" : "ν");
@@ -360,7 +376,7 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
   auto made = makeModel(o.learner, train.features(), train.classes());
   if (!made) return made.error();
   const Model& model = *made.value();
-  const SgdPlan p = planFor(o, train.rows());
+  const SgdPlan p = planFor(o, {train.rows(), train.features(), train.classes()});
   auto fitted = fitToRows(o, train, model, noise, report);
   if (!fitted) return fitted.error();
   const double eta = fitted.value().eta;
@@ -371,7 +387,7 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(model.parameterCount());
   double noiseNormSum = 0;
   // Tail averaging: the mean of the iterates from step `averageFrom` on.
-  const auto averaged = static_cast<long long>(std::ceil(o.sgd.averagedTail * static_cast<double>(p.steps)));
+  const auto averaged = static_cast<long long>(std::ceil(p.averagedTail * static_cast<double>(p.steps)));
   const long long averageFrom = p.steps - std::max(1LL, averaged);
   Eigen::VectorXd tailSum = Eigen::VectorXd::Zero(theta.size());
   for (long long t = 0; t < p.steps; ++t) {

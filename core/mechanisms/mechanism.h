@@ -118,6 +118,11 @@ struct DpSgdSettings {
   // post-processing of iterates the guarantee already covers), which cancels much of the
   // noise the last iterate alone carries. 0: the last iterate.
   double averagedTail = 0.25;
+  // Instead of batchSize, epochs and averagedTail (and with a step estimate, a step up to twice
+  // the rows' safe one): the schedule sgd_step.h's sgdScheduleFromProblem reads off public
+  // numbers (n, d, C, ε; docs/algorithms.md §3 E). The CLI's and `auto`'s choice when the
+  // user gives none of them.
+  bool scheduleFromProblem = false;
   bool operator==(const DpSgdSettings&) const = default;
 };
 

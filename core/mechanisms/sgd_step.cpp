@@ -1,5 +1,6 @@
 #include "core/mechanisms/sgd_step.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -52,6 +53,25 @@ std::optional<std::string> dpSgdStepWarning(const MechanismOptions& options, Ind
            ", the loss's largest curvature): on rows of norm near 1 DP-SGD can oscillate instead of converging; "
            "a larger step only suits rows well inside the unit ball";
   return std::nullopt;
+}
+
+SgdSchedule sgdScheduleFromProblem(Index rows, Index features, Index classes, double epsilon) {
+  const double parameters = std::sqrt(static_cast<double>(std::max<Index>(features, 1)) *
+                                      static_cast<double>(std::max<Index>(classes, 1)));
+  const double size = static_cast<double>(std::max<Index>(rows, 1)) * epsilon / parameters;
+  SgdSchedule schedule;
+  schedule.steps = static_cast<long long>(std::clamp(std::round(2 * size), 50.0, 2000.0));
+  schedule.q = std::min({0.4, 40.0 / static_cast<double>(schedule.steps), 1.0});
+  schedule.averagedTail = 0.5;
+  return schedule;
+}
+
+double sgdStepMultiplier(double meanSquaredNorm) {
+  return meanSquaredNorm > 0.5 ? 1 / meanSquaredNorm : 2.0;
+}
+
+bool takesScheduleFromProblem(ModelKind model, bool anyOfTheScheduleGiven) {
+  return model != ModelKind::Lmgc && !anyOfTheScheduleGiven;
 }
 
 }  // namespace dpstudio::mech

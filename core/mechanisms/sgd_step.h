@@ -54,6 +54,32 @@ bool estimatesSgdStep(const MechanismOptions& options);
 // the objective on these rows at every step, as 1/(L + λ) does on every dataset.
 double sgdStepForRows(const SgdStepLimits& limits, double lambda, double meanSquaredNorm);
 
+// DP-SGD's schedule from public numbers only (DpSgdSettings::scheduleFromProblem;
+// docs/algorithms.md §3 E): with S = n·ε/√(d·C), T = clamp(round(2S), 50, 2000) steps at
+// Poisson rate q = min(0.4, 40/T) (so at most 40 epochs), the mean of the last half of the
+// iterates released. For large σ the calibrated σ grows in proportion to q at a fixed T, so
+// the noise of a step's mean gradient is set by T alone: a large batch costs no noise and
+// cuts the sampling's; and the steps a run can afford before their noise outweighs their
+// progress grow with n·ε against the parameters' count.
+struct SgdSchedule {
+  double q = 0;
+  long long steps = 0;
+  double averagedTail = 0;
+};
+SgdSchedule sgdScheduleFromProblem(Index rows, Index features, Index classes, double epsilon);
+
+// With the schedule from the problem, the step is this multiple of the rows' safe step
+// 1/(L·m + λ): min(2, 1/m). The safe step bounds the curvature by L·m, the trace of the rows'
+// second moment, where the largest eigenvalue, which decides, is usually far below it; twice
+// the safe step is still within the stable 2/(L·m + λ) for rows on the unit sphere (m = 1,
+// where the multiple is 1).
+double sgdStepMultiplier(double meanSquaredNorm);
+
+// Whether a front end's DP-SGD takes the schedule from the problem: for softmax (whose step is
+// fitted to the rows; LMGC keeps the fixed defaults) when the user gave none of the batch, the
+// epochs, the averaged share and the step.
+bool takesScheduleFromProblem(ModelKind model, bool anyOfTheScheduleGiven);
+
 // The warning for a DP-SGD step size beyond those limits; empty for other mechanisms and
 // for steps within them.
 std::optional<std::string> dpSgdStepWarning(const MechanismOptions& options, Index features, Index classes);

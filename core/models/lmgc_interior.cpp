@@ -98,15 +98,30 @@ class PrimalDual {
       : p_(p), C_(p.model.classes()), D_(p.model.augmentedDim()), pairs_(p.model.augmentedDim()),
         hasLinear_(p.linear.size() == p.model.parameterCount()) {
     const Index n = p.rows.rows();
-    augmented_ = LmgcModel::augmentedRows(p.rows);
+    // The rows in class order, each class's a contiguous range: a block (a, b ≠ a) of the
+    // system sees only the rows of classes a and b (factor()).
+    std::vector<Index> order(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+    std::stable_sort(order.begin(), order.end(), [&](Index i, Index j) { return p.y[i] < p.y[j]; });
+    rows_.resize(n, p.rows.cols());
+    labels_.resize(n);
+    classStart_ = std::vector<Index>(static_cast<std::size_t>(C_ + 1), 0);
+    for (Index k = 0; k < n; ++k) {
+      const Index i = order[static_cast<std::size_t>(k)];
+      rows_.row(k) = p.rows.row(i);
+      labels_[k] = p.y[i];
+      ++classStart_[static_cast<std::size_t>(p.y[i] + 1)];
+    }
+    for (Index c = 0; c < C_; ++c) classStart_[static_cast<std::size_t>(c + 1)] += classStart_[static_cast<std::size_t>(c)];
+    augmented_ = LmgcModel::augmentedRows(rows_);
     metric_ = p.metric();
     mask_ = Eigen::MatrixXd::Ones(n, C_);
-    for (Index i = 0; i < n; ++i) mask_(i, p.y[i]) = 0;
+    for (Index i = 0; i < n; ++i) mask_(i, labels_[i]) = 0;
     k_ = p.weight / (2 * p.model.huberWidth());
   }
 
   Index dimension() const { return C_ * pairs_.size(); }
-  Index pairCount() const { return p_.rows.rows() * (C_ - 1); }
+  Index pairCount() const { return rows_.rows() * (C_ - 1); }
   double nu() const { return static_cast<double>(C_ * D_ + 2 * pairCount()); }
 
   // Starts from x (moved inside the cone by the caller): pairs on their constraints'
@@ -140,11 +155,11 @@ class PrimalDual {
   // One Mehrotra predictor–corrector step from x (and the duals held here). Returns the
   // step length taken (0: the system could not be solved).
   double step(Eigen::VectorXd& x) {
-    const Index n = p_.rows.rows(), m = pairs_.size();
+    const Index n = rows_.rows(), m = pairs_.size();
     V_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
     lambda_.assign(static_cast<std::size_t>(C_), Eigen::VectorXd());
     ZV_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
-    P_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
+    P_.resize(static_cast<std::size_t>(C_));  // kept: n × m a class, the same sizes every step
     double gap = 0;
     for (Index c = 0; c < C_; ++c) {
       const auto cs = static_cast<std::size_t>(c);
@@ -224,9 +239,9 @@ class PrimalDual {
  private:
   // m_p = s_c − s_y for the pairs (0 on y_i's column).
   Eigen::MatrixXd margins(const Eigen::VectorXd& x) const {
-    const Eigen::MatrixXd s = -p_.model.scores(x, p_.rows);
+    const Eigen::MatrixXd s = -p_.model.scores(x, rows_);
     Eigen::MatrixXd z(s.rows(), C_);
-    for (Index i = 0; i < s.rows(); ++i) z.row(i) = s.row(i).array() - s(i, p_.y[i]);
+    for (Index i = 0; i < s.rows(); ++i) z.row(i) = s.row(i).array() - s(i, labels_[i]);
     return z;
   }
   // The hinge constraint's slack u + v − (1 + h − m) ≥ 0.
@@ -236,7 +251,7 @@ class PrimalDual {
 
   // H = ∇²R + Σ_p κ_p A_pA_pᵀ + E, E(Δ) = sym(x⁻¹ΔZ) the HKM term, in the eigenbases.
   bool factor() {
-    const Index n = p_.rows.rows(), m = pairs_.size(), M = dimension();
+    const Index n = rows_.rows(), m = pairs_.size(), M = dimension();
     H_ = Eigen::MatrixXd::Zero(M, M);
     const auto scale = [](Index a, Index b) { return a == b ? 0.5 : 1.0 / std::numbers::sqrt2; };
     parallelFor(C_, [&](Index c) {  // each class its own diagonal block
@@ -271,20 +286,25 @@ class PrimalDual {
       for (Index b = a; b < C_; ++b) blocks.emplace_back(a, b);
     parallelFor(static_cast<Index>(blocks.size()), [&](Index task) {
       const auto [a, b] = blocks[static_cast<std::size_t>(task)];
-      Eigen::VectorXd omega(n);
-      for (Index i = 0; i < n; ++i) {
-        const Index yi = p_.y[i];
-        omega[i] = a == b ? (a == yi ? kappa_.row(i).sum() : kappa_(i, a))
-                          : (yi == a ? -kappa_(i, b) : yi == b ? -kappa_(i, a) : 0.0);
-      }
-      if (omega.isZero(0)) return;
       const Eigen::MatrixXd& Pa = P_[static_cast<std::size_t>(a)];
       if (a == b) {
         // ω ≥ 0 on the diagonal blocks: a symmetric rank-n update, half a product's flops.
+        Eigen::VectorXd omega(n);
+        for (Index i = 0; i < n; ++i) omega[i] = a == labels_[i] ? kappa_.row(i).sum() : kappa_(i, a);
+        if (omega.isZero(0)) return;
         const Eigen::MatrixXd scaled = omega.cwiseMax(0.0).cwiseSqrt().asDiagonal() * Pa;
         H_.block(a * m, a * m, m, m).selfadjointView<Eigen::Upper>().rankUpdate(scaled.transpose());
-      } else {
-        H_.block(a * m, b * m, m, m).noalias() += Pa.transpose() * omega.asDiagonal() * P_[static_cast<std::size_t>(b)];
+        return;
+      }
+      // Off the diagonal ω is −κ_ib on class a's rows, −κ_ia on class b's, 0 on the rest.
+      const Eigen::MatrixXd& Pb = P_[static_cast<std::size_t>(b)];
+      auto Hab = H_.block(a * m, b * m, m, m);
+      for (const auto [own, other] : {std::pair{a, b}, std::pair{b, a}}) {
+        const Index first = classStart_[static_cast<std::size_t>(own)];
+        const Index count = classStart_[static_cast<std::size_t>(own + 1)] - first;
+        if (count == 0) continue;
+        const Eigen::VectorXd omega = -kappa_.col(other).segment(first, count);
+        Hab.noalias() += Pa.middleRows(first, count).transpose() * omega.asDiagonal() * Pb.middleRows(first, count);
       }
     });
     // Symmetric diagonal scaling before Cholesky (of the upper triangle, the one filled, which
@@ -312,7 +332,7 @@ class PrimalDual {
   // Δη·Δv; matrices: sym(Λ⁻¹ΔX̃ΔZ̃) in the eigenbases).
   bool solve(double target, const Eigen::MatrixXd& corrY, const Eigen::MatrixXd& corrV,
              const std::vector<Eigen::MatrixXd>& corrZ, Direction& d) const {
-    const Index n = p_.rows.rows(), m = pairs_.size();
+    const Index n = rows_.rows(), m = pairs_.size();
     const Eigen::MatrixXd rcY = (target * mask_ - y_.cwiseProduct(s_) - corrY).cwiseProduct(mask_);
     const Eigen::MatrixXd rcV = (target * mask_ - eta_.cwiseProduct(v_) - corrV).cwiseProduct(mask_);
     // Δy_p = g_p − κ_p⟨A_p, Δx⟩.
@@ -324,7 +344,7 @@ class PrimalDual {
                   (rcY(i, c) / y_(i, c) + ru_(i, c) / k_ - (rcV(i, c) - v_(i, c) * rv_(i, c)) / eta_(i, c));
         const double t = y_(i, c) + g(i, c);
         W(i, c) += t;
-        W(i, p_.y[i]) -= t;
+        W(i, labels_[i]) -= t;
       }
     Eigen::VectorXd rhs = -regCoords_;
     for (Index c = 0; c < C_; ++c) {
@@ -360,7 +380,7 @@ class PrimalDual {
     for (Index i = 0; i < n; ++i)
       for (Index c = 0; c < C_; ++c) {
         if (mask_(i, c) == 0) continue;
-        const double delta_p = q(i, c) - q(i, p_.y[i]);
+        const double delta_p = q(i, c) - q(i, labels_[i]);
         d.y(i, c) = g(i, c) - kappa_(i, c) * delta_p;
         d.u(i, c) = (d.y(i, c) - ru_(i, c)) / k_;
         d.eta(i, c) = rv_(i, c) - d.y(i, c);
@@ -392,7 +412,10 @@ class PrimalDual {
   Index C_, D_;
   Pairs pairs_;
   bool hasLinear_;
-  Eigen::MatrixXd augmented_;  // x̃ = [x; 1]/√2 of the rows
+  Eigen::MatrixXd rows_;               // the problem's rows in class order
+  Eigen::VectorXi labels_;             // their labels
+  std::vector<Index> classStart_;      // class c's rows: [classStart_[c], classStart_[c + 1])
+  Eigen::MatrixXd augmented_;  // x̃ = [x; 1]/√2 of rows_
   Eigen::MatrixXd metric_;     // TTᵀ
   Eigen::MatrixXd mask_;       // n × C: 1 on the pairs (c ≠ y_i)
   double k_ = 0;               // w/(2h): the hinge's curvature on its quadratic part

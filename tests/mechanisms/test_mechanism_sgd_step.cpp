@@ -132,6 +132,52 @@ class TestMechanismSgdStep : public QObject {
     DPSTUDIO_COMPARE_REL(report.calibrated(mech::Calibrated::LearningRate), 1.0 / 0.51, 1e-15);
   }
 
+  // The schedule from the problem (algorithms.md §3 E): T = clamp(round(2S), 50, 2000),
+  // S = nε/√(dC), q = min(0.4, 40/T), the last half averaged; calibrate reports that T and q,
+  // not the batch and epochs given, and the noise-free run is stepped by c = min(2, 1/m) times
+  // the rows' safe step.
+  void scheduleFromTheProblem() {
+    // Digits' training part at ε = 0.5: S = 1347·0.5/√640 = 26.62, T = 53, q = 0.4.
+    mech::SgdSchedule digits = mech::sgdScheduleFromProblem(1347, 64, 10, 0.5);
+    QCOMPARE(digits.steps, 53LL);
+    QCOMPARE(digits.q, 0.4);
+    QCOMPARE(digits.averagedTail, 0.5);
+    // Few rows or a small ε: at least 50 steps; many: at most 2000, and 40 epochs (q = 0.02).
+    QCOMPARE(mech::sgdScheduleFromProblem(100, 60, 2, 0.1).steps, 50LL);
+    // MNIST at ε = 1: S = 60 000/√7 840 = 677.6, T = 1 355; four times the rows: 2 000.
+    QCOMPARE(mech::sgdScheduleFromProblem(60000, 784, 10, 1).steps, 1355LL);
+    const mech::SgdSchedule large = mech::sgdScheduleFromProblem(240000, 784, 10, 1);
+    QCOMPARE(large.steps, 2000LL);
+    DPSTUDIO_COMPARE_REL(large.q, 0.02, 1e-15);
+    // Satellite at ε = 1: S = 4826/√216 = 328.4, T = 657, q = 40/657.
+    const mech::SgdSchedule satellite = mech::sgdScheduleFromProblem(4826, 36, 6, 1);
+    QCOMPARE(satellite.steps, 657LL);
+    DPSTUDIO_COMPARE_REL(satellite.q, 40.0 / 657, 1e-15);
+    QCOMPARE(mech::sgdStepMultiplier(0.15), 2.0);
+    QCOMPARE(mech::sgdStepMultiplier(1.0), 1.0);
+    QCOMPARE(mech::sgdStepMultiplier(0.8), 1.25);
+
+    mech::MechanismOptions o = sgd(ModelKind::Softmax, 1e-4, 1);
+    o.sgd.learningRate.reset();
+    o.epsilon = 0.5;
+    o.sgd.scheduleFromProblem = true;
+    const mech::MechanismReport report = test::orDie(mech::calibrate(o, {1347, 64, 10}));
+    QCOMPARE(report.calibrated(mech::Calibrated::Steps), 53.0);
+    QCOMPARE(report.calibrated(mech::Calibrated::SamplingRate), 0.4);
+    o.sgd.scheduleFromProblem = false;
+    const mech::MechanismReport given = test::orDie(mech::calibrate(o, {1347, 64, 10}));
+    QCOMPARE(given.calibrated(mech::Calibrated::Steps), std::ceil(20 / (256.0 / 1347)));
+
+    // Rows of norm 1/2 (m = 1/4), no noise: the step is 2/(L/4 + λ), the fixed schedule's 1/(L/4 + λ).
+    Dataset data = identicalUnitRows(400);
+    data.X *= 0.5;
+    o.sgd.noiseMultiplier = 0.0;
+    o.sgd.scheduleFromProblem = true;
+    const mech::PrivateModel run = test::trainWithSeed(o, data, 1);
+    DPSTUDIO_COMPARE_REL(run.report.calibrated(mech::Calibrated::LearningRate), 2 / (0.5 * 0.25 + 1e-4), 1e-12);
+    QCOMPARE(run.report.calibrated(mech::Calibrated::Steps), 200.0);  // S = 400·0.5/√4 = 100
+  }
+
   // The defaults converge without noise (issue 32 item 3: the old 0.5 and 10 epochs scored .26
   // against L-BFGS's .74 on a 36-feature set): on digits, declared ranges, noise-free DP-SGD
   // with the default step and epochs comes within kUnderfitGap of L-BFGS, and the old

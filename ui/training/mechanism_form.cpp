@@ -127,16 +127,22 @@ void MechanismForm::addPrivacyRows() {
 
 void MechanismForm::addDpSgdRows() {
   const mech::DpSgdSettings sgd;
+  // Batch and epochs empty (and no step): softmax takes the schedule from the problem, LMGC
+  // the fixed defaults (core's takesScheduleFromProblem, as the CLI).
   batch_ = new NumberField;
-  batch_->setValue(static_cast<double>(sgd.batchSize));
-  batch_->setHelp(tr("Expected batch size B: every step samples each row with probability q = B/n."));
+  batch_->setOptional(true);
+  batch_->setPlaceholderText(tr("from the problem (LMGC: %1)").arg(sgd.batchSize));
+  batch_->setHelp(tr("Expected batch size B: every step samples each row with probability q = B/n. Empty, with "
+                     "the epochs and the learning rate empty: softmax regression takes its batch, steps and "
+                     "step from n, d, C and ε (Help → Algorithms §3 E)."));
   form_->addRow(tr("&Batch size:"), batch_);
   clip_ = new NumberField;
   clip_->setValue(sgd.clipNorm);
   clip_->setHelp(tr("Clip norm \u03bd: each example's gradient is scaled down to norm \u2264 \u03bd."));
   form_->addRow(tr("C&lip norm \u03bd:"), clip_);
   epochs_ = new NumberField;
-  epochs_->setValue(sgd.epochs);
+  epochs_->setOptional(true);
+  epochs_->setPlaceholderText(tr("from the problem (LMGC: %1)").arg(sgd.epochs));
   epochs_->setHelp(tr("Passes over the data: T = \u2308epochs/q\u2309 noisy steps."));
   form_->addRow(tr("E&pochs:"), epochs_);
   learningRate_ = new NumberField;
@@ -328,6 +334,8 @@ mech::MechanismOptions MechanismForm::currentOptions() const {
   o.sgd.clipNorm = clip_->value().value_or(defaults.clipNorm);
   o.sgd.epochs = epochs_->value().value_or(defaults.epochs);
   o.sgd.learningRate = learningRate_->value();
+  o.sgd.scheduleFromProblem = mech::takesScheduleFromProblem(
+      o.learner.kind, batch_->value() || epochs_->value() || learningRate_->value());
   return o;
 }
 
