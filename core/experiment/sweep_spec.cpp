@@ -78,7 +78,7 @@ std::string describePlan(const PrivacyPlan& plan) {
         << exactNumber(o.sgd.clipNorm) << "," << exactNumber(o.sgd.epochs) << ","
         << (o.sgd.learningRate ? exactNumber(*o.sgd.learningRate) : std::string("auto"))
         << "," << (o.sgd.noiseMultiplier ? exactNumber(*o.sgd.noiseMultiplier) : "auto")
-        << (o.sgd.scheduleFromProblem ? ",scheduled" : "") << ";tune=";
+        << (o.kind == mech::MechanismKind::DpSgd && o.sgd.scheduleFromProblem ? ",scheduled" : "") << ";tune=";
     for (double lambda : t->tuneLambdas) out << exactNumber(lambda) << ",";
     if (t->selection) {
       out << ";select=" << exactNumber(t->selection->meanRuns) << ","
