@@ -108,7 +108,6 @@ class TestMechanismDock : public QObject {
   void calibrationIsCoresAndFollowsEpsilon();
   void asPublishedShowsItsWarning();
   void dpSgdCalibrationIsDebounced();
-  void dpSgdTakesTheScheduleFromTheProblem();
   void dpLmgcDrawsPrivateOverNonPrivateEllipses();
   void redrawNoiseMovesTheModelAndIsRecorded();
   void releaseModeIsRecordedWithItsSource();
@@ -364,32 +363,6 @@ void TestMechanismDock::dpSgdCalibrationIsDebounced() {
   QTest::keyClicks(eta, QStringLiteral("1.5"));
   QCOMPARE(*form->settings().options.sgd.learningRate, 1.5);
   QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && *form->calibration()->value("learning_rate") == 1.5, kTimeoutMs);
-}
-
-// Batch, epochs and step empty: softmax's DP-SGD takes the schedule from the problem
-// (algorithms.md §3 E; T ≥ 50 steps at q ≤ 0.4), as the CLI does; any of them typed, or LMGC,
-// the fixed schedule.
-void TestMechanismDock::dpSgdTakesTheScheduleFromTheProblem() {
-  MainWindow window;
-  window.show();
-  openDataset(window, kIris, 150);
-  MechanismForm* form = mechanismForm(window);
-  form->setMechanism(MechanismKind::DpSgd);
-  QVERIFY(form->batchField()->text().isEmpty() && form->batchField()->isValid());
-  QVERIFY(form->epochsField()->text().isEmpty() && form->epochsField()->isValid());
-  QVERIFY(form->settings().options.sgd.scheduleFromProblem);
-  QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && form->calibration()->value("steps"), kTimeoutMs);
-  QVERIFY(*form->calibration()->value("steps") >= 50);
-  QVERIFY(form->calibration()->calibrated(dpstudio::mech::Calibrated::SamplingRate) <= 0.4);
-  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
-  form->epochsField()->setText(QStringLiteral("5"));
-  QVERIFY(!form->settings().options.sgd.scheduleFromProblem);
-  QCOMPARE(form->settings().options.sgd.epochs, 5.0);
-  form->epochsField()->setText(QString());
-  QVERIFY(form->settings().options.sgd.scheduleFromProblem);
-  form->setLearner({ModelKind::Lmgc, 1e-2, 0.5});
-  QVERIFY(!form->settings().options.sgd.scheduleFromProblem);
-  QCOMPARE(form->settings().options.sgd.batchSize, dpstudio::mech::DpSgdSettings{}.batchSize);
 }
 
 void TestMechanismDock::dpLmgcDrawsPrivateOverNonPrivateEllipses() {

@@ -98,6 +98,32 @@ class TestOwnDataDock : public QObject {
     saveScreenshot(window.modelPanel(), QStringLiteral("mechanism-auto-panel"));
   }
 
+  // Batch, epochs and step empty: softmax's DP-SGD takes the schedule from the problem
+  // (algorithms.md §3 E; T ≥ 50 steps at q ≤ 0.4), as the CLI does; any of them typed, or LMGC,
+  // the fixed schedule.
+  void dpSgdTakesTheScheduleFromTheProblem() {
+    MainWindow window;
+    window.show();
+    openDataset(window, QStringLiteral("builtin:iris"), 150);
+    MechanismForm* form = dpstudio::test::mechanismForm(window);
+    form->setMechanism(dpstudio::mech::MechanismKind::DpSgd);
+    QVERIFY(form->batchField()->text().isEmpty() && form->batchField()->isValid());
+    QVERIFY(form->epochsField()->text().isEmpty() && form->epochsField()->isValid());
+    QVERIFY(form->settings().options.sgd.scheduleFromProblem);
+    QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && form->calibration()->value("steps"), kTimeoutMs);
+    QVERIFY(*form->calibration()->value("steps") >= 50);
+    QVERIFY(form->calibration()->calibrated(dpstudio::mech::Calibrated::SamplingRate) <= 0.4);
+    QVERIFY(window.modelPanel()->trainButton()->isEnabled());
+    form->epochsField()->setText(QStringLiteral("5"));
+    QVERIFY(!form->settings().options.sgd.scheduleFromProblem);
+    QCOMPARE(form->settings().options.sgd.epochs, 5.0);
+    form->epochsField()->setText(QString());
+    QVERIFY(form->settings().options.sgd.scheduleFromProblem);
+    form->setLearner({ModelKind::Lmgc, 1e-2, 0.5});
+    QVERIFY(!form->settings().options.sgd.scheduleFromProblem);
+    QCOMPARE(form->settings().options.sgd.batchSize, dpstudio::mech::DpSgdSettings{}.batchSize);
+  }
+
   // Issue 32 item 1 in the GUI: a file of the user's own has no documented bound; declaring
   // every feature's public range (0, 10 here) is enough for a private model — centred, the
   // norm bound derived — and Train then releases one.
