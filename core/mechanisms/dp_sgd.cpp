@@ -44,22 +44,23 @@ struct SgdPlan {
 };
 
 SgdPlan planFor(const MechanismOptions& o, const ProblemShape& s) {
-  SgdPlan p;
   if (o.sgd.scheduleFromProblem) {
     const SgdSchedule schedule = sgdScheduleFromProblem(s.rows, s.features, s.classes, o.epsilon);
     return {schedule.q, schedule.steps, schedule.averagedTail};
   }
-  p.q = std::min(1.0, static_cast<double>(o.sgd.batchSize) / static_cast<double>(s.rows));
-  p.steps = static_cast<long long>(std::ceil(o.sgd.epochs / p.q));
-  p.averagedTail = o.sgd.averagedTail;
-  return p;
+  const double q = std::min(1.0, static_cast<double>(o.sgd.batchSize) / static_cast<double>(s.rows));
+  return {q, static_cast<long long>(std::ceil(o.sgd.epochs / q)), o.sgd.averagedTail};
 }
 
-// What the report says of T: the epochs given, or the schedule's rule.
-std::string stepsFormula(const MechanismOptions& o) {
-  return o.sgd.scheduleFromProblem
-             ? "T = clamp(round(2·n·ε/√(d·C)), 50, 2000), q = min(0.4, 40/T): the schedule from the problem"
-             : "T = ⌈epochs/q⌉";
+// The report's q and T with how each was set: from the batch and epochs given, or by the
+// schedule's rule.
+void setSchedule(MechanismReport& report, const MechanismOptions& o, const SgdPlan& p) {
+  const bool ruled = o.sgd.scheduleFromProblem;
+  report.set(Calibrated::SamplingRate, p.q,
+             ruled ? "q = min(0.4, 40/T) (Poisson sampling rate): the schedule from the problem"
+                   : "q = batch/n (Poisson sampling rate)");
+  report.set(Calibrated::Steps, static_cast<double>(p.steps),
+             ruled ? "T = clamp(round(2·n·ε/√(d·C)), 50, 2000): the schedule from the problem" : "T = ⌈epochs/q⌉");
 }
 
 // Indices selected by independent Bernoulli(q) trials, by geometric skipping: O(batch)
@@ -298,8 +299,7 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
     // σ = 0: the same clipped steps with no noise, the non-private baseline to compare with.
     report.epsilon = std::numeric_limits<double>::infinity();
     report.noise = NoiseLaw::None;  // so there is no noise scale either: noiseScale() is 0
-    report.set(Calibrated::SamplingRate, p.q, "q = batch/n (Poisson sampling rate)");
-    report.set(Calibrated::Steps, static_cast<double>(p.steps), stepsFormula(o));
+    setSchedule(report, o, p);
     report.set(Calibrated::NoiseMultiplier, 0.0, "σ = 0: no noise is added");
     report.set("clip_norm", o.sgd.clipNorm, "ν");
     report.statement = "NOT private (epsilon = infinity): DP-SGD with noise multiplier 0 adds no noise, " +
@@ -345,8 +345,7 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
   report.set("epsilon_classic", account.rdp.epsilonClassic, "RDP's ε, classic conversion (Mironov 2017)");
   report.set("epsilon_add_remove", account.rdp.epsilonAddRemove,
              "ε of the same run for add/remove neighbours (RDP accountant), NOT the guarantee");
-  report.set(Calibrated::SamplingRate, p.q, "q = batch/n (Poisson sampling rate)");
-  report.set(Calibrated::Steps, static_cast<double>(p.steps), stepsFormula(o));
+  setSchedule(report, o, p);
   report.set(Calibrated::NoiseMultiplier, sigma, "σ: noise std per unit of clip norm (calibrated under substitution unless given)");
   report.set("clip_norm", o.sgd.clipNorm,
              estimate ? "ν: at most this; at training min(ν, K·√m̂), fitted to the rows with the step" : "ν");

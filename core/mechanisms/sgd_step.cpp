@@ -61,13 +61,13 @@ SgdSchedule sgdScheduleFromProblem(Index rows, Index features, Index classes, do
   const double size = static_cast<double>(std::max<Index>(rows, 1)) * epsilon / parameters;
   SgdSchedule schedule;
   schedule.steps = static_cast<long long>(std::clamp(std::round(2 * size), 50.0, 2000.0));
-  schedule.q = std::min({0.4, 40.0 / static_cast<double>(schedule.steps), 1.0});
+  schedule.q = std::min(0.4, 40.0 / static_cast<double>(schedule.steps));
   schedule.averagedTail = 0.5;
   return schedule;
 }
 
 double sgdStepMultiplier(double meanSquaredNorm) {
-  return meanSquaredNorm > 0.5 ? 1 / meanSquaredNorm : 2.0;
+  return std::min(2.0, 1 / meanSquaredNorm);  // m = 0: 1/m = ∞, so 2
 }
 
 bool takesScheduleFromProblem(ModelKind model, bool anyOfTheScheduleGiven) {
