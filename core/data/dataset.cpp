@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/util/huge_pages.h"
+
 namespace dpstudio {
 
 std::vector<Index> Dataset::classCounts() const {
@@ -33,12 +35,16 @@ Eigen::VectorXd sequentialRowSquaredNorms(const Eigen::Ref<const Eigen::MatrixXd
 Dataset Dataset::subset(const std::vector<Index>& rowIndices) const {
   Dataset out;
   const auto n = static_cast<Index>(rowIndices.size());
-  out.X.resize(n, X.cols());
+  resizeForFilling(out.X, n, X.cols());
   out.y.resize(n);
-  for (Index k = 0; k < n; ++k) {
-    out.X.row(k) = X.row(rowIndices[k]);
-    out.y[k] = y[rowIndices[k]];
+  // Column by column: each output column is written in order (a row at a time would touch
+  // every column's page per row).
+  for (Index j = 0; j < X.cols(); ++j) {
+    const double* from = X.col(j).data();
+    double* to = out.X.col(j).data();
+    for (Index k = 0; k < n; ++k) to[k] = from[rowIndices[static_cast<std::size_t>(k)]];
   }
+  for (Index k = 0; k < n; ++k) out.y[k] = y[rowIndices[static_cast<std::size_t>(k)]];
   out.classNames = classNames;
   out.featureNames = featureNames;
   out.provenance = provenance;

@@ -9,6 +9,7 @@
 
 #include "core/io/csv_parser.h"
 #include "core/io/parse_util.h"
+#include "core/util/huge_pages.h"
 
 // Two passes over the text at most. Pass 1 checks the shape, finds missing values,
 // interns labels and parses every feature cell into a row-major buffer while counting,
@@ -413,7 +414,7 @@ Result<Dataset> CsvParser::assemble() {
                           options_.maxDenseValues))
     return fail(std::to_string(rows_) + " rows × " + std::to_string(width) +
                 " features (after one-hot encoding) is too large for a dense feature matrix");
-  data.X.resize(rows_, width);
+  resizeForFilling(data.X, rows_, width);
   // Row-major buffer to column-major matrix, a block of rows at a time so that both
   // sides stay in cache even for wide data.
   constexpr Index kBlock = 64;

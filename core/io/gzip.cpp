@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "core/io/parse_util.h"
+#include "core/util/huge_pages.h"
 
 // zlib's inflate() is used directly rather than gzopen()/gzread(): gzread() passes
 // non-gzip bytes through unchanged, returns the readable prefix of a truncated file
@@ -78,7 +79,10 @@ std::optional<std::string> inflateWhole(std::string_view in, std::uint64_t maxBy
   if (size > maxBytes || size > kWholeBufferLimit || size > in.size() * 1032ull + 1024) return std::nullopt;
   const std::unique_ptr<libdeflate_decompressor, DecompressorFree> decompressor(libdeflate_alloc_decompressor());
   if (!decompressor) return std::nullopt;
-  std::string out(static_cast<std::size_t>(size), '\0');
+  std::string out;
+  out.reserve(static_cast<std::size_t>(size));
+  adviseHugePages(out.data(), static_cast<std::size_t>(size));
+  out.resize(static_cast<std::size_t>(size));
   std::size_t consumed = 0, produced = 0;
   const libdeflate_result result = libdeflate_gzip_decompress_ex(decompressor.get(), in.data(), in.size(), out.data(),
                                                                  out.size(), &consumed, &produced);
@@ -196,6 +200,7 @@ Result<FileBytes> readFileBytes(const std::string& path, const Progress& progres
   if (!ec) {
     if (size > maxBytes) return tooLarge(path, maxBytes);
     result.bytes.reserve(static_cast<std::size_t>(size) + kChunk);
+    adviseHugePages(result.bytes.data(), result.bytes.capacity());
   }
   std::size_t have = 0;
   for (;;) {

@@ -11,6 +11,7 @@
 
 #include "core/io/gzip.h"
 #include "core/io/parse_util.h"
+#include "core/util/huge_pages.h"
 #include "core/util/number_text.h"
 #include "core/util/parallel.h"
 
@@ -264,7 +265,7 @@ Result<Dataset> parseIdx(std::string_view images, const std::string& imagesName,
 
   Dataset data;
   data.featureNames = featureNames(img);
-  data.X.resize(n, d);
+  resizeForFilling(data.X, n, d);
   io::ProgressTicker ticker(progress);
   bool cancelled = false;
   std::optional<std::pair<Index, Index>> nonFinite;

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/io/parse_util.h"
+#include "core/util/huge_pages.h"
 
 // The file is parsed into (row, column, value) triplets first, then scattered into a
 // zeroed dense matrix: the number of rows and the feature count are only known at the
@@ -99,7 +100,8 @@ Result<Dataset> LibSvmParser::run() {
                               " features is too large for a dense feature matrix",
                           source_);
   Dataset data;
-  data.X.setZero(rows_, features);
+  resizeForFilling(data.X, rows_, features);
+  data.X.setZero();
   double* x = data.X.data();
   for (const Entry& e : entries_)
     x[static_cast<std::size_t>(e.column) * static_cast<std::size_t>(rows_) + e.row] = e.value;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/util/huge_pages.h"
 #include "core/util/parallel.h"
 
 namespace dpstudio {
@@ -168,6 +169,8 @@ std::shared_ptr<FeatureMatrix::Sparse> compressedRows(const Eigen::MatrixXd& X, 
     return nullptr;
   auto sparse = std::make_shared<FeatureMatrix::Sparse>(n, d);  // compressed, no entries yet
   sparse->resizeNonZeros(nonZeros);
+  adviseHugePages(sparse->valuePtr(), static_cast<std::size_t>(nonZeros) * sizeof(double));
+  adviseHugePages(sparse->innerIndexPtr(), static_cast<std::size_t>(nonZeros) * sizeof(int));
   int* outer = sparse->outerIndexPtr();
   outer[0] = 0;
   for (Index i = 0; i < n; ++i) outer[i + 1] = outer[i] + perRow[static_cast<std::size_t>(i)];
@@ -210,8 +213,13 @@ struct FeatureMatrix::ChunkColumns {
     const RowChunks chunks{X.rows()};
     out->columns = d;
     out->start.assign(static_cast<std::size_t>(chunks.count() * (d + 1)), 0);
-    out->rows.resize(static_cast<std::size_t>(X.nonZeros()));
-    out->values.resize(static_cast<std::size_t>(X.nonZeros()));
+    const auto nonZeros = static_cast<std::size_t>(X.nonZeros());
+    out->rows.reserve(nonZeros);
+    out->values.reserve(nonZeros);
+    adviseHugePages(out->rows.data(), nonZeros * sizeof(std::uint16_t));
+    adviseHugePages(out->values.data(), nonZeros * sizeof(double));
+    out->rows.resize(nonZeros);
+    out->values.resize(nonZeros);
     const int* outer = X.outerIndexPtr();
     const int* inner = X.innerIndexPtr();
     const double* values = X.valuePtr();
