@@ -11,7 +11,8 @@
 #include "core/io/parse_util.h"
 #include "core/util/huge_pages.h"
 
-// Two passes over the text at most. Pass 1 checks the shape, finds missing values,
+// Two passes over the text at most. Pass 1 (csv_chunks.cpp: in chunks on the worker pool
+// when the text is large and has no quotes) checks the shape, finds missing values,
 // interns labels and parses every feature cell into a row-major buffer while counting,
 // per column, numbers against text. Only then is it known which columns are numeric and
 // which are categorical; if some are categorical, pass 2 re-tokenizes the text to give
@@ -80,23 +81,12 @@ Result<Dataset> CsvParser::run() {
     if (MaybeError e = readLayout(tokenizer, first, second, haveSecond)) return *e;
   }
 
-  // Every record needs a line, so the line count bounds the rows: one allocation.
-  const auto lineBound = static_cast<std::size_t>(io::countLineBreaks(text_)) + 1;
-  values_.reserve(lineBound * featureColumns_.size());
-  labelIds_.reserve(lineBound);
-
+  parts_.push_back(newPart(2));
   if (!header_)
-    if (MaybeError e = scanRecord(first)) return *e;
+    if (MaybeError e = scanRecord(first, parts_.front())) return *e;
   if (haveSecond)
-    if (MaybeError e = scanRecord(second)) return *e;
-  CsvRecord record;
-  for (std::size_t count = 1; tokenizer.next(record); ++count) {
-    if (MaybeError e = scanRecord(record)) return *e;
-    if (count % 1024 == 0 &&
-        !ticker_.update(0.8 * static_cast<double>(tokenizer.position()) / text_.size()))
-      return Error::cancelled();
-  }
-  if (tokenizer.failed()) return syntaxError(tokenizer);
+    if (MaybeError e = scanRecord(second, parts_.front())) return *e;
+  if (MaybeError e = scanRest(tokenizer, tokenizer.line())) return *e;
   if (rows_ == 0)
     return fail("every data row has a missing value: no rows are left after dropping them");
 
@@ -162,7 +152,6 @@ MaybeError CsvParser::readLayout(CsvTokenizer& tokenizer, CsvRecord& first, CsvR
     if (j != label_) featureColumns_.push_back(j);
   declared_.assign(featureColumns_.size(), nullptr);
   if (MaybeError e = applySchema()) return e;
-  stats_.resize(featureColumns_.size());
   return std::nullopt;
 }
 
@@ -231,15 +220,41 @@ const io::CsvCell* CsvParser::firstMissing(const CsvRecord& record) const {
   return nullptr;
 }
 
-MaybeError CsvParser::scanRecord(const CsvRecord& record) {
+bool CsvParser::scanNumericRecord(const CsvRecord& record, ScanPart& part) const {
+  if (label_ != kNoLabel && io::isMissingToken(record.cells[label_].text)) return false;
+  const std::size_t features = featureColumns_.size();
+  const std::size_t base = part.values.size();
+  part.values.resize(base + features);
+  double* out = part.values.data() + base;
+  for (std::size_t k = 0; k < features; ++k)
+    if (io::parseNumber(record.cells[featureColumns_[k]].text, out[k]) != NumberKind::Number) {
+      part.values.resize(base);
+      return false;
+    }
+  for (std::size_t k = 0; k < features; ++k) {
+    ColumnStats& stats = part.stats[k];
+    ++stats.numbers;
+    if (stats.firstNumberLine == 0) {
+      stats.firstNumberLine = record.cells[featureColumns_[k]].line;
+      stats.firstNumber = record.cells[featureColumns_[k]].text;
+    }
+  }
+  if (label_ != kNoLabel) part.labelIds.push_back(part.labels.intern(record.cells[label_].text));
+  ++part.rows;
+  return true;
+}
+
+MaybeError CsvParser::scanRecord(const CsvRecord& record, ScanPart& part) const {
   if (record.cells.size() != columns_)
     return fail("expected " + std::to_string(columns_) + " cells (as in the " +
                     (header_ ? "header" : "first row") + "), found " +
                     std::to_string(record.cells.size()),
                 record.line);
+  // A missing value is never a number, so a row of numbers (the usual row) has none to look for.
+  if (scanNumericRecord(record, part)) return std::nullopt;
   if (const io::CsvCell* missing = firstMissing(record)) {
     if (options_.missing == MissingPolicy::DropRows) {
-      ++dropped_;
+      ++part.dropped;
       return std::nullopt;
     }
     const auto column = static_cast<std::size_t>(missing - record.cells.data());
@@ -249,15 +264,15 @@ MaybeError CsvParser::scanRecord(const CsvRecord& record) {
         "missing value (" + what + "); rows with missing values can be dropped instead of rejected",
         missing->line, columnName(column));
   }
-  if (label_ != kNoLabel) labelIds_.push_back(labels_.intern(record.cells[label_].text));
+  if (label_ != kNoLabel) part.labelIds.push_back(part.labels.intern(record.cells[label_].text));
 
   const std::size_t features = featureColumns_.size();
-  const std::size_t base = values_.size();
-  values_.resize(base + features);
-  double* out = values_.data() + base;
+  const std::size_t base = part.values.size();
+  part.values.resize(base + features);
+  double* out = part.values.data() + base;
   for (std::size_t k = 0; k < features; ++k) {
     const io::CsvCell& cell = record.cells[featureColumns_[k]];
-    ColumnStats& stats = stats_[k];
+    ColumnStats& stats = part.stats[k];
     const NumberKind kind = io::parseNumber(cell.text, out[k]);
     if (kind != NumberKind::NotNumber && stats.firstNumberLine == 0) {
       stats.firstNumberLine = cell.line;
@@ -281,7 +296,7 @@ MaybeError CsvParser::scanRecord(const CsvRecord& record) {
         break;
     }
   }
-  ++rows_;
+  ++part.rows;
   return std::nullopt;
 }
 
@@ -415,19 +430,7 @@ Result<Dataset> CsvParser::assemble() {
     return fail(std::to_string(rows_) + " rows × " + std::to_string(width) +
                 " features (after one-hot encoding) is too large for a dense feature matrix");
   resizeForFilling(data.X, rows_, width);
-  // Row-major buffer to column-major matrix, a block of rows at a time so that both
-  // sides stay in cache even for wide data.
-  constexpr Index kBlock = 64;
-  for (Index r0 = 0; r0 < rows_; r0 += kBlock) {
-    const Index r1 = std::min(rows_, r0 + kBlock);
-    for (std::size_t k = 0; k < features; ++k) {
-      if (categorical_[k]) continue;
-      double* column = data.X.col(offset[k]).data();
-      const double* in = values_.data() + static_cast<std::size_t>(r0) * features + k;
-      for (Index r = r0; r < r1; ++r, in += features) column[r] = *in;
-    }
-  }
-  std::vector<double>().swap(values_);
+  fillNumericColumns(data.X, offset);
   for (std::size_t k = 0; k < features; ++k) {
     if (!categorical_[k]) continue;
     const auto count = static_cast<Index>(categoryNames[k].size());

@@ -34,6 +34,19 @@ struct ColumnStats {
   std::string firstNumber;
 };
 
+// What pass 1 gathers from a run of records. The parser reads the first records into one part
+// itself; the rest of a large text is read in chunks on the worker pool, a part each
+// (csv_chunks.cpp), and the parts are merged in file order.
+struct ScanPart {
+  Index rows = 0;
+  Index dropped = 0;
+  std::vector<ColumnStats> stats;  // per feature column
+  std::vector<double> values;      // rows × feature columns, row-major
+  io::LabelTable labels;           // this part's labels, first seen first
+  std::vector<int> labelIds;       // per row, an id into `labels`
+  std::optional<Error> error;      // the part's first error; it stops there
+};
+
 class CsvParser {
  public:
   CsvParser(std::string_view text, const LoadOptions& options, const std::string& source,
@@ -75,7 +88,18 @@ class CsvParser {
   std::optional<std::size_t> findColumn(const std::string& spec) const;
   MaybeError applySchema();
   const io::CsvCell* firstMissing(const CsvRecord& record) const;
-  MaybeError scanRecord(const CsvRecord& record);
+  MaybeError scanRecord(const CsvRecord& record, ScanPart& part) const;
+  // scanRecord's path for a row whose feature cells are all finite numbers and whose label is
+  // not missing; false (nothing recorded) for any other row.
+  bool scanNumericRecord(const CsvRecord& record, ScanPart& part) const;
+  ScanPart newPart(std::size_t lineBound) const;
+  // Pass 1 over the records after the tokenizer's position, into parts_ (csv_chunks.cpp).
+  MaybeError scanRest(CsvTokenizer& tokenizer, long line);
+  MaybeError scanSequentially(CsvTokenizer& tokenizer);
+  bool scanInChunks(std::size_t from, long line);  // false: the text cannot be cut (quotes)
+  MaybeError mergeParts();
+  // The numeric feature columns of X from the parts' row-major values, which it frees.
+  void fillNumericColumns(Eigen::MatrixXd& X, const std::vector<Index>& offset);
   MaybeError checkColumns();
   MaybeError encodeCategories();
   Result<Dataset> assemble();
@@ -99,10 +123,11 @@ class CsvParser {
   // Per feature column: the schema's declaration, or null (then the cells decide).
   std::vector<const FeatureDeclaration*> declared_;
 
+  std::vector<ScanPart> parts_;  // in file order
+  // The parts merged (mergeParts), but for their values, which stay in the parts.
   Index rows_ = 0;
   Index dropped_ = 0;
   std::vector<ColumnStats> stats_;
-  std::vector<double> values_;  // rows_ × featureColumns_.size(), row-major
   io::LabelTable labels_;
   std::vector<int> labelIds_;
 

@@ -142,8 +142,11 @@ bool CsvTokenizer::next(CsvRecord& record) {
                     line_, column);
     } else {
       const std::size_t start = pos_;
-      while (pos_ < n && s[pos_] != delimiter_ && !isLineBreak(s[pos_])) ++pos_;
-      cell.text = trimSpaces(text_.substr(start, pos_ - start));
+      while (pos_ < n && !endsCell_[static_cast<unsigned char>(s[pos_])]) ++pos_;
+      cell.text = text_.substr(start, pos_ - start);
+      // Leading padding is skipped above; trailing is rare, and checked before trimming.
+      if (!cell.text.empty() && (cell.text.back() == ' ' || cell.text.back() == '\t' || cell.text.back() == '\r'))
+        cell.text = trimSpaces(cell.text);
     }
     record.cells.push_back(cell);
     if (pos_ >= n) break;

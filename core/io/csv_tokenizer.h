@@ -4,6 +4,7 @@
 // a published copy of spambase) each end a record, mixed too; blank lines are skipped. Cells are views into the text, so no string is allocated per cell.
 // Internal to core/io.
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -38,7 +39,9 @@ class CsvTokenizer {
  public:
   // firstLine: the physical line number of the text's first line (lines skipped before).
   CsvTokenizer(std::string_view text, char delimiter, long firstLine = 1)
-      : text_(text), delimiter_(delimiter), line_(firstLine) {}
+      : text_(text), delimiter_(delimiter), line_(firstLine) {
+    endsCell_[static_cast<unsigned char>(delimiter)] = endsCell_['\n'] = endsCell_['\r'] = true;
+  }
 
   // Reads the next non-blank record into `record`, whose cells stay valid until it is
   // read into again.
@@ -51,6 +54,7 @@ class CsvTokenizer {
   std::size_t errorColumn() const { return errorColumn_; }  // 0-based cell index
 
   std::size_t position() const { return pos_; }  // bytes consumed so far
+  long line() const { return line_; }              // the physical line at position()
 
  private:
   struct Fixup {  // a quoted cell whose undoubled text lives in the record's scratch
@@ -66,6 +70,7 @@ class CsvTokenizer {
 
   std::string_view text_;
   char delimiter_;
+  std::array<bool, 256> endsCell_{};  // the delimiter and the line breaks end an unquoted cell
   std::size_t pos_ = 0;
   long line_ = 1;
   std::vector<Fixup> fixups_;

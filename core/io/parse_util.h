@@ -68,6 +68,7 @@ class LabelTable {
  public:
   int intern(std::string_view label);
   int size() const { return static_cast<int>(names_.size()); }
+  const std::string& name(int id) const { return names_[static_cast<std::size_t>(id)]; }
 
   // classNames in class order, and remap[firstSeenId] = class index.
   void finish(std::vector<std::string>& classNames, std::vector<int>& remap) const;
