@@ -20,9 +20,47 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+// Plain decimals ("-12.5", "0.622788": what numeric CSV files hold) read exactly without
+// std::from_chars, which was a third of reading a large CSV. Clinger's fast path: the digits as
+// an integer m < 2^53 and k ≤ 22 digits after the point make m and 10^k exact doubles, so
+// m / 10^k is one correctly rounded division, the value from_chars gives, bit for bit. Anything
+// else (an exponent, more digits, "nan", ".5") returns false and goes to from_chars.
+bool parsePlainDecimal(std::string_view text, double& value) {
+  static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                            1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  constexpr std::uint64_t kExact = std::uint64_t{1} << 53;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  if (negative) ++p;
+  std::uint64_t mantissa = 0;
+  const char* const integerStart = p;
+  for (; p != end && *p >= '0' && *p <= '9'; ++p) {
+    mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
+    if (mantissa >= kExact) return false;
+  }
+  if (p == integerStart) return false;
+  std::size_t fraction = 0;
+  if (p != end) {
+    if (*p != '.') return false;
+    const char* const fractionStart = ++p;
+    for (; p != end && *p >= '0' && *p <= '9'; ++p) {
+      mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
+      if (mantissa >= kExact) return false;
+    }
+    fraction = static_cast<std::size_t>(p - fractionStart);
+    if (p != end || fraction == 0 || fraction > 22) return false;
+  }
+  const double magnitude = static_cast<double>(mantissa) / kPowersOfTen[fraction];
+  value = negative ? -magnitude : magnitude;
+  return true;
+}
+
 }  // namespace
 
 NumberKind parseNumber(std::string_view text, double& value) {
+  if (parsePlainDecimal(text, value)) return NumberKind::Number;
   // std::from_chars rejects '+', so it is skipped here; "+-1" must stay invalid.
   if (!text.empty() && text.front() == '+') {
     text.remove_prefix(1);

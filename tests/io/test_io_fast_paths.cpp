@@ -6,12 +6,15 @@
 #include <QFile>
 #include <QTest>
 
+#include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 
 #include "core/io/gzip.h"
 #include "core/io/idx_loader.h"
+#include "core/io/parse_util.h"
 #include "tests/common/test_support.h"
 
 using namespace dpstudio;
@@ -22,6 +25,7 @@ class TestIoFastPaths : public QObject {
  private slots:
   void inflatePathsAgreeAndDamageIsNamed();
   void idxChunksReadInOrder();
+  void plainDecimalsReadAsFromChars();
 };
 
 // The whole-buffer path (libdeflate) where the trailer tells the size, the streaming one
@@ -100,6 +104,45 @@ void TestIoFastPaths::idxChunksReadInOrder() {
   QVERIFY(!refused.ok());
   QCOMPARE(refused.error().line, 2501L);
   QVERIFY(refused.error().message.find("not finite") != std::string::npos);
+}
+
+// parseNumber reads plain decimals itself (Clinger's fast path) and leaves the rest to
+// std::from_chars: the same bits as from_chars for every text, at the edges of the fast
+// path (2^53, 22 digits after the point, signs, zeros) and for random decimals.
+void TestIoFastPaths::plainDecimalsReadAsFromChars() {
+  const auto expectSame = [](const std::string& text) {
+    double fromChars = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), fromChars);
+    const bool whole = ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(fromChars);
+    double ours = 0;
+    const io::NumberKind kind = io::parseNumber(text, ours);
+    if (!whole && text.front() != '+') {
+      QVERIFY2(kind != io::NumberKind::Number, text.c_str());
+      return;
+    }
+    if (text.front() == '+') return;  // from_chars refuses '+', which parseNumber accepts
+    QVERIFY2(kind == io::NumberKind::Number, text.c_str());
+    QVERIFY2(std::memcmp(&ours, &fromChars, sizeof ours) == 0, text.c_str());  // -0 too
+  };
+  for (const char* text : {"0", "-0", "-0.0", "0.000000", "12", "-12.5", "00012.3400", "9007199254740991",
+                           "9007199254740992", "9007199254740993", "900719925474099.3", "0.9007199254740993",
+                           "1.0000000000000000000001", "0.1234567890123456789012", "0.12345678901234567890123",
+                           "1e5", "1.5E-3", ".5", "5.", "-.5", "-", ".", "1.2.3", "--1", "1-", "0x10", "nan",
+                           "inf", "1 ", "4503599627370497.5", "+3.25", "0.30000000000000004"})
+    expectSame(text);
+  std::mt19937_64 engine(36);
+  std::uniform_int_distribution<int> digits(1, 19), point(0, 23), sign(0, 1), digit(0, 9);
+  for (int trial = 0; trial < 200000; ++trial) {
+    std::string text = sign(engine) ? "-" : "";
+    const int count = digits(engine);
+    const int at = point(engine);  // a point after `at` digits, if inside
+    for (int k = 0; k < count; ++k) {
+      if (k == at && k > 0) text += '.';
+      text += static_cast<char>('0' + digit(engine));
+    }
+    expectSame(text);
+    if (QTest::currentTestFailed()) return;
+  }
 }
 
 QTEST_GUILESS_MAIN(TestIoFastPaths)
