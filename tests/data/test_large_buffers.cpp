@@ -93,7 +93,9 @@ class TestLargeBuffers : public QObject {
     QCOMPARE(X.sum(), 1.5 * 5000 * 1000);
     resizeForFilling(X, 1000, 5000);  // the same storage, reshaped
     QCOMPARE(X.rows(), Index{1000});
-#if defined(__linux__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    QSKIP("the sanitizers' allocators place memory themselves");
+#elif defined(__linux__)
     const QByteArray mode = thpMode();
     if (mode != "always" && mode != "madvise") QSKIP("transparent huge pages are off on this machine");
     // The kernel may fall back to small pages when memory is fragmented, so this asks only
