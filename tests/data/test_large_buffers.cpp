@@ -13,6 +13,15 @@
 
 using namespace dpstudio;
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define DPSTUDIO_SANITIZED_ALLOCATOR 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DPSTUDIO_SANITIZED_ALLOCATOR 1
+#endif
+
 namespace {
 
 // The kernel's transparent-huge-page mode ("always", "madvise" or "never"), empty if unknown.
@@ -93,7 +102,7 @@ class TestLargeBuffers : public QObject {
     QCOMPARE(X.sum(), 1.5 * 5000 * 1000);
     resizeForFilling(X, 1000, 5000);  // the same storage, reshaped
     QCOMPARE(X.rows(), Index{1000});
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(DPSTUDIO_SANITIZED_ALLOCATOR)
     QSKIP("the sanitizers' allocators place memory themselves");
 #elif defined(__linux__)
     const QByteArray mode = thpMode();
