@@ -10,6 +10,7 @@
 
 #include "core/linalg/psd.h"
 #include "core/linalg/symmetric_eigen.h"
+#include "core/models/lmgc_components.h"
 #include "core/models/lmgc_congruence.h"
 #include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
@@ -70,8 +71,6 @@ constexpr double kNewtonStepPerGradientStep = 4;
 constexpr int kFaceNewtonSteps = 10;  // digits: 2 (one of them drops the eigenvalues that leave)
 constexpr int kFactoredMemory = 20;  // L-BFGS pairs: 8–15 within ±5 % (before the Newton method: 10 stalled the polish)
 constexpr int kPolishSteps = 50;
-// A mixture's L-BFGS iterations over square factors before projected gradient takes over.
-constexpr int kMixtureFactorSteps = 600;
 constexpr int kMaxRounds = 20;
 
 // T = [A, −Am; 0, 1] and its inverse [A⁻¹, m; 0, 1], with A = Σ_floored^{-1/2} symmetric.
@@ -299,7 +298,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // A mixture (lmgc.h, "Mixtures") is whitened like one Gaussian per class, its rows' own
   // components fixed from the original rows first (whitening moves rows, not centres); the
   // interior-point start and the safe screening know one matrix a class, so L-BFGS over
-  // square factors and projected gradient solve it (below). C counts matrices: classes ×
+  // low-rank factors and projected gradient solve it (below). C counts matrices: classes ×
   // components.
   const bool mixture = model.components() > 1;
   const LmgcModel owned = model.withOwnComponentsOf(X, y);
@@ -394,23 +393,12 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
     summary = interiorThenProjectedGradient(
         {model, w.mapped, y, weight, terms.quadratic, terms.linear, w.T}, objective, project, mapped, options, callback);
   } else if (options.validate() && mixture) {
-    // L-BFGS over square factors does the descent (lmgc_mixture_solver.h), projected gradient
-    // decides; both share options.maxIterations.
-    const OptimizeSummary factored = descendOverSquareFactors(objective, C, D, mapped,
-                                                              std::min(kMixtureFactorSteps, options.maxIterations), callback);
-    const int used = factored.iterations;
-    ProjectedGradientOptions rest = options;
-    rest.maxIterations = std::max(1, options.maxIterations - used);
-    IterationCallback shifted;
-    if (callback)
-      shifted = [&](const IterationInfo& info) { return callback({info.iteration + used, info.objective, info.gradientNorm}); };
-    if (factored.termination == Termination::Cancelled) {
-      summary = factored;
-    } else {
-      summary = minimizeProjectedGradient(objective, project, mapped, rest, shifted);
-      summary.iterations += used;
-      summary.evaluations += factored.evaluations;
-    }
+    // L-BFGS over low-rank factors does the descent (lmgc_mixture_solver.h), projected
+    // gradient decides; both share options.maxIterations.
+    const Eigen::VectorXi own = ownComponents(X, y, model.componentCentres(), model.components());
+    const LmgcMixtureProblem problem{w.mapped, y, own, model.classes(), model.components(), model.huberWidth(),
+                                     weight, terms.quadratic, P, E};
+    summary = minimizeLmgcMixture(problem, objective, project, mapped, options, callback);
   } else {
     summary = minimizeProjectedGradient(objective, project, mapped, options, callback);
   }

@@ -30,3 +30,8 @@ dpstudio_add_test(test_ellipsoid_closing
 dpstudio_add_test(test_lmgc_mixture
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_mixture.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
   LINKS dpstudio_learn)
+# Issue 34: the mixture's minimizer over low-rank factors — its objective against θ-space J,
+# gradient, thread-count independence, and the minimum it reaches.
+dpstudio_add_test(test_lmgc_mixture_solver
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_mixture_solver.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
+  LINKS dpstudio_models LABELS tsan)
