@@ -171,14 +171,17 @@ class PrimalDual {
       lambda_[cs] = std::move(eig.values);
       ZV_[cs] = sym(V_[cs].transpose() * Z_[cs] * V_[cs]);
       gap += lambda_[cs].dot(ZV_[cs].diagonal());
+    }
+    parallelFor(C_, [&](Index c) {  // each class its own P
       // Rows' coordinates: x̃ᵀE_αx̃ = p_ap_b (·√2 off the diagonal), p = Vᵀx̃.
+      const auto cs = static_cast<std::size_t>(c);
       const Eigen::MatrixXd rowsV = augmented_ * V_[cs];
       P_[cs].resize(n, m);
       for (Index k = 0; k < m; ++k) {
         const auto [a, b] = pairs_.list[static_cast<std::size_t>(k)];
         P_[cs].col(k) = rowsV.col(a).cwiseProduct(rowsV.col(b)) * (a == b ? 1.0 : std::numbers::sqrt2);
       }
-    }
+    });
     s_ = slack(margins(x));
     gap += y_.cwiseProduct(s_).sum() + eta_.cwiseProduct(v_).sum();
     mu_ = gap / nu();
@@ -356,17 +359,20 @@ class PrimalDual {
     Eigen::MatrixXd& W = W_;
     g.setZero(n, C_);
     W.setZero(n, C_);
-    for (Index i = 0; i < n; ++i)
-      for (Index c = 0; c < C_; ++c) {
-        if (mask_(i, c) == 0) continue;
-        g(i, c) = kappa_(i, c) *
-                  (rcY(i, c) / y_(i, c) + ru_(i, c) / k_ - (rcV(i, c) - v_(i, c) * rv_(i, c)) / eta_(i, c));
-        const double t = y_(i, c) + g(i, c);
-        W(i, c) += t;
-        W(i, labels_[i]) -= t;
-      }
+    const RowChunks chunks{n};
+    parallelFor(chunks.count(), [&](Index chunk) {  // rows are independent
+      for (Index i = chunks.begin(chunk), end = i + chunks.size(chunk); i < end; ++i)
+        for (Index c = 0; c < C_; ++c) {
+          if (mask_(i, c) == 0) continue;
+          g(i, c) = kappa_(i, c) *
+                    (rcY(i, c) / y_(i, c) + ru_(i, c) / k_ - (rcV(i, c) - v_(i, c) * rv_(i, c)) / eta_(i, c));
+          const double t = y_(i, c) + g(i, c);
+          W(i, c) += t;
+          W(i, labels_[i]) -= t;
+        }
+    });
     Eigen::VectorXd rhs = -regCoords_;
-    for (Index c = 0; c < C_; ++c) {
+    parallelFor(C_, [&](Index c) {  // each class its own segment
       const auto cs = static_cast<std::size_t>(c);
       auto rc = rhs.segment(c * m, m);
       rc.noalias() += P_[cs].transpose() * W.col(c);
@@ -374,7 +380,7 @@ class PrimalDual {
       const Eigen::MatrixXd target_c = target * Eigen::MatrixXd(lambda_[cs].cwiseInverse().asDiagonal()) - corrZ[cs];
       coordinatesOf(pairs_, target_c, extra);
       rc += extra;
-    }
+    });
     const Eigen::VectorXd delta = scaling_.cwiseProduct(cholesky_.solve(scaling_.cwiseProduct(rhs)));
     if (!delta.allFinite()) return false;
 
@@ -383,7 +389,7 @@ class PrimalDual {
     d.zV.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
     Eigen::MatrixXd& q = q_;
     q.resize(n, C_);
-    for (Index c = 0; c < C_; ++c) {
+    parallelFor(C_, [&](Index c) {  // each class its own blocks and column
       const auto cs = static_cast<std::size_t>(c);
       d.xV[cs] = matrixOf(pairs_, delta.segment(c * m, m), D_);
       Eigen::Map<Eigen::MatrixXd>(d.x.data() + c * D_ * D_, D_, D_) = V_[cs] * d.xV[cs] * V_[cs].transpose();
@@ -391,18 +397,20 @@ class PrimalDual {
       // ΔZ̃ = σμΛ⁻¹ − Z̃ − sym(Λ⁻¹ΔX̃Z̃) − corrZ.
       const Eigen::VectorXd inv = lambda_[cs].cwiseInverse();
       d.zV[cs] = target * Eigen::MatrixXd(inv.asDiagonal()) - ZV_[cs] - sym(inv.asDiagonal() * d.xV[cs] * ZV_[cs]) - corrZ[cs];
-    }
+    });
     for (Eigen::MatrixXd* pairs : {&d.u, &d.v, &d.y, &d.eta, &d.s}) pairs->setZero(n, C_);
-    for (Index i = 0; i < n; ++i)
-      for (Index c = 0; c < C_; ++c) {
-        if (mask_(i, c) == 0) continue;
-        const double delta_p = q(i, c) - q(i, labels_[i]);
-        d.y(i, c) = g(i, c) - kappa_(i, c) * delta_p;
-        d.u(i, c) = (d.y(i, c) - ru_(i, c)) / k_;
-        d.eta(i, c) = rv_(i, c) - d.y(i, c);
-        d.v(i, c) = (rcV(i, c) - v_(i, c) * d.eta(i, c)) / eta_(i, c);
-        d.s(i, c) = d.u(i, c) + d.v(i, c) + delta_p;
-      }
+    parallelFor(chunks.count(), [&](Index chunk) {
+      for (Index i = chunks.begin(chunk), end = i + chunks.size(chunk); i < end; ++i)
+        for (Index c = 0; c < C_; ++c) {
+          if (mask_(i, c) == 0) continue;
+          const double delta_p = q(i, c) - q(i, labels_[i]);
+          d.y(i, c) = g(i, c) - kappa_(i, c) * delta_p;
+          d.u(i, c) = (d.y(i, c) - ru_(i, c)) / k_;
+          d.eta(i, c) = rv_(i, c) - d.y(i, c);
+          d.v(i, c) = (rcV(i, c) - v_(i, c) * d.eta(i, c)) / eta_(i, c);
+          d.s(i, c) = d.u(i, c) + d.v(i, c) + delta_p;
+        }
+    });
     return true;
   }
 

@@ -38,8 +38,8 @@ struct RandomSolverProblem {
   Eigen::VectorXd linear;
   LmgcInteriorProblem problem{model, X, y, 0.5, 0.3, linear, {}};  // refers to the members above; T set below
 
-  explicit RandomSolverProblem(Rng& rng) {
-    test::randomLabelledRows(n, d, C, rng, X, y);
+  explicit RandomSolverProblem(Rng& rng, Index rows = n) {
+    test::randomLabelledRows(rows, d, C, rng, X, y);
     T = Eigen::MatrixXd::Identity(D, D) + 0.3 * test::gaussianMatrix(D, D, rng);
     linear = model.traceRegularizer(0.7) + 0.1 * test::gaussianMatrix(model.parameterCount(), 1, rng);
     problem.T = T;  // held by value
@@ -213,6 +213,33 @@ class TestLmgcSolver : public QObject {
       const Eigen::MatrixXd phi = model.classMatrix(x, c);
       QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
     }
+  }
+
+  // The interior point's per-row work runs in row chunks and per class on the worker threads
+  // (5 000 rows: three chunks): the same steps and bits on any thread count.
+  void interiorPointSameBitsOnAnyThreadCount() {
+    Rng rng(41);
+    const RandomSolverProblem random(rng, 5000);
+    LmgcInteriorOptions options;
+    options.maxIterations = 8;
+    options.measure = [](const Eigen::VectorXd&, const Eigen::VectorXd&, double& tolerance) {
+      tolerance = 0;
+      return 1.0;  // never met: every step is taken
+    };
+    const SmoothFunction J = [&](const Eigen::VectorXd& x, Eigen::VectorXd& g) { return random.J(x, g); };
+    Eigen::VectorXd one = test::randomLmgcTheta(random.model, rng, 1.0, true), two = one;
+    LmgcInteriorResult a, b;
+    {
+      const ScopedWorkerThreads threads(1);
+      a = minimizeLmgcInterior(random.problem, J, one, options);
+    }
+    {
+      const ScopedWorkerThreads threads(2);
+      b = minimizeLmgcInterior(random.problem, J, two, options);
+    }
+    QVERIFY2(a.iterations >= 3, qPrintable(QString::number(a.iterations)));
+    QCOMPARE(b.iterations, a.iterations);
+    QVERIFY(one == two);
   }
 };
 
