@@ -15,7 +15,7 @@ uci="${2:-/tmp/uci}"
 shift $(($# < 2 ? $# : 2))
 rows=("$@")
 [[ ${#rows[@]} -gt 0 ]] || rows=(digits dna shuttle a9a mnist50 mnist-pca50 mixtures)
-cli="$root/build/release/app/cli/dpstudio-cli"
+cli="${DPSTUDIO_CLI:-$root/build/release/app/cli/dpstudio-cli}"
 [[ -x "$cli" ]] || { echo "build dpstudio-cli first (cmake --build --preset release --target dpstudio-cli)" >&2; exit 2; }
 mnist=(--train "$data/train-images-idx3-ubyte.gz" --labels "$data/train-labels-idx1-ubyte.gz"
        --test "$data/t10k-images-idx3-ubyte.gz" --test-labels "$data/t10k-labels-idx1-ubyte.gz")
@@ -29,8 +29,8 @@ run() {
   json=$(mktemp) timing=$(mktemp) errors=$(mktemp)
   if /usr/bin/time -f "%e %M" -o "$timing" "$cli" train --model "$model" --mechanism none "$@" --json >"$json" 2>"$errors"; then
     read -r wall rss <"$timing"
-    printf '%-16s %-8s %7.2f s wall, peak %5d MB, %5s iterations, converged %-5s test accuracy %s\n' "$name" "$model" \
-      "$wall" $((rss / 1024)) "$(field "$json" iterations)" "$(field "$json" converged)" "$(field "$json" test_accuracy)"
+    printf '%-16s %-8s %7.2f s wall, peak %5d MB, %5s iterations, %-10s test accuracy %s\n' "$name" "$model" \
+      "$wall" $((rss / 1024)) "$(field "$json" iterations)" "$(field "$json" termination)" "$(field "$json" test_accuracy)"
   else
     printf '%-16s %-8s failed: %s\n' "$name" "$model" "$(tail -1 "$errors")"
   fi

@@ -16,6 +16,7 @@ LmgcFactoredObjective::LmgcFactoredObjective(const LmgcInteriorProblem& problem,
   const Index n = problem.rows.rows(), C = problem.model.classes();
   Xt_ = LmgcModel::augmentedRows(problem.rows);
   rowNorms_ = Xt_.rowwise().norm();
+  if (problem.sparse) Xt_.resize(0, 0);
   P_ = problem.metric();
   offsets_.push_back(0);
   for (Index c = 0; c < C; ++c) offsets_.push_back(offsets_.back() + ranks_[static_cast<std::size_t>(c)]);
@@ -24,7 +25,7 @@ LmgcFactoredObjective::LmgcFactoredObjective(const LmgcInteriorProblem& problem,
 }
 
 double LmgcFactoredObjective::operator()(const Eigen::VectorXd& factors, Eigen::VectorXd& grad) {
-  const Index n = Xt_.rows(), D = Xt_.cols(), C = problem_.model.classes(), R = width();
+  const Index n = rowNorms_.size(), D = problem_.model.augmentedDim(), C = problem_.model.classes(), R = width();
   const double q = problem_.quadratic;
   L_ = Eigen::Map<const Eigen::MatrixXd>(factors.data(), D, R);
   // A new reference when there is none, when the last evaluation computed most rows anyway
@@ -40,17 +41,23 @@ double LmgcFactoredObjective::operator()(const Eigen::VectorXd& factors, Eigen::
       drift[c] = (L_.middleCols(offset(c), rank(c)) - reference_.middleCols(offset(c), rank(c))).norm();
     ++sinceRefresh_;
   }
+  if (problem_.sparse) pulled_ = problem_.sparse->pullFactors(L_);
   parallelFor(static_cast<Index>(chunks_.size()), [&](Index k) { lossChunk(k, refresh, drift); });
 
   grad.resize(factors.size());
   Eigen::Map<Eigen::MatrixXd> G(grad.data(), D, R);
-  G.setZero();
+  RowMajorMatrix sum = RowMajorMatrix::Zero(D, R);
   double loss = 0;
   computed_ = 0;
   for (const Chunk& chunk : chunks_) {  // in chunk order: the same bits on any thread count
     loss += chunk.loss;
     computed_ += chunk.computed;
-    if (chunk.computed > 0) G += chunk.gradient;
+    if (chunk.computed > 0) sum += chunk.gradient;
+  }
+  if (problem_.sparse) {
+    G = problem_.sparse->pushFactors(sum);
+  } else {
+    G = sum;
   }
   double value = problem_.weight * loss;
   for (Index c = 0; c < C; ++c) {
@@ -75,8 +82,8 @@ bool LmgcFactoredObjective::screenedOut(Index row, const Eigen::VectorXd& drift)
 // The chunk's loss and its share of the loss gradient 2w·X̃ᵀ diag(W_c) X̃ L_c, over the rows
 // not screened out.
 void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::VectorXd& drift) {
-  const Index first = k * kChunkRows, rows = std::min(kChunkRows, Xt_.rows() - first);
-  const Index D = Xt_.cols(), C = problem_.model.classes();
+  const Index first = k * kChunkRows, rows = std::min(kChunkRows, rowNorms_.size() - first);
+  const Index D = problem_.model.augmentedDim(), C = problem_.model.classes();
   const double h = problem_.model.huberWidth(), w = problem_.weight;
   Chunk& chunk = chunks_[static_cast<std::size_t>(k)];
   chunk.rows.clear();
@@ -85,9 +92,13 @@ void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::Vector
   chunk.computed = static_cast<Index>(chunk.rows.size());
   chunk.loss = 0;
   if (chunk.computed == 0) return;
-  chunk.Xg.resize(chunk.computed, D);
-  for (Index j = 0; j < chunk.computed; ++j) chunk.Xg.row(j) = Xt_.row(chunk.rows[static_cast<std::size_t>(j)]);
-  chunk.U.noalias() = chunk.Xg * L_;
+  if (problem_.sparse) {
+    problem_.sparse->multiply(chunk.rows, pulled_, chunk.U);
+  } else {
+    chunk.Xg.resize(chunk.computed, D);
+    for (Index j = 0; j < chunk.computed; ++j) chunk.Xg.row(j) = Xt_.row(chunk.rows[static_cast<std::size_t>(j)]);
+    chunk.U.noalias() = chunk.Xg * L_;
+  }
   chunk.S.resize(chunk.computed, C);
   for (Index c = 0; c < C; ++c) chunk.S.col(c) = chunk.U.middleCols(offset(c), rank(c)).rowwise().squaredNorm();
   chunk.labels.resize(chunk.computed);
@@ -100,7 +111,12 @@ void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::Vector
   // Rows left after screening are nearly all within some margin: no second compaction.
   for (Index c = 0; c < C; ++c)
     chunk.U.middleCols(offset(c), rank(c)).array().colwise() *= (2.0 * w) * chunk.W.col(c).array();
-  chunk.gradient.noalias() = chunk.Xg.transpose() * chunk.U;
+  if (problem_.sparse) {
+    chunk.gradient.setZero(D, L_.cols());
+    problem_.sparse->addTransposeProduct(chunk.rows, chunk.U, chunk.gradient);
+  } else {
+    chunk.gradient.noalias() = chunk.Xg.transpose() * chunk.U;
+  }
 }
 
 std::vector<Index> lmgcFactorRanks(const LmgcModel& model, const Eigen::VectorXd& x, double relative, Index extra) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/models/lmgc_interior.h"
+#include "core/models/lmgc_sparse_rows.h"
 #include "core/optim/lbfgs.h"
 
 namespace dpstudio {
@@ -46,6 +47,7 @@ OptimizeSummary minimizeLmgcFactored(const LmgcInteriorProblem& problem, Eigen::
 // reference is renewed when most rows had to be computed anyway, or every kRefreshEvery
 // evaluations.
 //
+// With the problem's sparse rows (lmgc_sparse_rows.h) the products go through them.
 // Rows are taken in chunks of a fixed size, in parallel (core/util/parallel.h); partials are
 // added in chunk order, so results do not depend on the thread count.
 class LmgcFactoredObjective {
@@ -64,10 +66,12 @@ class LmgcFactoredObjective {
   static constexpr int kRefreshEvery = 100;
 
  private:
+  using RowMajorMatrix = LmgcSparseRows::RowMajorMatrix;
   struct Chunk {
     double loss = 0;
     Index computed = 0;
-    Eigen::MatrixXd Xg, U, S, W, gradient;
+    Eigen::MatrixXd Xg, S, W;
+    RowMajorMatrix U, gradient;  // with sparse rows, the gradient in their own coordinates
     Eigen::VectorXi labels;
     std::vector<Index> rows;
   };
@@ -78,7 +82,8 @@ class LmgcFactoredObjective {
 
   const LmgcInteriorProblem& problem_;
   std::vector<Index> ranks_, offsets_;
-  Eigen::MatrixXd Xt_, P_;
+  Eigen::MatrixXd Xt_, P_;  // Xt_: the augmented rows, unless they are sparse
+  RowMajorMatrix pulled_;   // with sparse rows: TᵀL
   Eigen::VectorXd rowNorms_;
   std::vector<Eigen::MatrixXd> E_;
   Eigen::MatrixXd L_, reference_, referenceScores_;

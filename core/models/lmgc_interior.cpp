@@ -315,7 +315,7 @@ class PrimalDual {
       // Off the diagonal ω is −κ_ib on class a's rows, −κ_ia on class b's, 0 on the rest.
       const Eigen::MatrixXd& Pb = P_[static_cast<std::size_t>(b)];
       auto Hab = H_.block(a * m, b * m, m, m);
-      for (const auto [own, other] : {std::pair{a, b}, std::pair{b, a}}) {
+      for (const auto& [own, other] : {std::pair{a, b}, std::pair{b, a}}) {
         const Index start = classStart_[static_cast<std::size_t>(own)], end = classStart_[static_cast<std::size_t>(own + 1)];
         for (Index first = start; first < end; first += kSliceRows) {
           const Index count = std::min(kSliceRows, end - first);

@@ -46,6 +46,7 @@
 #include <functional>
 
 #include "core/models/lmgc.h"
+#include "core/models/lmgc_sparse_rows.h"
 #include "core/optim/optimizer.h"
 
 namespace dpstudio {
@@ -59,6 +60,9 @@ struct LmgcInteriorProblem {
   double quadratic = 0;         // q ≥ 0
   const Eigen::VectorXd& linear;  // c (original coordinates); empty = 0
   Eigen::MatrixXd T;            // (d+1) × (d+1), invertible: the original Φ_c = Tᵀ x_c T
+  // The rows before T, when sparse enough to evaluate through (lmgc_sparse_rows.h); the
+  // factored objective uses them.
+  const LmgcSparseRows* sparse = nullptr;
 
   // R in these coordinates: Σ_c (q/2)⟨P x_c P, x_c⟩ + ⟨E_c, x_c⟩, with P = TTᵀ and
   // E_c = T c_c Tᵀ (symmetrized; zero without a linear term).

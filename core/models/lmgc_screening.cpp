@@ -1,17 +1,38 @@
 #include "core/models/lmgc_screening.h"
 
+#include "core/models/lmgc_pairs.h"
+
 namespace dpstudio {
 
-ScreenedLmgcLoss::ScreenedLmgcLoss(const LmgcModel& model, const Eigen::MatrixXd& rows, const Eigen::VectorXi& y)
-    : model_(model), rows_(rows), y_(y), squaredNorms_(LmgcModel::augmentedRows(rows).rowwise().squaredNorm()) {}
+ScreenedLmgcLoss::ScreenedLmgcLoss(const LmgcModel& model, const Eigen::MatrixXd& rows, const Eigen::VectorXi& y,
+                                   const LmgcSparseRows* sparse)
+    : model_(model),
+      rows_(rows),
+      y_(y),
+      sparse_(model.components() == 1 ? sparse : nullptr),
+      squaredNorms_(LmgcModel::augmentedRows(rows).rowwise().squaredNorm()) {}
+
+// The loss and its gradient over the rows `kept` (every row when empty) through the sparse
+// rows, keeping their scores as the reference when all rows are computed.
+double ScreenedLmgcLoss::lossOn(const Eigen::VectorXd& theta, const std::vector<Index>& kept, Eigen::VectorXd& grad) {
+  const Eigen::MatrixXd S = sparse_->scores(theta, model_.classes(), kept);
+  if (kept.empty()) referenceScores_ = S;
+  Eigen::VectorXi labels(S.rows());
+  for (Index j = 0; j < S.rows(); ++j) labels[j] = y_[kept.empty() ? j : kept[static_cast<std::size_t>(j)]];
+  Eigen::MatrixXd W;
+  const double loss = lmgc_detail::pairLoss(S, labels, model_.huberWidth(), &W);
+  grad = sparse_->weightedGram(W, kept);
+  return loss;
+}
 
 double ScreenedLmgcLoss::operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad) {
   const Index n = rows_.rows(), C = model_.classes(), D = model_.augmentedDim();
   if (sinceRefresh_ < 0 || sinceRefresh_ >= kRefreshEvery || (sinceRefresh_ > 0 && 2 * computed_ > n)) {
     reference_ = theta;
-    referenceScores_ = -model_.scores(theta, rows_);
     sinceRefresh_ = 0;
     computed_ = n;
+    if (sparse_) return lossOn(theta, {}, grad);
+    referenceScores_ = -model_.scores(theta, rows_);
     return model_.lossSum(theta, rows_, y_, &grad);
   }
   ++sinceRefresh_;
@@ -23,6 +44,13 @@ double ScreenedLmgcLoss::operator()(const Eigen::VectorXd& theta, Eigen::VectorX
     if (!provablyBeyondEveryMargin(referenceScores_.row(i), y_[i], squaredNorms_[i] * drift, model_.huberWidth()))
       kept.push_back(i);
   computed_ = static_cast<Index>(kept.size());
+  if (sparse_) {
+    if (kept.empty()) {  // every row is beyond every margin: the loss and its gradient are 0
+      grad.setZero(theta.size());
+      return 0;
+    }
+    return lossOn(theta, kept, grad);
+  }
   subset_.resize(computed_, rows_.cols());
   subsetLabels_.resize(computed_);
   for (Index j = 0; j < computed_; ++j) {

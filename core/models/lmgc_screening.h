@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 
 #include "core/models/lmgc.h"
+#include "core/models/lmgc_sparse_rows.h"
 
 namespace dpstudio {
 
@@ -34,8 +35,10 @@ inline bool provablyBeyondEveryMargin(const Eigen::Ref<const Eigen::RowVectorXd>
 // lossSum on all rows, up to the order of summation (fixed for given inputs and calls).
 class ScreenedLmgcLoss {
  public:
-  // References must outlive the object.
-  ScreenedLmgcLoss(const LmgcModel& model, const Eigen::MatrixXd& rows, const Eigen::VectorXi& y);
+  // References must outlive the object. With `sparse` (the same rows, lmgc_sparse_rows.h;
+  // one Gaussian a class) the scores and the gradient are taken through it.
+  ScreenedLmgcLoss(const LmgcModel& model, const Eigen::MatrixXd& rows, const Eigen::VectorXi& y,
+                   const LmgcSparseRows* sparse = nullptr);
 
   double operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad);
 
@@ -48,9 +51,12 @@ class ScreenedLmgcLoss {
   const LmgcModel& model_;
   const Eigen::MatrixXd& rows_;
   const Eigen::VectorXi& y_;
+  const LmgcSparseRows* sparse_;
   Eigen::VectorXd squaredNorms_;  // ‖x̃_i‖²
   Eigen::VectorXd reference_;
   Eigen::MatrixXd referenceScores_;
+  double lossOn(const Eigen::VectorXd& theta, const std::vector<Index>& kept, Eigen::VectorXd& grad);
+
   int sinceRefresh_ = -1;  // < 0: no reference yet
   Index computed_ = 0;
   Eigen::MatrixXd subset_;

@@ -32,6 +32,10 @@
 // ‖F‖ as the merit rejects good steps where the Huber pieces change (J falling 3·10⁻⁴ while
 // ‖F‖ rose fivefold, digits at λ = 10⁻³); accepting on J instead did not help there either.
 //
+// Where a step leaves more than 0.8 of ‖F‖ the method stops after it (lmgc_semismooth.cpp,
+// kSlowProgress): far from its fast region each step costs hundreds of conjugate-gradient
+// iterations (DNA, a9a), and the caller's first-order rounds get there sooner.
+//
 // Contract: x is feasible in and out (x = P(z) for the best z found); the caller measures the
 // result with its own stopping rule and compares.
 

@@ -19,6 +19,7 @@
 #include "core/models/lmgc_pairs.h"
 #include "core/models/lmgc_screening.h"
 #include "core/models/lmgc_semismooth.h"
+#include "core/models/lmgc_sparse_rows.h"
 
 namespace dpstudio {
 namespace {
@@ -320,7 +321,9 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // gradient T(qΦ + c)Tᵀ is the original one pulled back. With P = TTᵀ and E = T c Tᵀ that
   // is qPΦ'P + E, and (q/2)‖Φ‖² + ⟨c, Φ⟩ = ⟨(q/2)PΦ'P + E, Φ'⟩: two products a class, not four.
   std::optional<ScreenedLmgcLoss> screened;
-  if (!mixture) screened.emplace(model, w.mapped, y);
+  // Rows sparse before whitening are evaluated through T (lmgc_sparse_rows.h).
+  const std::optional<LmgcSparseRows> sparse = mixture ? std::nullopt : LmgcSparseRows::ifSparse(X, w.T);
+  if (!mixture) screened.emplace(model, w.mapped, y, sparse ? &*sparse : nullptr);
   const auto loss = [&](const Eigen::VectorXd& mapped, Eigen::VectorXd& grad) {
     return mixture ? owned.lossSum(mapped, w.mapped, y, &grad) : (*screened)(mapped, grad);
   };
@@ -391,7 +394,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   OptimizeSummary summary;
   if (options.validate() && !mixture) {
     summary = interiorThenProjectedGradient(
-        {model, w.mapped, y, weight, terms.quadratic, terms.linear, w.T}, objective, project, mapped, options, callback);
+        {model, w.mapped, y, weight, terms.quadratic, terms.linear, w.T, sparse ? &*sparse : nullptr}, objective, project, mapped, options, callback);
   } else if (options.validate() && mixture) {
     // L-BFGS over low-rank factors does the descent (lmgc_mixture_solver.h), projected
     // gradient decides; both share options.maxIterations.

@@ -8,6 +8,9 @@ dpstudio_add_test(test_lmgc
 dpstudio_add_test(test_lmgc_solver
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_solver.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
   LINKS dpstudio_models LABELS tsan)
+dpstudio_add_test(test_lmgc_sparse_rows
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_sparse_rows.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
+  LINKS dpstudio_models LABELS tsan)
 dpstudio_add_test(test_lmgc_training
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_training.cpp
   LINKS dpstudio_learn)
