@@ -21,7 +21,8 @@ LmgcFactoredObjective::LmgcFactoredObjective(const LmgcInteriorProblem& problem,
   offsets_.push_back(0);
   for (Index c = 0; c < C; ++c) offsets_.push_back(offsets_.back() + ranks_[static_cast<std::size_t>(c)]);
   for (Index c = 0; c < C; ++c) E_.push_back(problem.linearTerm(c));
-  chunks_.resize(static_cast<std::size_t>((n + kChunkRows - 1) / kChunkRows));
+  if (problem.sparse) chunkRows_ = kSparseChunkRows;
+  chunks_.resize(static_cast<std::size_t>((n + chunkRows_ - 1) / chunkRows_));
 }
 
 double LmgcFactoredObjective::operator()(const Eigen::VectorXd& factors, Eigen::VectorXd& grad) {
@@ -46,14 +47,22 @@ double LmgcFactoredObjective::operator()(const Eigen::VectorXd& factors, Eigen::
 
   grad.resize(factors.size());
   Eigen::Map<Eigen::MatrixXd> G(grad.data(), D, R);
-  RowMajorMatrix sum = RowMajorMatrix::Zero(D, R);
   double loss = 0;
   computed_ = 0;
   for (const Chunk& chunk : chunks_) {  // in chunk order: the same bits on any thread count
     loss += chunk.loss;
     computed_ += chunk.computed;
-    if (chunk.computed > 0) sum += chunk.gradient;
   }
+  // The chunks' gradients added in chunk order, rows of the sum in parallel.
+  RowMajorMatrix sum(D, R);
+  constexpr Index kSumRows = 8;
+  parallelFor((D + kSumRows - 1) / kSumRows, [&](Index block) {
+    const Index first = block * kSumRows, rows = std::min(kSumRows, D - first);
+    auto part = sum.middleRows(first, rows);
+    part.setZero();
+    for (const Chunk& chunk : chunks_)
+      if (chunk.computed > 0) part += chunk.gradient.middleRows(first, rows);
+  });
   if (problem_.sparse) {
     G = problem_.sparse->pushFactors(sum);
   } else {
@@ -82,7 +91,7 @@ bool LmgcFactoredObjective::screenedOut(Index row, const Eigen::VectorXd& drift)
 // The chunk's loss and its share of the loss gradient 2w·X̃ᵀ diag(W_c) X̃ L_c, over the rows
 // not screened out.
 void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::VectorXd& drift) {
-  const Index first = k * kChunkRows, rows = std::min(kChunkRows, rowNorms_.size() - first);
+  const Index first = k * chunkRows_, rows = std::min(chunkRows_, rowNorms_.size() - first);
   const Index D = problem_.model.augmentedDim(), C = problem_.model.classes();
   const double h = problem_.model.huberWidth(), w = problem_.weight;
   Chunk& chunk = chunks_[static_cast<std::size_t>(k)];
@@ -112,8 +121,7 @@ void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::Vector
   for (Index c = 0; c < C; ++c)
     chunk.U.middleCols(offset(c), rank(c)).array().colwise() *= (2.0 * w) * chunk.W.col(c).array();
   if (problem_.sparse) {
-    chunk.gradient.setZero(D, L_.cols());
-    problem_.sparse->addTransposeProduct(chunk.rows, chunk.U, chunk.gradient);
+    problem_.sparse->transposeProduct(chunk.rows, chunk.U, chunk.gradient);
   } else {
     chunk.gradient.noalias() = chunk.Xg.transpose() * chunk.U;
   }

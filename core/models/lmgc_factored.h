@@ -75,7 +75,10 @@ class LmgcFactoredObjective {
     Eigen::VectorXi labels;
     std::vector<Index> rows;
   };
-  static constexpr Index kChunkRows = 256;
+  // Rows a chunk; on sparse rows more, as each chunk's gradient (D × R) is then summed at
+  // about the cost of its products (a9a: 256-row chunks spent 8 % of the time adding them).
+  static constexpr Index kChunkRows = 256, kSparseChunkRows = 1024;
+  Index chunkRows_ = kChunkRows;
 
   bool screenedOut(Index row, const Eigen::VectorXd& drift) const;
   void lossChunk(Index k, bool refresh, const Eigen::VectorXd& drift);

@@ -14,6 +14,9 @@ using Index = Eigen::Index;
 constexpr double kInvSqrt2 = 1.0 / std::numbers::sqrt2;
 // Rows a chunk of work: each gradient chunk keeps a D × D accumulator a class.
 constexpr Index kChunkRows = 1024;
+// Columns of the factors summed in registers at a time (four AVX2 registers).
+constexpr Index kLanes = 16;
+using Lanes = Eigen::Matrix<double, 1, kLanes>;
 
 // The listed rows, or all n when the list is empty.
 struct RowList {
@@ -124,21 +127,57 @@ LmgcSparseRows::RowMajorMatrix LmgcSparseRows::pullFactors(const Eigen::MatrixXd
 }
 
 void LmgcSparseRows::multiply(std::span<const Index> rows, const RowMajorMatrix& pulled, RowMajorMatrix& out) const {
-  const Index count = static_cast<Index>(rows.size());
-  out.setZero(count, pulled.cols());
+  const Index count = static_cast<Index>(rows.size()), r = pulled.cols(), blocked = r - r % kLanes;
+  out.resize(count, r);
   for (Index j = 0; j < count; ++j) {
     const std::span<const int> columns = columnsOf(rows[static_cast<std::size_t>(j)]);
     const std::span<const double> values = valuesOf(rows[static_cast<std::size_t>(j)]);
-    for (std::size_t a = 0; a < columns.size(); ++a) out.row(j).noalias() += values[a] * pulled.row(columns[a]);
+    for (Index first = 0; first < blocked; first += kLanes) {
+      Lanes sum = Lanes::Zero();
+      for (std::size_t a = 0; a < columns.size(); ++a)
+        sum.noalias() += values[a] * pulled.row(columns[a]).segment<kLanes>(first);
+      out.row(j).segment<kLanes>(first) = sum;
+    }
+    if (blocked == r) continue;
+    auto tail = out.row(j).tail(r - blocked);
+    tail.setZero();
+    for (std::size_t a = 0; a < columns.size(); ++a) tail.noalias() += values[a] * pulled.row(columns[a]).tail(r - blocked);
   }
 }
 
-void LmgcSparseRows::addTransposeProduct(std::span<const Index> rows, const RowMajorMatrix& V,
-                                         RowMajorMatrix& acc) const {
-  for (Index j = 0; j < static_cast<Index>(rows.size()); ++j) {
+void LmgcSparseRows::transposeProduct(std::span<const Index> rows, const RowMajorMatrix& V, RowMajorMatrix& out) const {
+  const Index D = dim(), r = V.cols(), blocked = r - r % kLanes, count = static_cast<Index>(rows.size());
+  // The listed rows' entries by column (a counting sort, rows in order within a column), so
+  // that each row of `out` is summed in registers and written once.
+  std::vector<Index> begin(static_cast<std::size_t>(D) + 1, 0);
+  for (const Index i : rows)
+    for (const int column : columnsOf(i)) ++begin[static_cast<std::size_t>(column) + 1];
+  for (Index c = 0; c < D; ++c) begin[static_cast<std::size_t>(c) + 1] += begin[static_cast<std::size_t>(c)];
+  std::vector<Index> next(begin.begin(), begin.end() - 1);
+  std::vector<Index> entryRow(static_cast<std::size_t>(begin.back()));
+  std::vector<double> entryValue(entryRow.size());
+  for (Index j = 0; j < count; ++j) {
     const std::span<const int> columns = columnsOf(rows[static_cast<std::size_t>(j)]);
     const std::span<const double> values = valuesOf(rows[static_cast<std::size_t>(j)]);
-    for (std::size_t a = 0; a < columns.size(); ++a) acc.row(columns[a]).noalias() += values[a] * V.row(j);
+    for (std::size_t a = 0; a < columns.size(); ++a) {
+      const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(columns[a])]++);
+      entryRow[at] = j;
+      entryValue[at] = values[a];
+    }
+  }
+  out.resize(D, r);
+  for (Index c = 0; c < D; ++c) {
+    const auto from = static_cast<std::size_t>(begin[static_cast<std::size_t>(c)]);
+    const auto to = static_cast<std::size_t>(begin[static_cast<std::size_t>(c) + 1]);
+    for (Index first = 0; first < blocked; first += kLanes) {
+      Lanes sum = Lanes::Zero();
+      for (std::size_t e = from; e < to; ++e) sum.noalias() += entryValue[e] * V.row(entryRow[e]).segment<kLanes>(first);
+      out.row(c).segment<kLanes>(first) = sum;
+    }
+    if (blocked == r) continue;
+    auto tail = out.row(c).tail(r - blocked);
+    tail.setZero();
+    for (std::size_t e = from; e < to; ++e) tail.noalias() += entryValue[e] * V.row(entryRow[e]).tail(r - blocked);
   }
 }
 

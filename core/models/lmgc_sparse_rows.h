@@ -51,10 +51,10 @@ class LmgcSparseRows {
   RowMajorMatrix pullFactors(const Eigen::MatrixXd& M) const;
   // out (count × r) = the listed rows times `pulled` (from pullFactors): X̃_w M on them.
   void multiply(std::span<const Index> rows, const RowMajorMatrix& pulled, RowMajorMatrix& out) const;
-  // acc (D × r, original coordinates) += (the listed rows)ᵀ V, V count × r.
-  void addTransposeProduct(std::span<const Index> rows, const RowMajorMatrix& V, RowMajorMatrix& acc) const;
-  // An accumulator of addTransposeProduct in the solver's coordinates: T·acc.
-  Eigen::MatrixXd pushFactors(const RowMajorMatrix& acc) const { return T_ * acc; }
+  // out (D × r, original coordinates) = (the listed rows)ᵀ V, V count × r.
+  void transposeProduct(std::span<const Index> rows, const RowMajorMatrix& V, RowMajorMatrix& out) const;
+  // A (sum of) transposeProduct in the solver's coordinates: T·product.
+  Eigen::MatrixXd pushFactors(const RowMajorMatrix& product) const { return T_ * product; }
 
  private:
   LmgcSparseRows() = default;

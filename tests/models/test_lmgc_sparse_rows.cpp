@@ -103,15 +103,15 @@ class TestLmgcSparseRows : public QObject {
 
     // X̃_w M and X̃_wᵀ V through T.
     const Eigen::MatrixXd Xt = LmgcModel::augmentedRows(p.mapped);
-    const Eigen::MatrixXd M = test::gaussianMatrix(p.D, 6, rng);
+    const Eigen::MatrixXd M = test::gaussianMatrix(p.D, 37, rng);
     LmgcSparseRows::RowMajorMatrix U;
     sparse.multiply(listed, sparse.pullFactors(M), U);
     for (std::size_t j = 0; j < listed.size(); ++j)
       QVERIFY((U.row(static_cast<Index>(j)) - Xt.row(listed[j]) * M).norm() <= 1e-12 * (1 + U.norm()));
-    const LmgcSparseRows::RowMajorMatrix V = test::gaussianMatrix(5, 6, rng);
-    LmgcSparseRows::RowMajorMatrix acc = LmgcSparseRows::RowMajorMatrix::Zero(p.D, 6);
-    sparse.addTransposeProduct(listed, V, acc);
-    Eigen::MatrixXd expectedProduct = Eigen::MatrixXd::Zero(p.D, 6);
+    const LmgcSparseRows::RowMajorMatrix V = test::gaussianMatrix(5, 37, rng);
+    LmgcSparseRows::RowMajorMatrix acc;
+    sparse.transposeProduct(listed, V, acc);
+    Eigen::MatrixXd expectedProduct = Eigen::MatrixXd::Zero(p.D, 37);
     for (std::size_t j = 0; j < listed.size(); ++j)
       expectedProduct += Xt.row(listed[j]).transpose() * V.row(static_cast<Index>(j));
     const Eigen::MatrixXd pushed = sparse.pushFactors(acc);
