@@ -12,6 +12,8 @@ std::optional<double> noiseFreeSgdAccuracy(const mech::MechanismOptions& options
   if (options.kind != mech::MechanismKind::DpSgd || test.rows() == 0) return std::nullopt;
   mech::MechanismOptions noiseFree = options;
   noiseFree.sgd.noiseMultiplier = 0.0;
+  // The same steps as the private run: its schedule planned for its ε, not for ε = ∞.
+  if (!options.sgd.scheduleEpsilon) noiseFree.sgd.scheduleEpsilon = options.epsilon;
   auto source = privacy::makeNoiseSource(privacy::NoiseKind::Experiment, 1);
   if (!source) return std::nullopt;
   TrainControl control;

@@ -43,9 +43,16 @@ struct SgdPlan {
   double averagedTail = 0;
 };
 
+bool isNoiseFree(const MechanismOptions& o) { return o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0; }
+
+// The ε the schedule from the problem plans for (DpSgdSettings::scheduleEpsilon).
+double scheduleEpsilon(const MechanismOptions& o) {
+  return o.sgd.scheduleEpsilon.value_or(isNoiseFree(o) ? std::numeric_limits<double>::infinity() : o.epsilon);
+}
+
 SgdPlan planFor(const MechanismOptions& o, const ProblemShape& s) {
   if (o.sgd.scheduleFromProblem) {
-    const SgdSchedule schedule = sgdScheduleFromProblem(s.rows, s.features, s.classes, o.epsilon);
+    const SgdSchedule schedule = sgdScheduleFromProblem(s.rows, s.features, s.classes, scheduleEpsilon(o));
     return {schedule.q, schedule.steps, schedule.averagedTail};
   }
   const double q = std::min(1.0, static_cast<double>(o.sgd.batchSize) / static_cast<double>(s.rows));
@@ -59,8 +66,12 @@ void setSchedule(MechanismReport& report, const MechanismOptions& o, const SgdPl
   report.set(Calibrated::SamplingRate, p.q,
              ruled ? "q = min(0.4, 40/T) (Poisson sampling rate): the schedule from the problem"
                    : "q = batch/n (Poisson sampling rate)");
+  const bool unbounded = ruled && std::isinf(scheduleEpsilon(o));
   report.set(Calibrated::Steps, static_cast<double>(p.steps),
-             ruled ? "T = clamp(round(2·n·ε/√(d·C)), 50, 2000): the schedule from the problem" : "T = ⌈epochs/q⌉");
+             !ruled      ? "T = ⌈epochs/q⌉"
+             : unbounded ? "T = clamp(round(2·n·ε/√(d·C)), 50, 2000) at ε = ∞ (no noise): the schedule from the "
+                           "problem's most steps, for the non-private run to converge"
+                         : "T = clamp(round(2·n·ε/√(d·C)), 50, 2000): the schedule from the problem");
 }
 
 // Indices selected by independent Bernoulli(q) trials, by geometric skipping: O(batch)
@@ -268,7 +279,7 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
   report.noiseDimension = made.value()->parameterCount();
   auto step = dpSgdStep(o, s.features, s.classes);
   if (!step) return step.error();
-  const bool noiseFree = o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0;
+  const bool noiseFree = isNoiseFree(o);
   const bool estimate = estimatesSgdStep(o);
   // The step estimate's share of ε, spent before the steps (sequential composition).
   const double epsilonStep = estimate && !noiseFree ? o.sgd.stepEstimateShare * o.epsilon : 0.0;

@@ -123,6 +123,10 @@ struct DpSgdSettings {
   // numbers (n, d, C, ε; docs/algorithms.md §3 E). The CLI's and `auto`'s choice when the
   // user gives none of them.
   bool scheduleFromProblem = false;
+  // The ε that schedule plans for; unset: the mechanism's ε, and ∞ without noise (σ = 0: the
+  // rule's most steps, T = 2000 at q = 0.02, which is how the non-private baseline
+  // converges). A noise-free rerun of a private plan pins its ε here to reproduce its steps.
+  std::optional<double> scheduleEpsilon;
   bool operator==(const DpSgdSettings&) const = default;
 };
 
