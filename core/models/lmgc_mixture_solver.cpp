@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <numeric>
+#include <span>
 
 #include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc.h"
@@ -71,7 +73,12 @@ Eigen::MatrixXd factorsOf(const Eigen::VectorXd& x, const std::vector<Index>& ra
 LmgcMixtureFactoredObjective::LmgcMixtureFactoredObjective(const LmgcMixtureProblem& problem, std::vector<Index> ranks)
     : problem_(problem), ranks_(std::move(ranks)) {
   const Index n = problem.rows.rows(), D = problem.rows.cols() + 1;
-  Xt_ = LmgcModel::augmentedRows(problem.rows);
+  if (problem.sparse) {
+    rowIndex_.resize(static_cast<std::size_t>(n));
+    std::iota(rowIndex_.begin(), rowIndex_.end(), Index(0));
+  } else {
+    Xt_ = LmgcModel::augmentedRows(problem.rows);
+  }
   offsets_.push_back(0);
   for (const Index r : ranks_) offsets_.push_back(offsets_.back() + r);
   const bool hasLinear = problem.linear.size() == static_cast<Index>(ranks_.size()) * D * D;
@@ -88,10 +95,16 @@ LmgcMixtureFactoredObjective::LmgcMixtureFactoredObjective(const LmgcMixtureProb
 
 void LmgcMixtureFactoredObjective::lossChunk(Index k, const Eigen::MatrixXd& L) {
   Chunk& chunk = chunks_[static_cast<std::size_t>(k)];
-  const Index first = k * kChunkRows, rows = std::min(kChunkRows, Xt_.rows() - first);
+  const Index first = k * kChunkRows, rows = std::min(kChunkRows, problem_.rows.rows() - first);
   const Index B = static_cast<Index>(ranks_.size());
-  const auto X = Xt_.middleRows(first, rows);
-  chunk.U.noalias() = X * L;
+  std::span<const Index> listed;  // the chunk's rows, for the sparse products
+  if (problem_.sparse)
+    listed = std::span<const Index>(rowIndex_).subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(rows));
+  if (problem_.sparse) {
+    problem_.sparse->multiply(listed, pulled_, chunk.U);
+  } else {
+    chunk.U.noalias() = Xt_.middleRows(first, rows) * L;
+  }
   chunk.S.resize(rows, B);
   for (Index b = 0; b < B; ++b)
     chunk.S.col(b) = chunk.U.middleCols(offsets_[static_cast<std::size_t>(b)], ranks_[static_cast<std::size_t>(b)])
@@ -104,22 +117,33 @@ void LmgcMixtureFactoredObjective::lossChunk(Index k, const Eigen::MatrixXd& L) 
     auto Ub = chunk.U.middleCols(offsets_[static_cast<std::size_t>(b)], ranks_[static_cast<std::size_t>(b)]);
     Ub = chunk.W.col(b).asDiagonal() * Ub;
   }
-  chunk.gradient.noalias() = 2.0 * X.transpose() * chunk.U;
+  if (problem_.sparse) {
+    problem_.sparse->transposeProduct(listed, chunk.U, chunk.gradient);
+    chunk.gradient *= 2.0;
+  } else {
+    chunk.gradient.noalias() = 2.0 * Xt_.middleRows(first, rows).transpose() * chunk.U;
+  }
 }
 
 double LmgcMixtureFactoredObjective::operator()(const Eigen::VectorXd& factors, Eigen::VectorXd& grad) {
-  const Index D = Xt_.cols(), R = width(), B = static_cast<Index>(ranks_.size());
+  const Index D = problem_.rows.cols() + 1, R = width(), B = static_cast<Index>(ranks_.size());
   const double q = problem_.quadratic;
   const Eigen::Map<const Eigen::MatrixXd> Lmap(factors.data(), D, R);
   const Eigen::MatrixXd L = Lmap;
+  if (problem_.sparse) pulled_ = problem_.sparse->pullFactors(L);
   parallelFor(static_cast<Index>(chunks_.size()), [&](Index k) { lossChunk(k, L); });
   grad.resize(factors.size());
   Eigen::Map<Eigen::MatrixXd> G(grad.data(), D, R);
-  G.setZero();
+  RowMajorMatrix sum = RowMajorMatrix::Zero(D, R);
   double loss = 0;
   for (const Chunk& chunk : chunks_) {  // in chunk order: the same bits on any thread count
     loss += chunk.loss;
-    G += chunk.gradient;
+    sum += chunk.gradient;
+  }
+  if (problem_.sparse) {
+    G = problem_.sparse->pushFactors(sum);
+  } else {
+    G = sum;
   }
   G *= problem_.weight;
   double value = problem_.weight * loss;

@@ -26,6 +26,7 @@
 
 #include <Eigen/Core>
 
+#include "core/models/lmgc_sparse_rows.h"
 #include "core/optim/optimizer.h"
 #include "core/optim/projected_gradient.h"
 
@@ -43,6 +44,8 @@ struct LmgcMixtureProblem {
   double quadratic = 0;  // q
   const Eigen::MatrixXd& metric;  // P = TTᵀ: R = Σ_b (q/2)⟨Px_bP, x_b⟩ + ⟨E_b, x_b⟩
   const Eigen::VectorXd& linear;  // E_b stacked as θ; empty = 0
+  // The rows before whitening, when sparse enough to evaluate through (lmgc_sparse_rows.h).
+  const LmgcSparseRows* sparse = nullptr;
 };
 
 // J over factors L = [L_0 … L_{B−1}] (D × Σr_b, column-major), x_b = L_bL_bᵀ, B = classes ×
@@ -54,15 +57,19 @@ class LmgcMixtureFactoredObjective {
   Eigen::Index width() const { return offsets_.back(); }
 
  private:
+  using RowMajorMatrix = LmgcSparseRows::RowMajorMatrix;
   struct Chunk {
-    Eigen::MatrixXd U, S, W, gradient;  // X̃L, scores, ∂ℓ/∂S, the chunk's 2X̃ᵀ(W ⊙ U)
+    Eigen::MatrixXd S, W;             // scores, ∂ℓ/∂S
+    RowMajorMatrix U, gradient;       // X̃L, the chunk's 2X̃ᵀ(W ⊙ U) (with sparse rows, before T)
     double loss = 0;
   };
   void lossChunk(Eigen::Index k, const Eigen::MatrixXd& L);
 
   const LmgcMixtureProblem& problem_;
   std::vector<Eigen::Index> ranks_, offsets_;
-  Eigen::MatrixXd Xt_;  // augmented rows
+  Eigen::MatrixXd Xt_;  // augmented rows, unless they are sparse
+  std::vector<Eigen::Index> rowIndex_;  // 0 … n − 1: the chunks' rows for the sparse products
+  RowMajorMatrix pulled_;               // with sparse rows: TᵀL
   std::vector<Eigen::MatrixXd> E_;
   std::vector<Chunk> chunks_;
 };

@@ -15,6 +15,7 @@
 #include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_interior.h"
+#include "core/models/lmgc_mixture_loss.h"
 #include "core/models/lmgc_mixture_solver.h"
 #include "core/models/lmgc_pairs.h"
 #include "core/models/lmgc_screening.h"
@@ -322,10 +323,18 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // is qPΦ'P + E, and (q/2)‖Φ‖² + ⟨c, Φ⟩ = ⟨(q/2)PΦ'P + E, Φ'⟩: two products a class, not four.
   std::optional<ScreenedLmgcLoss> screened;
   // Rows sparse before whitening are evaluated through T (lmgc_sparse_rows.h).
-  const std::optional<LmgcSparseRows> sparse = mixture ? std::nullopt : LmgcSparseRows::ifSparse(X, w.T);
+  const std::optional<LmgcSparseRows> sparse = LmgcSparseRows::ifSparse(X, w.T);
+  const Eigen::VectorXi own =
+      mixture ? ownComponents(X, y, model.componentCentres(), model.components()) : Eigen::VectorXi();
   if (!mixture) screened.emplace(model, w.mapped, y, sparse ? &*sparse : nullptr);
   const auto loss = [&](const Eigen::VectorXd& mapped, Eigen::VectorXd& grad) {
-    return mixture ? owned.lossSum(mapped, w.mapped, y, &grad) : (*screened)(mapped, grad);
+    if (!mixture) return (*screened)(mapped, grad);
+    if (!sparse) return owned.lossSum(mapped, w.mapped, y, &grad);
+    Eigen::MatrixXd W;
+    const double value = lmgc_detail::mixtureLoss(sparse->scores(mapped, C), y, own, model.components(),
+                                                  model.huberWidth(), &W);
+    grad = sparse->weightedGram(W);
+    return value;
   };
   const Eigen::MatrixXd P = w.T * Tt;
   const Eigen::VectorXd E = hasLinear ? congruence(terms.linear, Tt, C) : Eigen::VectorXd::Zero(model.parameterCount());
@@ -371,7 +380,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
     const auto lossSlope = [&](double kappa) {
       if (!mixture) return lmgc_detail::pairLossSlopeAlongRay(scores, y, model.huberWidth(), kappa);
       Eigen::VectorXd grad;
-      owned.lossSum(kappa * mapped, w.mapped, y, &grad);
+      loss(kappa * mapped, grad);
       return grad.dot(mapped);
     };
     const auto slope = [&](double kappa) { return weight * lossSlope(kappa) + kappa * curvature + linear; };
@@ -398,9 +407,8 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   } else if (options.validate() && mixture) {
     // L-BFGS over low-rank factors does the descent (lmgc_mixture_solver.h), projected
     // gradient decides; both share options.maxIterations.
-    const Eigen::VectorXi own = ownComponents(X, y, model.componentCentres(), model.components());
     const LmgcMixtureProblem problem{w.mapped, y, own, model.classes(), model.components(), model.huberWidth(),
-                                     weight, terms.quadratic, P, E};
+                                     weight, terms.quadratic, P, E, sparse ? &*sparse : nullptr};
     summary = minimizeLmgcMixture(problem, objective, project, mapped, options, callback);
   } else {
     summary = minimizeProjectedGradient(objective, project, mapped, options, callback);

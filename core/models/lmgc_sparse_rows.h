@@ -1,6 +1,7 @@
 #pragma once
 // LMGC's rows kept sparse under the solver's change of coordinates. Internal to core/models
-// (lmgc_solver.cpp builds it; lmgc_screening.cpp and lmgc_factored.cpp evaluate through it).
+// (lmgc_solver.cpp builds it and evaluates a mixture's loss through it; lmgc_screening.cpp,
+// lmgc_factored.cpp and lmgc_mixture_solver.cpp evaluate through it).
 //
 // Why. lmgc_solver.cpp solves in whitened coordinates, x̃_w = T x̃ (x̃ = (x, 1)/√2), and
 // whitened rows are dense whatever the data; on binary or one-hot features the original rows

@@ -10,6 +10,7 @@
 
 #include "core/models/lmgc.h"
 #include "core/models/lmgc_factored.h"
+#include "core/models/lmgc_mixture_solver.h"
 #include "core/models/lmgc_screening.h"
 #include "core/models/lmgc_sparse_rows.h"
 #include "core/util/parallel.h"
@@ -166,6 +167,31 @@ class TestLmgcSparseRows : public QObject {
       Eigen::VectorXd full, partial;
       const double expected = expectedObjective(f, full);
       const double value = objective(f, partial);
+      DPSTUDIO_COMPARE_REL(value, expected, 1e-11);
+      QVERIFY2((partial - full).norm() <= 1e-11 * (1.0 + full.norm()), qPrintable(QString::number((partial - full).norm())));
+    }
+  }
+
+  // A mixture's factored objective (two components a class) through the sparse rows equals the
+  // one on the dense whitened rows, value and gradient, with factors of several ranks.
+  void mixtureObjectiveEqualsTheDense() {
+    Rng rng(17);
+    const SparseProblem p(rng);
+    const LmgcSparseRows sparse = *LmgcSparseRows::ifSparse(p.X, p.T);
+    constexpr Index M = 2;
+    Eigen::VectorXi own(p.n);
+    for (Index i = 0; i < p.n; ++i) own[i] = static_cast<int>(rng.uniformIndex(M));
+    const Eigen::MatrixXd P = p.T * p.T.transpose();
+    const Eigen::VectorXd linear = 0.1 * test::gaussianMatrix(p.C * M * p.D * p.D, 1, rng);
+    const LmgcMixtureProblem dense{p.mapped, p.y, own, p.C, M, 0.5, 0.5, 0.01, P, linear};
+    const LmgcMixtureProblem throughT{p.mapped, p.y, own, p.C, M, 0.5, 0.5, 0.01, P, linear, &sparse};
+    const std::vector<Index> ranks{p.D, 2, 5, 1, 17, 3};
+    LmgcMixtureFactoredObjective expectedObjective(dense, ranks), objective(throughT, ranks);
+    const Eigen::VectorXd start = test::gaussianMatrix(p.D * objective.width(), 1, rng);
+    for (const double scale : {0.3, 1.0, 3.0}) {
+      Eigen::VectorXd full, partial;
+      const double expected = expectedObjective(scale * start, full);
+      const double value = objective(scale * start, partial);
       DPSTUDIO_COMPARE_REL(value, expected, 1e-11);
       QVERIFY2((partial - full).norm() <= 1e-11 * (1.0 + full.norm()), qPrintable(QString::number((partial - full).norm())));
     }
