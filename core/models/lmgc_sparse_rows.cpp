@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
+#include <vector>
 
+#include "core/models/lmgc.h"
 #include "core/util/parallel.h"
 
 namespace dpstudio {
@@ -11,7 +12,6 @@ namespace {
 
 using Index = Eigen::Index;
 
-constexpr double kInvSqrt2 = 1.0 / std::numbers::sqrt2;
 // Rows a chunk of work: each gradient chunk keeps a D × D accumulator a class.
 constexpr Index kChunkRows = 1024;
 // Columns of the factors summed in registers at a time (four AVX2 registers).
@@ -36,20 +36,8 @@ std::optional<LmgcSparseRows> LmgcSparseRows::ifSparse(const Eigen::MatrixXd& X,
     return std::nullopt;
   LmgcSparseRows sparse;
   sparse.T_ = T;
-  sparse.start_.reserve(static_cast<std::size_t>(n) + 1);
-  sparse.column_.reserve(static_cast<std::size_t>(nonZeros));
-  sparse.value_.reserve(static_cast<std::size_t>(nonZeros));
-  sparse.start_.push_back(0);
-  for (Index i = 0; i < n; ++i) {
-    for (Index j = 0; j < d; ++j) {
-      if (X(i, j) == 0) continue;
-      sparse.column_.push_back(static_cast<int>(j));
-      sparse.value_.push_back(kInvSqrt2 * X(i, j));
-    }
-    sparse.column_.push_back(static_cast<int>(d));
-    sparse.value_.push_back(kInvSqrt2);
-    sparse.start_.push_back(static_cast<Index>(sparse.column_.size()));
-  }
+  sparse.rows_ = LmgcModel::augmentedRows(X).sparseView();  // exact zeros only are dropped
+  sparse.rows_.makeCompressed();
   return sparse;
 }
 

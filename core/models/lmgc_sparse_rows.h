@@ -17,9 +17,9 @@
 
 #include <optional>
 #include <span>
-#include <vector>
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 
 namespace dpstudio {
 
@@ -38,7 +38,7 @@ class LmgcSparseRows {
   // the solver's coordinates ((d+1) × (d+1)).
   static std::optional<LmgcSparseRows> ifSparse(const Eigen::MatrixXd& X, const Eigen::MatrixXd& T);
 
-  Index rows() const { return static_cast<Index>(start_.size()) - 1; }
+  Index rows() const { return rows_.rows(); }
   Index dim() const { return T_.rows(); }
 
   // The scores x̃_wᵀ x_c x̃_w of the listed rows (all rows when empty) for the class matrices
@@ -60,19 +60,17 @@ class LmgcSparseRows {
  private:
   LmgcSparseRows() = default;
 
-  // Row i's non-zeros: columns column_[start_[i] … start_[i+1]), values value_[…] (of x̃).
+  // Row i's non-zeros in ascending column order, and their values (of x̃).
   std::span<const int> columnsOf(Index i) const {
-    return {column_.data() + start_[static_cast<std::size_t>(i)],
-            static_cast<std::size_t>(start_[static_cast<std::size_t>(i) + 1] - start_[static_cast<std::size_t>(i)])};
+    const auto* start = rows_.outerIndexPtr();
+    return {rows_.innerIndexPtr() + start[i], static_cast<std::size_t>(start[i + 1] - start[i])};
   }
   std::span<const double> valuesOf(Index i) const {
-    return {value_.data() + start_[static_cast<std::size_t>(i)],
-            static_cast<std::size_t>(start_[static_cast<std::size_t>(i) + 1] - start_[static_cast<std::size_t>(i)])};
+    const auto* start = rows_.outerIndexPtr();
+    return {rows_.valuePtr() + start[i], static_cast<std::size_t>(start[i + 1] - start[i])};
   }
 
-  std::vector<Index> start_;
-  std::vector<int> column_;
-  std::vector<double> value_;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> rows_;  // the augmented rows x̃, compressed
   Eigen::MatrixXd T_;
 };
 
