@@ -32,7 +32,7 @@ DELTA = "1e-6"
 # The oracle's grid: the selection's own candidates (selection.cpp's default λ grids).
 ORACLE = {
     "logreg": [("objective", l) for l in ("1e-4", "1e-3", "1e-2")] + [("output", l) for l in ("1e-3", "1e-2", "1e-1")]
-              + [("loss", l) for l in ("1e-4", "1e-3", "1e-2")],
+              + [("loss", l) for l in ("1e-4", "1e-3", "1e-2")] + [("dpsgd", "1e-4")],
     "softmax": [("loss", l) for l in ("1e-4", "1e-3", "1e-2")] + [("output", l) for l in ("1e-3", "1e-2", "1e-1")]
                + [("dpsgd", "1e-4")],
 }

@@ -55,7 +55,7 @@ std::deque<MechanismEntry> builtInCatalog() {
        .uses = kTraining, .startsFromBaseline = true},
       {.training = mech::MechanismKind::DpSgd, .section = "E", .note = "Noisy clipped gradient steps; Gaussian noise.",
        .help = "Noisy clipped gradient steps on Poisson-sampled batches, \u03c3 calibrated by the PLD accountant. "
-               "Softmax and LMGC.",
+               "Any model.",
        .uses = kSgd},
       {.key = "prediction", .title = "Prediction sensitivity", .section = "F", .group = G::PrivatePrediction,
        .plan = P::Prediction, .note = "Releases answers, not a model: noisy scores of the non-private \u03b8*.",

@@ -469,8 +469,6 @@ class DpSgdMechanism final : public TrainingMechanism {
   std::string title() const override { return "DP-SGD"; }
   Status validate(const MechanismOptions& o) const override {
     using detail::invalidOption;
-    if (o.learner.kind != ModelKind::Softmax && o.learner.kind != ModelKind::Lmgc)
-      return invalidOption("DP-SGD is offered for softmax regression and LMGC", "mechanism");
     const DpSgdSettings& sgd = o.sgd;
     if (sgd.batchSize < 1) return invalidOption("the batch size must be >= 1", "batch-size");
     if (!(std::isfinite(sgd.clipNorm) && sgd.clipNorm > 0))

@@ -59,11 +59,11 @@ MechanismOptions candidateOf(const MechanismOptions& shared, MechanismKind kind,
 }
 
 // The public rule: the mechanism that measured best on public data for a problem of this
-// kind (docs/algorithms.md §3 K, bench/private_selection.py), from the model, C and δ alone:
-// DP-SGD where it applies and δ > 0 (softmax, LMGC), objective perturbation for the binary
-// models, DP-LMGC for LMGC with δ = 0, loss perturbation for softmax with δ = 0.
+// kind (docs/algorithms.md §3 K, bench/private_selection.py), from the model and δ alone:
+// DP-SGD whenever δ > 0; with δ = 0 objective perturbation for the binary models, DP-LMGC
+// for LMGC, loss perturbation for softmax.
 MechanismKind ruleMechanism(ModelKind model, bool withDelta) {
-  if (withDelta && (model == ModelKind::Softmax || model == ModelKind::Lmgc)) return MechanismKind::DpSgd;
+  if (withDelta) return MechanismKind::DpSgd;
   if (model == ModelKind::Lmgc) return MechanismKind::DpLmgc;
   if (model == ModelKind::Softmax) return MechanismKind::Loss;
   return MechanismKind::Objective;

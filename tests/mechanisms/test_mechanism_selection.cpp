@@ -142,7 +142,9 @@ class TestMechanismSelection : public QObject {
       MechanismKind kind;
     };
     for (const Case& c : {Case{ModelKind::LogisticRegression, 0, MechanismKind::Objective},
-                          Case{ModelKind::LogisticRegression, 1e-6, MechanismKind::Objective},
+                          Case{ModelKind::LogisticRegression, 1e-6, MechanismKind::DpSgd},
+                          Case{ModelKind::HuberSvm, 0, MechanismKind::Objective},
+                          Case{ModelKind::HuberSvm, 1e-6, MechanismKind::DpSgd},
                           Case{ModelKind::Softmax, 0, MechanismKind::Loss},
                           Case{ModelKind::Softmax, 1e-6, MechanismKind::DpSgd},
                           Case{ModelKind::Lmgc, 0, MechanismKind::DpLmgc},
