@@ -127,14 +127,14 @@ void MechanismForm::addPrivacyRows() {
 
 void MechanismForm::addDpSgdRows() {
   const mech::DpSgdSettings sgd;
-  // Batch and epochs empty (and no step): softmax takes the schedule from the problem, LMGC
+  // Batch and epochs empty (and no step): the linear models take the schedule from the problem, LMGC
   // the fixed defaults (core's takesScheduleFromProblem, as the CLI).
   batch_ = new NumberField;
   batch_->setOptional(true);
   batch_->setPlaceholderText(tr("from the problem (LMGC: %1)").arg(sgd.batchSize));
   batch_->setHelp(tr("Expected batch size B: every step samples each row with probability q = B/n. Empty, with "
-                     "the epochs and the learning rate empty: softmax regression takes its batch, steps and "
-                     "step from n, d, C and ε (Help → Algorithms §3 E)."));
+                     "the epochs and the learning rate empty: the linear models (logistic, Huber, softmax) take "
+                     "their batch, steps and step from n, d, C and ε (Help → Algorithms §3 E)."));
   form_->addRow(tr("&Batch size:"), batch_);
   clip_ = new NumberField;
   clip_->setValue(sgd.clipNorm);
@@ -148,9 +148,9 @@ void MechanismForm::addDpSgdRows() {
   learningRate_ = new NumberField;
   learningRate_->setOptional(true);
   learningRate_->setPlaceholderText(tr("fitted to the rows"));
-  learningRate_->setHelp(tr("Step size on the mean noisy gradient. Empty: softmax regression spends 5 % of ε "
-                            "on the rows' mean squared norm m and steps 1/(L·m + λ) with the clip norm at most "
-                            "K·√m (L = 1/2, K = √2); LMGC steps 1/(L + λ), L its curvature bound on the unit "
+  learningRate_->setHelp(tr("Step size on the mean noisy gradient. Empty: the linear models spend 5 % of ε "
+                            "on the rows' mean squared norm m and step 1/(L·m + λ) with the clip norm at most "
+                            "K·√m (softmax L = 1/2, K = √2; logistic L = 1/4, K = 1); LMGC steps 1/(L + λ), L its curvature bound on the unit "
                             "ball (Help → Algorithms §3 E)."));
   form_->addRow(tr("Learning &rate:"), learningRate_);
 }
