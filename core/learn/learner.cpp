@@ -18,16 +18,23 @@ Error invalidParameter(std::string message, std::string field) {
 }
 
 // Progress as the fraction of the way, on a log scale, from the first gradient norm to the
-// tolerance: optimizers do not know their iteration count in advance.
+// tolerance: optimizers do not know their iteration count in advance. The furthest point
+// reached so far: a measure that rises again (projected gradient's is not monotone) holds
+// the bar instead of moving it back.
 IterationCallback convergenceCallback(const Progress& progress, double tolerance, double offset,
                                       double share) {
-  auto first = std::make_shared<double>(0.0);
+  struct Seen {
+    double first = 0;
+    double done = 0;
+  };
+  auto seen = std::make_shared<Seen>();
   return [=](const IterationInfo& info) {
     if (progress.cancelled()) return false;
-    if (*first == 0.0) *first = std::max(info.gradientNorm, 1e-300);
-    const double target = std::log(*first / std::max(tolerance, 1e-300));
-    const double done = target > 0 ? std::log(*first / std::max(info.gradientNorm, 1e-300)) / target : 1.0;
-    progress.report(offset + share * std::clamp(done, 0.0, 1.0));
+    if (seen->first == 0.0) seen->first = std::max(info.gradientNorm, 1e-300);
+    const double target = std::log(seen->first / std::max(tolerance, 1e-300));
+    const double done = target > 0 ? std::log(seen->first / std::max(info.gradientNorm, 1e-300)) / target : 1.0;
+    seen->done = std::max(seen->done, std::clamp(done, 0.0, 1.0));
+    progress.report(offset + share * seen->done);
     return true;
   };
 }

@@ -7,6 +7,7 @@
 
 #include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc.h"
+#include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_mixture_loss.h"
 #include "core/optim/lbfgs.h"
 #include "core/util/parallel.h"
@@ -205,8 +206,11 @@ OptimizeSummary minimizeLmgcMixture(const LmgcMixtureProblem& problem, const Smo
     lbfgs.absoluteTolerance = 0;
     lbfgs.relativeTolerance = 1e-12;  // projected gradient's measure decides; this only stops a stalled run
     const double measure = summary.gradientNorm;
+    // The caller sees the last measure falling as a round usually takes it (lmgc_factored.h).
     const IterationCallback factoredCallback = [&](const IterationInfo& info) {
-      return !callback || callback({used + info.iteration, info.objective, measure});
+      return !callback || callback({used + info.iteration, info.objective,
+                                    lmgcMeasureDuringRound(measure, info.iteration, lbfgs.maxIterations,
+                                                           kLmgcRoundFall)});
     };
     const OptimizeSummary descent = minimizeLbfgs(
         [&](const Eigen::VectorXd& f, Eigen::VectorXd& g) { return overFactors(f, g); }, factors, lbfgs,

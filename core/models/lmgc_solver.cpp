@@ -248,10 +248,14 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
     // the polish stops short of the tolerance, another factored descent from where it is.
     for (int round = 0; iterationsLeft(); ++round) {
       // L-BFGS's iterations are not projected-gradient steps: the caller sees the last
-      // measure until projected gradient resumes, and may cancel.
+      // measure falling as a round usually takes it (lmgc_factored.h), and may cancel.
       const double measure = summary.gradientNorm;
+      const int budget = (round == 0 ? kFirstRound : kLaterRounds)[0].iterations;
+      const double fall = round == 0 ? kLmgcFirstRoundFall : kLmgcRoundFall;
+      int reports = 0;
       const IterationCallback factoredCallback = [&](const IterationInfo& info) {
-        return !callback || callback({used, info.objective, measure});
+        return !callback ||
+               callback({used, info.objective, lmgcMeasureDuringRound(measure, ++reports, budget, fall)});
       };
       const FactoredDescent descent = factoredDescent(problem, objective, summary.objective, options.absoluteTolerance,
                                                       round == 0 ? std::span<const FactoredStage>(kFirstRound)

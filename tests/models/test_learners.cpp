@@ -105,6 +105,31 @@ class TestLearners : public QObject {
       QCOMPARE(trained.error().kind, ErrorKind::Cancelled);
     }
   }
+
+  // LMGC's progress moves during its rounds of L-BFGS over factors (which do not compute the
+  // stopping measure; a round takes seconds on a9a) and never moves back: digits at λ = 1e-3
+  // goes through several rounds. Before, the bar held still for a round's 75–500 iterations.
+  void lmgcProgressMovesDuringRoundsAndNeverBack() {
+    PreprocessSpec pre;
+    pre.publicRanges = {{0.0, 16.0}};
+    pre.normBound = 8.0;
+    const auto data = prepare("builtin:digits", pre);
+    std::vector<double> shown;
+    TrainControl control;
+    control.progress = Progress([&](double fraction) { shown.push_back(fraction); });
+    auto trained = trainModel({ModelKind::Lmgc, 1e-3, 0.5}, data.train.X, data.train.y, 10, control);
+    QVERIFY2(trained.ok(), trained.ok() ? "" : trained.error().toString().c_str());
+    QVERIFY(shown.size() > 100);
+    std::size_t longestHold = 0, hold = 0;
+    for (std::size_t k = 1; k < shown.size(); ++k) {
+      QVERIFY2(shown[k] >= shown[k - 1], qPrintable(QString("report %1: %2 after %3").arg(k).arg(shown[k]).arg(shown[k - 1])));
+      hold = shown[k] == shown[k - 1] ? hold + 1 : 0;
+      longestHold = std::max(longestHold, hold);
+    }
+    qInfo("%zu reports, the longest run of equal ones %zu, last %.3f", shown.size(), longestHold, shown.back());
+    QVERIFY2(longestHold < 40, qPrintable(QString::number(longestHold)));
+    QVERIFY(shown.back() > 0.95);
+  }
 };
 
 QTEST_GUILESS_MAIN(TestLearners)
