@@ -1,4 +1,4 @@
-// E. DP-SGD (paper 003 §3.1; Abadi et al. 2016) for softmax regression and LMGC.
+// E. DP-SGD (paper 003 §3.1; Abadi et al. 2016) for every model.
 //
 // Each step Poisson-samples every example with rate q = batch/n, clips each example's
 // gradient to norm ν, adds N(0, σ²ν²I) to the sum, divides by the expected batch size qn,
