@@ -150,8 +150,8 @@ void TestMechanismDock::eachMechanismShowsItsParameters_data() {
   QTest::newRow("dplmgc turns logistic into LMGC")
       << MechanismKind::DpLmgc << int(ModelKind::LogisticRegression) << int(ModelKind::Lmgc)
       << QStringList{"epsilon", "distribution", "calibration"} << (QStringList{"lambda2"} + sgd);
-  QTest::newRow("dpsgd: delta and the SGD settings, no noise list")
-      << MechanismKind::DpSgd << int(ModelKind::HuberSvm) << int(ModelKind::Softmax)
+  QTest::newRow("dpsgd keeps any model: delta and the SGD settings, no noise list")
+      << MechanismKind::DpSgd << int(ModelKind::HuberSvm) << int(ModelKind::HuberSvm)
       << (QStringList{"epsilon", "delta"} + sgd) << QStringList{"distribution", "lambda2"};
 }
 
@@ -341,6 +341,7 @@ void TestMechanismDock::dpSgdCalibrationIsDebounced() {
   MainWindow window;
   window.show();
   openDataset(window, kIris, 150);
+  window.modelPanel()->form()->setModelKind(ModelKind::Softmax);
   MechanismForm* form = mechanismForm(window);
   form->setMechanism(MechanismKind::DpSgd);
   form->batchField()->setText(QStringLiteral("16"));
