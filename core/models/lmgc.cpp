@@ -196,6 +196,16 @@ double LmgcModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X
   return loss;
 }
 
+double LmgcModel::lossSumAndScores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
+                                   Eigen::MatrixXd& scores, Eigen::VectorXd* grad) const {
+  eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
+  Eigen::MatrixXd S, W;
+  const double loss = evaluate(theta, X, &y, S, grad ? &W : nullptr);
+  if (grad) gradientFromWeights(X, W, *grad);
+  scores = components_ == 1 ? Eigen::MatrixXd(-S) : Eigen::MatrixXd(-lmgc_detail::classSoftMinimum(S, components_));
+  return loss;
+}
+
 void LmgcModel::gradientFromWeights(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
                                     Eigen::VectorXd& grad) const {
   // ∂/∂Φ_c = Σ_i W(i, c)·x̃_i x̃_iᵀ: one weighted Gram matrix per class, classes in parallel

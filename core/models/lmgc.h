@@ -107,6 +107,10 @@ class LmgcModel : public Model {
 
   double lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                  Eigen::VectorXd* grad) const override;
+  // lossSum, with scores(theta, X) into `scores` from the same evaluation (a caller that needs
+  // both, as lmgc_screening.h's reference, computes the rows' scores once instead of twice).
+  double lossSumAndScores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
+                          Eigen::MatrixXd& scores, Eigen::VectorXd* grad) const;
   Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                       const Eigen::VectorXi& y) const override;
   // n × C, entry (i, c) = −s_c(x_i).

@@ -32,8 +32,9 @@ double ScreenedLmgcLoss::operator()(const Eigen::VectorXd& theta, Eigen::VectorX
     sinceRefresh_ = 0;
     computed_ = n;
     if (sparse_) return lossOn(theta, {}, grad);
-    referenceScores_ = -model_.scores(theta, rows_);
-    return model_.lossSum(theta, rows_, y_, &grad);
+    const double loss = model_.lossSumAndScores(theta, rows_, y_, referenceScores_, &grad);
+    referenceScores_ = -referenceScores_;
+    return loss;
   }
   ++sinceRefresh_;
   Eigen::VectorXd drift(C);

@@ -364,6 +364,12 @@ class TestLmgc : public QObject {
     Eigen::VectorXd direction = test::randomLmgcTheta(model, rng, 1.0, false);
     direction /= direction.norm();
 
+    // The reference's scores come from the loss's own evaluation: the same bits as both alone.
+    Eigen::MatrixXd scores;
+    Eigen::VectorXd withScores, alone;
+    QCOMPARE(model.lossSumAndScores(theta, X, y, scores, &withScores), model.lossSum(theta, X, y, &alone));
+    QVERIFY(scores == model.scores(theta, X) && withScores == alone);
+
     ScreenedLmgcLoss screened(model, X, y);
     Index fewest = n;
     for (const double step : {0.0, 1e-6, 1e-3, 1e-2, 10.0, 1e-4}) {
