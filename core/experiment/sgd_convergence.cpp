@@ -28,7 +28,7 @@ bool hasNoiseFreeSgdDiagnostic(const PrivacyPlan& plan) {
   const auto* mechanism = std::get_if<TrainingMechanism>(&plan.choice);
   if (!mechanism || mechanism->selection || mechanism->options.kind != mech::MechanismKind::DpSgd) return false;
   const mech::DpSgdSettings& sgd = mechanism->options.sgd;
-  return !(sgd.noiseMultiplier && *sgd.noiseMultiplier == 0);  // that is the noise-free run itself
+  return !sgd.noiseFree();  // that is the noise-free run itself
 }
 
 std::optional<double> noiseFreeSgdAccuracy(const PrivacyPlan& plan, const Dataset& train, const Dataset& test,

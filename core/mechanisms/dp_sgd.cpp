@@ -43,11 +43,9 @@ struct SgdPlan {
   double averagedTail = 0;
 };
 
-bool isNoiseFree(const MechanismOptions& o) { return o.sgd.noiseMultiplier && *o.sgd.noiseMultiplier == 0; }
-
 // The ε the schedule from the problem plans for (DpSgdSettings::scheduleEpsilon).
 double scheduleEpsilon(const MechanismOptions& o) {
-  return o.sgd.scheduleEpsilon.value_or(isNoiseFree(o) ? std::numeric_limits<double>::infinity() : o.epsilon);
+  return o.sgd.scheduleEpsilon.value_or(o.sgd.noiseFree() ? std::numeric_limits<double>::infinity() : o.epsilon);
 }
 
 SgdPlan planFor(const MechanismOptions& o, const ProblemShape& s) {
@@ -279,7 +277,7 @@ static Result<MechanismReport> calibrateDpSgd(const MechanismOptions& o, const P
   report.noiseDimension = made.value()->parameterCount();
   auto step = dpSgdStep(o, s.features, s.classes);
   if (!step) return step.error();
-  const bool noiseFree = isNoiseFree(o);
+  const bool noiseFree = o.sgd.noiseFree();
   const bool estimate = estimatesSgdStep(o);
   // The step estimate's share of ε, spent before the steps (sequential composition).
   const double epsilonStep = estimate && !noiseFree ? o.sgd.stepEstimateShare * o.epsilon : 0.0;

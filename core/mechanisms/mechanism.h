@@ -107,7 +107,7 @@ struct DpSgdSettings {
   // the unit ball (sgd_step.h), the classic safe step of an L-smooth objective.
   std::optional<double> learningRate;
   std::optional<double> noiseMultiplier;  // σ; unset: calibrated for (ε, δ) by RDP
-  // With no learning rate, for the linear models (softmax): this share ε₀ of ε buys a Laplace
+  // With no learning rate, for the linear models: this share ε₀ of ε buys a Laplace
   // estimate of the rows' mean squared norm m (sensitivity 1/n), and the step is 1/(L·m̂ + λ),
   // the safe step of these rows, instead of 1/(L + λ), that of rows on the unit sphere. Rows
   // well inside the unit ball (declared ranges wider than the data, as is usual) then train
@@ -127,6 +127,8 @@ struct DpSgdSettings {
   // rule's most steps, T = 2000 at q = 0.02, which is how the non-private baseline
   // converges). A noise-free rerun of a private plan pins its ε here to reproduce its steps.
   std::optional<double> scheduleEpsilon;
+  // σ given as 0: the non-private baseline, reported NOT private (ε = ∞).
+  bool noiseFree() const { return noiseMultiplier && *noiseMultiplier == 0; }
   bool operator==(const DpSgdSettings&) const = default;
 };
 
