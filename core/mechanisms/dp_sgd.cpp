@@ -404,11 +404,9 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
     Eigen::VectorXd sum = Eigen::VectorXd::Zero(theta.size());
     if (!batch.empty()) {
       const Dataset rows = train.subset(batch);
-      // The per-example gradients' norms and clipped sum without their batch × parameters
-      // matrix (model.h): LMGC's would be gigabytes (MNIST: 12 GB), softmax's 16 MB a step.
-      const Eigen::VectorXd norms = model.perExampleGradientNorms(theta, rows.X, rows.y);
-      const Eigen::VectorXd weights = (nu / norms.array().max(nu)).matrix();  // min(1, ν/‖g_i‖)
-      sum = model.weightedGradientSum(theta, rows.X, rows.y, weights);
+      // The clipped sum without the batch × parameters matrix of per-example gradients
+      // (model.h): LMGC's would be gigabytes (MNIST: 12 GB), softmax's 16 MB a step.
+      sum = model.clippedGradientSum(theta, rows.X, rows.y, nu);
     }
     if (stepNoise > 0) {  // σ = 0 is the non-private baseline: no draw
       auto draw = privacy::drawGaussian(noise, stepNoise, theta.size());

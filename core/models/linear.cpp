@@ -138,6 +138,12 @@ Eigen::VectorXd LinearModel::weightedGradientSum(const Eigen::VectorXd& theta, c
   return factoredWeightedSum(X, gradientFactors(theta, X, y), rowWeights);
 }
 
+Eigen::VectorXd LinearModel::clippedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                                const Eigen::VectorXi& y, double clip) const {
+  const Eigen::MatrixXd R = gradientFactors(theta, X, y);
+  return factoredWeightedSum(X, R, clipWeights(factoredNorms(X, R), clip));
+}
+
 // ---- binary ----------------------------------------------------------------------------
 
 BinaryLinearModel::BinaryLinearModel(Index inputDim, MarginLoss loss)

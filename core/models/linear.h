@@ -40,6 +40,8 @@ class LinearModel : public Model {
                                           const Eigen::VectorXi& y) const final;
   Eigen::VectorXd weightedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                       const Eigen::VectorXi& y, const Eigen::VectorXd& rowWeights) const final;
+  Eigen::VectorXd clippedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
+                                     double clip) const final;
   // n × k (k = 1 binary, C otherwise): row i holds r_i, with ∇_θ ℓ(θ; x_i, y_i) = vec(x_i r_iᵀ).
   virtual Eigen::MatrixXd gradientFactors(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                           const Eigen::VectorXi& y) const = 0;

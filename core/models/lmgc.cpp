@@ -245,6 +245,19 @@ Eigen::VectorXd LmgcModel::weightedGradientSum(const Eigen::VectorXd& theta, con
   return grad;
 }
 
+Eigen::VectorXd LmgcModel::clippedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                              const Eigen::VectorXi& y, double clip) const {
+  eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
+  Eigen::MatrixXd S, W;
+  evaluate(theta, X, &y, S, &W);
+  // As perExampleGradientNorms: ‖∇ℓ_i‖ = ‖W_i‖·‖x̃_i‖², ‖x̃‖² = (‖x‖² + 1)/2.
+  const Eigen::VectorXd norms = W.rowwise().norm().cwiseProduct(0.5 * (X.rowwise().squaredNorm().array() + 1).matrix());
+  W = clipWeights(norms, clip).asDiagonal() * W;
+  Eigen::VectorXd grad;
+  gradientFromWeights(X, W, grad);
+  return grad;
+}
+
 Eigen::MatrixXd LmgcModel::augmentedRows(const Eigen::MatrixXd& X) {
   Eigen::MatrixXd Xt(X.rows(), X.cols() + 1);
   Xt << X * kInvSqrt2, Eigen::VectorXd::Constant(X.rows(), kInvSqrt2);

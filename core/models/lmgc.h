@@ -142,6 +142,8 @@ class LmgcModel : public Model {
   Eigen::VectorXd perExampleGradientNorms(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                           const Eigen::VectorXi& y) const override;
   // Σ_i a_i ∇_θ ℓ(θ; x_i, y_i), e.g. a_i = min(1, clip/‖∇ℓ_i‖) for clipped DP-SGD:
+  Eigen::VectorXd clippedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
+                                     double clip) const override;
   Eigen::VectorXd weightedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                       const Eigen::VectorXi& y, const Eigen::VectorXd& rowWeights) const override;
 

@@ -39,6 +39,12 @@ Eigen::VectorXd Model::weightedGradientSum(const Eigen::VectorXd& theta, const E
   return perExampleGradients(theta, X, y).transpose() * rowWeights;
 }
 
+Eigen::VectorXd Model::clippedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
+                                          const Eigen::VectorXi& y, double clip) const {
+  const Eigen::VectorXd norms = perExampleGradientNorms(theta, X, y);
+  return weightedGradientSum(theta, X, y, clipWeights(norms, clip));
+}
+
 Eigen::VectorXd Model::initialParameters(const Eigen::MatrixXd& /*X*/,
                                          const Eigen::VectorXi& /*y*/) const {
   return Eigen::VectorXd::Zero(parameterCount());

@@ -117,6 +117,9 @@ class TestLinearModels : public QObject {
     QVERIFY(a.minCoeff() < 1.0);  // some rows are clipped
     const Eigen::VectorXd sum = m->weightedGradientSum(theta, X, y, a);
     QVERIFY((sum - G.transpose() * a).norm() <= 1e-12 * (1 + sum.norm()));
+    // DP-SGD's step, the rows evaluated once: the clipped sum of the per-example gradients.
+    const Eigen::VectorXd clipped = m->clippedGradientSum(theta, X, y, clip);
+    QVERIFY((clipped - G.transpose() * a).norm() <= 1e-12 * (1 + clipped.norm()));
   }
 
   // K: ‖∇ℓ‖ ≤ K for every example with ‖x‖ ≤ 1, at any θ (large θ saturates the loss).

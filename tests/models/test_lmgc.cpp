@@ -253,6 +253,9 @@ class TestLmgc : public QObject {
     const Eigen::VectorXd clip = (norms.array() > 0.5).select(0.5 / norms.array(), 1.0).matrix();
     const Eigen::VectorXd sum = model.weightedGradientSum(theta, X, y, clip);
     QVERIFY((sum - G.transpose() * clip).norm() <= 1e-13 * (1 + sum.norm()));
+    QVERIFY(clip.minCoeff() < 1.0);  // some rows are clipped
+    const Eigen::VectorXd clipped = model.clippedGradientSum(theta, X, y, 0.5);  // DP-SGD's step
+    QVERIFY((clipped - G.transpose() * clip).norm() <= 1e-13 * (1 + clipped.norm()));
   }
 
   // ‖∇ℓ(θ; x, y)‖ ≤ K = √(C(C−1)) whenever ‖x‖ ≤ 1, attained at θ = 0 by a unit row
