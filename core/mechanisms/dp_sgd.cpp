@@ -91,6 +91,43 @@ std::vector<Index> poissonSample(privacy::NoiseSource& noise, Index n, double q)
   return chosen;
 }
 
+// A step's batch of rows. Gathered from the column-major training matrix, every value costs a
+// cache line (rows a batch apart share none); from a row-major copy, a line holds 8 values
+// (MNIST's softmax, 2 000 steps: 21.5 → 16.4 s whole process, the same bits). The copy doubles
+// the rows' memory while DP-SGD runs: above kRowMajorCopyBytes the rows are gathered by
+// column instead (Dataset::subset).
+class BatchRows {
+ public:
+  static constexpr std::size_t kRowMajorCopyBytes = std::size_t{1} << 30;
+
+  explicit BatchRows(const Dataset& train) : train_(train) {
+    if (static_cast<std::size_t>(train.X.size()) * sizeof(double) <= kRowMajorCopyBytes) rowMajor_ = train.X;
+  }
+
+  const Dataset& gather(const std::vector<Index>& rows) {
+    if (rowMajor_.size() == 0) {
+      batch_ = train_.subset(rows);
+      return batch_;
+    }
+    const auto n = static_cast<Index>(rows.size());
+    gathered_.resize(n, rowMajor_.cols());
+    batch_.y.resize(n);
+    for (Index k = 0; k < n; ++k) {
+      const Index i = rows[static_cast<std::size_t>(k)];
+      gathered_.row(k) = rowMajor_.row(i);
+      batch_.y[k] = train_.y[i];
+    }
+    batch_.X = gathered_;
+    return batch_;
+  }
+
+ private:
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Dataset& train_;
+  RowMajor rowMajor_, gathered_;
+  Dataset batch_;
+};
+
 // The guarantee of T steps at σ under substitution, and which accountant gave it.
 struct SgdAccount {
   double epsilon = 0;                // the guarantee
@@ -398,12 +435,13 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
   const auto averaged = static_cast<long long>(std::ceil(p.averagedTail * static_cast<double>(p.steps)));
   const long long averageFrom = p.steps - std::max(1LL, averaged);
   Eigen::VectorXd tailSum = Eigen::VectorXd::Zero(theta.size());
+  BatchRows batchRows(train);
   for (long long t = 0; t < p.steps; ++t) {
     if (control.progress.cancelled()) return Error::cancelled();
     const std::vector<Index> batch = poissonSample(noise, train.rows(), p.q);
     Eigen::VectorXd sum = Eigen::VectorXd::Zero(theta.size());
     if (!batch.empty()) {
-      const Dataset rows = train.subset(batch);
+      const Dataset& rows = batchRows.gather(batch);
       // The clipped sum without the batch × parameters matrix of per-example gradients
       // (model.h): LMGC's would be gigabytes (MNIST: 12 GB), softmax's 16 MB a step.
       sum = model.clippedGradientSum(theta, rows.X, rows.y, nu);
