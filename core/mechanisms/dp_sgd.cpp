@@ -110,21 +110,29 @@ class BatchRows {
       return batch_;
     }
     const auto n = static_cast<Index>(rows.size());
-    gathered_.resize(n, rowMajor_.cols());
+    const Index d = rowMajor_.cols();
+    batch_.X.resize(n, d);
     batch_.y.resize(n);
-    for (Index k = 0; k < n; ++k) {
-      const Index i = rows[static_cast<std::size_t>(k)];
-      gathered_.row(k) = rowMajor_.row(i);
-      batch_.y[k] = train_.y[i];
+    // Eight rows at a time: their eight source rows stay in cache while each column's eight
+    // values are written to one cache line of the column-major batch.
+    for (Index first = 0; first < n; first += kBlockRows) {
+      const Index count = std::min(kBlockRows, n - first);
+      const double* source[kBlockRows];
+      for (Index k = 0; k < count; ++k) source[k] = rowMajor_.row(rows[static_cast<std::size_t>(first + k)]).data();
+      for (Index j = 0; j < d; ++j) {
+        double* target = batch_.X.col(j).data() + first;
+        for (Index k = 0; k < count; ++k) target[k] = source[k][j];
+      }
     }
-    batch_.X = gathered_;
+    for (Index k = 0; k < n; ++k) batch_.y[k] = train_.y[rows[static_cast<std::size_t>(k)]];
     return batch_;
   }
 
  private:
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  static constexpr Index kBlockRows = 8;
   const Dataset& train_;
-  RowMajor rowMajor_, gathered_;
+  RowMajor rowMajor_;
   Dataset batch_;
 };
 
