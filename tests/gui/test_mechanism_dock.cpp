@@ -5,8 +5,8 @@
 // them; every private release is in the session's ledger; Cancel leaves everything as it was.
 // That the choices persist is test_mechanism_persistence's.
 //
-// DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the dock after a DP-LMGC training and
-// the dock with DP-SGD's calibration as PNGs in DIR, for looking at.
+// DP-SGD's rows are test_dpsgd_dock's. DPSTUDIO_TEST_SCREENSHOTS=DIR saves the window and the
+// dock after a DP-LMGC training as PNGs in DIR, for looking at.
 
 #include <QImage>
 #include <QMap>
@@ -107,7 +107,6 @@ class TestMechanismDock : public QObject {
   void invalidValueDisablesTrainWithReason();
   void calibrationIsCoresAndFollowsEpsilon();
   void asPublishedShowsItsWarning();
-  void dpSgdCalibrationIsDebounced();
   void dpLmgcDrawsPrivateOverNonPrivateEllipses();
   void redrawNoiseMovesTheModelAndIsRecorded();
   void releaseModeIsRecordedWithItsSource();
@@ -335,35 +334,6 @@ void TestMechanismDock::asPublishedShowsItsWarning() {
   QVERIFY(form->calibrationWarning()->isVisibleTo(window.modelPanel()));
   QVERIFY(form->calibrationWarning()->text().contains(QLatin1String("NOT differentially private as stated")));
   QCOMPARE(form->calibrationWarning()->text(), QStringLiteral("\u26a0 ") + QString::fromStdString(form->calibration()->warning));
-}
-
-void TestMechanismDock::dpSgdCalibrationIsDebounced() {
-  MainWindow window;
-  window.show();
-  openDataset(window, kIris, 150);
-  window.modelPanel()->form()->setModelKind(ModelKind::Softmax);
-  MechanismForm* form = mechanismForm(window);
-  form->setMechanism(MechanismKind::DpSgd);
-  form->batchField()->setText(QStringLiteral("16"));
-  QTRY_VERIFY_WITH_TIMEOUT(form->calibration().has_value() && form->calibration()->value("sigma"), kTimeoutMs);
-  const double sigma1 = *form->calibration()->value("sigma");
-  form->epsilonField()->setText(QStringLiteral("0.5"));
-  // σ for the smaller ε arrives after the pause in typing.
-  QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && *form->calibration()->value("sigma") > sigma1, kTimeoutMs);
-  QVERIFY(form->calibrationView()->text().contains(QStringLiteral("\u03c3 = ")));
-  saveScreenshot(window.modelPanel(), QStringLiteral("mechanism-dpsgd-panel"));
-  // Issue 32 item 3: the step is chosen from the model while the field is empty (valid, so
-  // Train stays enabled), and the calibration shows the step used; a typed step is taken.
-  dpstudio::ui::NumberField* eta = form->learningRateField();
-  QVERIFY(eta->text().isEmpty() && eta->isValid());
-  QVERIFY(!form->settings().options.sgd.learningRate);
-  QVERIFY(window.modelPanel()->trainButton()->isEnabled());
-  QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && form->calibration()->value("learning_rate"), kTimeoutMs);
-  const double fromModel = *form->calibration()->value("learning_rate");  // 1/(1/2 + λ), λ small
-  QVERIFY2(fromModel > 1.8 && fromModel < 2.0, qPrintable(QString::number(fromModel)));
-  QTest::keyClicks(eta, QStringLiteral("1.5"));
-  QCOMPARE(*form->settings().options.sgd.learningRate, 1.5);
-  QTRY_VERIFY_WITH_TIMEOUT(form->calibration() && *form->calibration()->value("learning_rate") == 1.5, kTimeoutMs);
 }
 
 void TestMechanismDock::dpLmgcDrawsPrivateOverNonPrivateEllipses() {
