@@ -93,7 +93,7 @@ std::vector<Index> poissonSample(privacy::NoiseSource& noise, Index n, double q)
 
 // A step's batch of rows. Gathered from the column-major training matrix, every value costs a
 // cache line (rows a batch apart share none); from a row-major copy, a line holds 8 values
-// (MNIST's softmax, 2 000 steps: 21.5 → 16.4 s whole process, the same bits). The copy doubles
+// (MNIST's softmax, 2 000 steps: 20.9 → 15.1–15.3 s whole process, the same bits). The copy doubles
 // the rows' memory while DP-SGD runs: above kRowMajorCopyBytes the rows are gathered by
 // column instead (Dataset::subset).
 class BatchRows {

@@ -91,6 +91,12 @@ double evaluateRows(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, cons
 // G = Σ_i w_i x̃_i x̃_iᵀ (full, symmetric), as symmetric rank-k updates of the lower triangle
 // (positive and negative weights separately) over the rows whose weight is non-zero: most
 // rows of a trained model sit beyond the margin and cost nothing. Rows in a fixed order.
+// Each row's ‖∇_θ ℓ_i‖ from ∂ℓ_i/∂S (W): block b's gradient is W_ib·x̃x̃ᵀ, so the norm is
+// ‖W_i‖·‖x̃_i‖², with ‖x̃‖² = (‖x‖² + 1)/2.
+Eigen::VectorXd gradientNormsFromWeights(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W) {
+  return W.rowwise().norm().cwiseProduct(0.5 * (X.rowwise().squaredNorm().array() + 1).matrix());
+}
+
 void weightedGram(const Eigen::MatrixXd& X, const Eigen::Ref<const Eigen::VectorXd>& w,
                   Eigen::Map<Eigen::MatrixXd> G) {
   const Index n = X.rows(), d = X.cols(), D = d + 1;
@@ -228,8 +234,7 @@ Eigen::VectorXd LmgcModel::perExampleGradientNorms(const Eigen::VectorXd& theta,
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
   Eigen::MatrixXd S, W;
   evaluate(theta, X, &y, S, &W);
-  // ‖x̃‖² = (‖x‖² + 1)/2.
-  return W.rowwise().norm().cwiseProduct(0.5 * (X.rowwise().squaredNorm().array() + 1).matrix());
+  return gradientNormsFromWeights(X, W);
 }
 
 Eigen::VectorXd LmgcModel::weightedGradientSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
@@ -250,9 +255,7 @@ Eigen::VectorXd LmgcModel::clippedGradientSum(const Eigen::VectorXd& theta, cons
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
   Eigen::MatrixXd S, W;
   evaluate(theta, X, &y, S, &W);
-  // As perExampleGradientNorms: ‖∇ℓ_i‖ = ‖W_i‖·‖x̃_i‖², ‖x̃‖² = (‖x‖² + 1)/2.
-  const Eigen::VectorXd norms = W.rowwise().norm().cwiseProduct(0.5 * (X.rowwise().squaredNorm().array() + 1).matrix());
-  W = clipWeights(norms, clip).asDiagonal() * W;
+  W = clipWeights(gradientNormsFromWeights(X, W), clip).asDiagonal() * W;
   Eigen::VectorXd grad;
   gradientFromWeights(X, W, grad);
   return grad;

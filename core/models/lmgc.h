@@ -97,6 +97,9 @@ class LmgcModel : public Model {
   // (X, y) — nearest centre in X's coordinates — instead of being recomputed from the rows it
   // is given. Labelled evaluations must then pass exactly X.rows() rows. M = 1: a plain copy.
   LmgcModel withOwnComponentsOf(const Eigen::MatrixXd& X, const Eigen::VectorXi& y) const;
+  // Those fixed own components, one a row; empty when they are not fixed (M = 1, or a model
+  // not made by withOwnComponentsOf).
+  Eigen::VectorXi ownComponentsOfRows() const { return owners_ ? *owners_ : Eigen::VectorXi(); }
 
   ModelKind kind() const override { return ModelKind::Lmgc; }
   Index parameterCount() const override;

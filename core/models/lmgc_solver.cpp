@@ -10,7 +10,6 @@
 
 #include "core/linalg/psd.h"
 #include "core/linalg/symmetric_eigen.h"
-#include "core/models/lmgc_components.h"
 #include "core/models/lmgc_congruence.h"
 #include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
@@ -333,8 +332,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   std::optional<ScreenedLmgcLoss> screened;
   // Rows sparse before whitening are evaluated through T (lmgc_sparse_rows.h).
   const std::optional<LmgcSparseRows> sparse = LmgcSparseRows::ifSparse(X, w.T);
-  const Eigen::VectorXi own =
-      mixture ? ownComponents(X, y, model.componentCentres(), model.components()) : Eigen::VectorXi();
+  const Eigen::VectorXi own = owned.ownComponentsOfRows();  // computed once, by withOwnComponentsOf
   if (!mixture) screened.emplace(model, w.mapped, y, sparse ? &*sparse : nullptr);
   const auto loss = [&](const Eigen::VectorXd& mapped, Eigen::VectorXd& grad) {
     if (!mixture) return (*screened)(mapped, grad);
