@@ -7,8 +7,11 @@ included), beside the best single mechanism and λ of the same grids chosen in h
 at the whole ε: NOT private, for comparison only), the most common class and the
 non-private model.
 
-Usage: private_selection.py CLI DATA_DIR [REPEATS] [--quick] [--only NAME,...] [--uci DIR]
+Usage: private_selection.py CLI DATA_DIR [REPEATS] [--quick] [--only NAME,...] [--uci DIR] [--paired]
   --uci DIR: also the UCI sets satellite, sonar, ionosphere as CSV files in DIR (label last).
+  --paired: run r of every column uses split seed r and experiment noise seed r (NOT private),
+            so that auto and the oracle's same candidate see the same split and noise, and the
+            oracle's lead is what another candidate gains, not run-to-run noise.
 """
 import json
 import statistics
@@ -23,6 +26,12 @@ DATASETS = [
                "--test", "{data}/t10k-images-idx3-ubyte.gz", "--test-labels", "{data}/t10k-labels-idx1-ubyte.gz",
                "--feature-range", "0,255"], "softmax"),
 ]
+# Breast cancer: each feature in [0, its largest value rounded up], ranges a user reads off the
+# measurements' definitions (the same as test_mechanism_sgd_step's).
+BREAST_CANCER_HIGHS = [30, 40, 200, 3000, 0.2, 0.4, 0.5, 0.3, 0.4, 0.1, 3, 5, 30, 600, 0.04,
+                       0.2, 0.4, 0.06, 0.08, 0.03, 40, 50, 300, 5000, 0.3, 2, 2, 0.3, 0.7, 0.3]
+DATASETS.append(("breast_cancer", ["--train", "builtin:breast_cancer", "--feature-ranges",
+                                   ",".join(f"0:{h}" for h in BREAST_CANCER_HIGHS)], "logreg"))
 UCI = [
     ("satellite", ["--train", "{uci}/satellite.csv", "--feature-range", "0,255"], "softmax"),
     ("sonar", ["--train", "{uci}/sonar.csv", "--feature-range", "0,1"], "logreg"),
@@ -39,6 +48,9 @@ ORACLE = {
 EPSILONS = ["1", "0.5"]
 
 
+PAIRED = "--paired" in sys.argv
+
+
 def train(cli, args):
     out = subprocess.run([cli, "train", *args, "--json"], capture_output=True, text=True)
     if out.returncode != 0:
@@ -47,7 +59,8 @@ def train(cli, args):
 
 
 def mean_accuracy(cli, args, repeats):
-    runs = [train(cli, args) for _ in range(repeats)]
+    seeded = lambda r: ["--noise", "experiment", "--seed", str(r), "--split-seed", str(r)] if PAIRED else []
+    runs = [train(cli, args + seeded(r)) for r in range(1, repeats + 1)]
     runs = [r for r in runs if r]
     return (statistics.mean(r["test_accuracy"] for r in runs), runs) if runs else (float("nan"), [])
 

@@ -37,6 +37,8 @@ void addMechanismOptions(QCommandLineParser& parser) {
                               "unit ball's step 1/(L + lambda), nothing spent).", "S"},
       {"averaged-tail", "DP-SGD: the release is the mean of the iterates of this last share of the steps "
                         "(default 0.25; 0: the last iterate).", "S"},
+      {"momentum", "DP-SGD: heavy-ball momentum beta in [0, 1) (default 0; 0.9 with --noise-multiplier 0 and the "
+                   "schedule from the problem, where no noise is moved along).", "BETA"},
       {"noise-multiplier", "DP-SGD: sigma; default: calibrated for (epsilon, delta).", "SIGMA"},
   });
 }
@@ -109,6 +111,11 @@ Result<mech::MechanismOptions> mechanismOptions(const Command& command, const QS
     auto eta = command.number("learning-rate", 0);
     if (!eta) return eta.error();
     o.sgd.learningRate = eta.value();
+  }
+  if (parser.isSet("momentum")) {
+    auto beta = command.number("momentum", 0);
+    if (!beta) return beta.error();
+    o.sgd.momentum = beta.value();
   }
   if (parser.isSet("noise-multiplier")) {
     auto sigma = command.number("noise-multiplier", 0);

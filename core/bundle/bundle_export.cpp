@@ -160,7 +160,8 @@ QJsonObject mechanismOptionsJson(const mech::MechanismOptions& o) {
                                {"noise_multiplier", o.sgd.noiseMultiplier ? QJsonValue(*o.sgd.noiseMultiplier)
                                                                           : QJsonValue::Null},
                                {"step_estimate_share", o.sgd.stepEstimateShare},
-                               {"averaged_tail", scheduled(o.sgd.averagedTail)}};
+                               {"averaged_tail", scheduled(o.sgd.averagedTail)},
+                               {"momentum", o.sgd.momentum ? QJsonValue(*o.sgd.momentum) : scheduled(0.0)}};
   }
   return out;
 }

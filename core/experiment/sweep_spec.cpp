@@ -65,6 +65,12 @@ void describeLearner(std::ostringstream& out, const LearnerSpec& learner) {
 }
 
 // Every field of a plan, canonically: what the fingerprint hashes.
+// DP-SGD's heavy-ball β when given (the schedule's follows from the rest of the key).
+std::string momentumKey(const mech::MechanismOptions& o) {
+  return o.kind == mech::MechanismKind::DpSgd && o.sgd.momentum ? ",momentum=" + exactNumber(*o.sgd.momentum)
+                                                                 : std::string();
+}
+
 std::string describePlan(const PrivacyPlan& plan) {
   std::ostringstream out;
   out << "plan=" << plan.key() << ";solver=" << exactNumber(plan.solver.tolerance) << "," << plan.solver.maxIterations
@@ -78,7 +84,8 @@ std::string describePlan(const PrivacyPlan& plan) {
         << exactNumber(o.sgd.clipNorm) << "," << exactNumber(o.sgd.epochs) << ","
         << (o.sgd.learningRate ? exactNumber(*o.sgd.learningRate) : std::string("auto"))
         << "," << (o.sgd.noiseMultiplier ? exactNumber(*o.sgd.noiseMultiplier) : "auto")
-        << (o.kind == mech::MechanismKind::DpSgd && o.sgd.scheduleFromProblem ? ",scheduled" : "") << ";tune=";
+        << (o.kind == mech::MechanismKind::DpSgd && o.sgd.scheduleFromProblem ? ",scheduled" : "")
+        << momentumKey(o) << ";tune=";
     for (double lambda : t->tuneLambdas) out << exactNumber(lambda) << ",";
     if (t->selection) {
       out << ";select=" << exactNumber(t->selection->meanRuns) << ","

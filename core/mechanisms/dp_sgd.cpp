@@ -41,6 +41,7 @@ struct SgdPlan {
   double q = 0;
   long long steps = 0;
   double averagedTail = 0;
+  double momentum = 0;
 };
 
 // The ε the schedule from the problem plans for (DpSgdSettings::scheduleEpsilon).
@@ -51,25 +52,31 @@ double scheduleEpsilon(const MechanismOptions& o) {
 SgdPlan planFor(const MechanismOptions& o, const ProblemShape& s) {
   if (o.sgd.scheduleFromProblem) {
     const SgdSchedule schedule = sgdScheduleFromProblem(s.rows, s.features, s.classes, scheduleEpsilon(o));
-    return {schedule.q, schedule.steps, schedule.averagedTail};
+    return {schedule.q, schedule.steps, schedule.averagedTail, o.sgd.momentum.value_or(schedule.momentum)};
   }
   const double q = std::min(1.0, static_cast<double>(o.sgd.batchSize) / static_cast<double>(s.rows));
-  return {q, static_cast<long long>(std::ceil(o.sgd.epochs / q)), o.sgd.averagedTail};
+  return {q, static_cast<long long>(std::ceil(o.sgd.epochs / q)), o.sgd.averagedTail, o.sgd.momentum.value_or(0.0)};
 }
 
 // The report's q and T with how each was set: from the batch and epochs given, or by the
 // schedule's rule.
 void setSchedule(MechanismReport& report, const MechanismOptions& o, const SgdPlan& p) {
   const bool ruled = o.sgd.scheduleFromProblem;
-  report.set(Calibrated::SamplingRate, p.q,
-             ruled ? "q = min(0.4, 40/T) (Poisson sampling rate): the schedule from the problem"
-                   : "q = batch/n (Poisson sampling rate)");
   const bool unbounded = ruled && std::isinf(scheduleEpsilon(o));
+  report.set(Calibrated::SamplingRate, p.q,
+             !ruled      ? "q = batch/n (Poisson sampling rate)"
+             : unbounded ? "q = min(1, max(40/T, 256/n)) (Poisson sampling rate): the schedule from the problem "
+                           "at ε = ∞, batches of at least 256 rows"
+                         : "q = min(0.4, 40/T) (Poisson sampling rate): the schedule from the problem");
   report.set(Calibrated::Steps, static_cast<double>(p.steps),
              !ruled      ? "T = ⌈epochs/q⌉"
              : unbounded ? "T = clamp(round(2·n·ε/√(d·C)), 50, 2000) at ε = ∞ (no noise): the schedule from the "
                            "problem's most steps, for the non-private run to converge"
                          : "T = clamp(round(2·n·ε/√(d·C)), 50, 2000): the schedule from the problem");
+  if (p.momentum > 0)
+    report.set("momentum", p.momentum,
+               std::string("β: heavy-ball momentum, v ← βv + ĝ, θ ← θ − η·v (post-processing of the noisy "
+                           "gradients)") + (o.sgd.momentum ? "" : ": the schedule from the problem"));
 }
 
 // Indices selected by independent Bernoulli(q) trials, by geometric skipping: O(batch)
@@ -443,6 +450,7 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
   const auto averaged = static_cast<long long>(std::ceil(p.averagedTail * static_cast<double>(p.steps)));
   const long long averageFrom = p.steps - std::max(1LL, averaged);
   Eigen::VectorXd tailSum = Eigen::VectorXd::Zero(theta.size());
+  Eigen::VectorXd velocity = Eigen::VectorXd::Zero(p.momentum > 0 ? theta.size() : 0);
   BatchRows batchRows(train);
   for (long long t = 0; t < p.steps; ++t) {
     if (control.progress.cancelled()) return Error::cancelled();
@@ -461,7 +469,12 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
       sum += draw.value().noise;
     }
     const Eigen::VectorXd gradient = sum / expectedBatch + o.learner.lambda * theta;
-    theta -= eta * gradient;
+    if (p.momentum > 0) {
+      velocity = p.momentum * velocity + gradient;
+      theta -= eta * velocity;
+    } else {
+      theta -= eta * gradient;
+    }
     if (model.isConstrained()) model.project(theta);
     if (t >= averageFrom) tailSum += theta;
     if (t % 16 == 0) control.progress.report(static_cast<double>(t) / static_cast<double>(p.steps));
@@ -516,6 +529,8 @@ class DpSgdMechanism final : public TrainingMechanism {
     if (!(std::isfinite(sgd.clipNorm) && sgd.clipNorm > 0))
       return invalidOption("the clip norm must be finite and > 0", "clip-norm");
     if (!(std::isfinite(sgd.epochs) && sgd.epochs > 0)) return invalidOption("epochs must be finite and > 0", "epochs");
+    if (sgd.momentum && !(*sgd.momentum >= 0 && *sgd.momentum < 1))
+      return invalidOption("the momentum must be in [0, 1)", "momentum");
     if (!(sgd.averagedTail >= 0 && sgd.averagedTail <= 1))
       return invalidOption("the averaged share of the steps must be in [0, 1]", "averaged-tail");
     if (!(sgd.stepEstimateShare >= 0 && sgd.stepEstimateShare < 1))

@@ -123,8 +123,16 @@ struct DpSgdSettings {
   // numbers (n, d, C, ε; docs/algorithms.md §3 E). The CLI's and `auto`'s choice when the
   // user gives none of them.
   bool scheduleFromProblem = false;
+  // β of heavy-ball momentum: v ← βv + ĝ, θ ← θ − η·v, post-processing of the noisy gradients
+  // (the guarantee is the steps', whatever β). Unset: the schedule's (sgd_step.h: 0.9 at ε = ∞,
+  // that is without noise, else 0), and 0 without the schedule. Momentum lets the steps along
+  // the directions of small curvature, which a step safe for the largest one barely moves
+  // (MNIST's rows, centred on their declared midpoint, share one large direction), travel
+  // ~1/(1 − β) farther while the largest stays stable (η·L_max < 2(1 + β));
+  // docs/algorithms.md §3 E.
+  std::optional<double> momentum;
   // The ε that schedule plans for; unset: the mechanism's ε, and ∞ without noise (σ = 0: the
-  // rule's most steps, T = 2000 at q = 0.02, which is how the non-private baseline
+  // rule's most steps, T = 2000 at q = max(0.02, 256/n) with momentum 0.9, which is how the non-private baseline
   // converges). A noise-free rerun of a private plan pins its ε here to reproduce its steps.
   std::optional<double> scheduleEpsilon;
   // σ given as 0: the non-private baseline, reported NOT private (ε = ∞).

@@ -63,6 +63,12 @@ SgdSchedule sgdScheduleFromProblem(Index rows, Index features, Index classes, do
   schedule.steps = static_cast<long long>(std::clamp(std::round(2 * size), 50.0, 2000.0));
   schedule.q = std::min(0.4, 40.0 / static_cast<double>(schedule.steps));
   schedule.averagedTail = 0.5;
+  if (std::isinf(epsilon)) {
+    // No noise to pay for a batch: at least kNoiseFreeBatch rows, whose sampling noise momentum
+    // would otherwise carry as far as the gradient (ionosphere, 263 rows: batches of 5).
+    schedule.q = std::min(1.0, std::max(schedule.q, kNoiseFreeBatch / static_cast<double>(std::max<Index>(rows, 1))));
+    schedule.momentum = kNoiseFreeMomentum;
+  }
   return schedule;
 }
 

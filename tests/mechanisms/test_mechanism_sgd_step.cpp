@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
@@ -192,9 +193,14 @@ class TestMechanismSgdStep : public QObject {
     o.sgd.scheduleFromProblem = true;
     const mech::PrivateModel run = test::trainWithSeed(o, data, 1);
     DPSTUDIO_COMPARE_REL(run.report.calibrated(mech::Calibrated::LearningRate), 2 / (0.5 * 0.25 + 1e-4), 1e-12);
-    // Without noise the schedule plans for ε = ∞: its most steps, at q = 40/2000.
+    // Without noise the schedule plans for ε = ∞: its most steps, at q = 40/2000 but batches of
+    // at least 256 rows (here 256 of 400), with momentum 0.9.
     QCOMPARE(run.report.calibrated(mech::Calibrated::Steps), 2000.0);
-    DPSTUDIO_COMPARE_REL(run.report.calibrated(mech::Calibrated::SamplingRate), 0.02, 1e-15);
+    DPSTUDIO_COMPARE_REL(run.report.calibrated(mech::Calibrated::SamplingRate), 256.0 / 400, 1e-15);
+    QCOMPARE(run.report.calibrated("momentum"), 0.9);
+    const mech::SgdSchedule mnist = mech::sgdScheduleFromProblem(60000, 784, 10, std::numeric_limits<double>::infinity());
+    DPSTUDIO_COMPARE_REL(mnist.q, 0.02, 1e-15);
+    QCOMPARE(mech::sgdScheduleFromProblem(100, 4, 2, std::numeric_limits<double>::infinity()).q, 1.0);
     // A private plan's noise-free rerun pins its ε and keeps its steps.
     o.sgd.scheduleEpsilon = o.epsilon;
     const mech::MechanismReport pinned = test::orDie(mech::calibrate(o, {400, 2, 2}));
@@ -220,6 +226,49 @@ class TestMechanismSgdStep : public QObject {
           privateSchedule);
     QVERIFY2(converged >= digits.lbfgs - 0.01, qPrintable(QString::number(converged)));
     QVERIFY(privateSchedule < converged - 0.02);
+  }
+
+  // Heavy-ball momentum (DpSgdSettings::momentum): on rows that share one large direction and
+  // tell the classes apart along a small one (curvature ~10⁻⁴ of the large one's), plain steps
+  // at the safe step barely move along the small direction; with β = 0.9 the same steps travel
+  // ~10× farther there while the large direction stays stable. The schedule takes β = 0.9 at
+  // ε = ∞ only (with noise, momentum carries the noise as far as the gradient).
+  void momentumCrossesFlatDirections() {
+    Dataset data;
+    const Index n = 200;
+    data.X.resize(n, 2);
+    data.y.resize(n);
+    for (Index i = 0; i < n; ++i) {
+      data.y[i] = i % 2;
+      data.X(i, 0) = 0.99;
+      data.X(i, 1) = (i % 2 == 0 ? 1 : -1) * 0.01 * (1 + static_cast<double>(i % 7) / 7);
+    }
+    data.classNames = {"a", "b"};
+    data.featureNames = {"x1", "x2"};
+    mech::MechanismOptions o = sgd(ModelKind::Softmax, 1e-4, 1 / (0.5 + 1e-4));
+    o.sgd.noiseMultiplier = 0.0;
+    o.sgd.batchSize = n;  // q = 1
+    o.sgd.clipNorm = 10.0;
+    o.sgd.epochs = 300;
+    o.sgd.averagedTail = 0;
+    const TrainedModel best = test::orDie(trainModel(o.learner, data.X, data.y, 2));
+    const Objective J(*best.model, data.X, data.y, {LossScale::Mean, o.learner.lambda, {}});
+    const double plain = J.value(test::trainWithSeed(o, data, 1).trained.theta) - J.value(best.theta);
+    o.sgd.momentum = 0.9;
+    const mech::PrivateModel heavy = test::trainWithSeed(o, data, 1);
+    const double withMomentum = J.value(heavy.trained.theta) - J.value(best.theta);
+    qInfo("excess objective after 300 steps: plain %.3g, momentum 0.9 %.3g", plain, withMomentum);
+    QVERIFY2(withMomentum < 0.2 * plain, qPrintable(QString("%1 vs %2").arg(withMomentum).arg(plain)));
+    QVERIFY(std::isfinite(withMomentum));
+    QCOMPARE(heavy.report.calibrated("momentum"), 0.9);
+    // The schedule's β: 0.9 without noise (ε = ∞), 0 at any finite ε.
+    QCOMPARE(mech::sgdScheduleFromProblem(1347, 64, 10, std::numeric_limits<double>::infinity()).momentum,
+             mech::kNoiseFreeMomentum);
+    QCOMPARE(mech::sgdScheduleFromProblem(1347, 64, 10, 1).momentum, 0.0);
+    o.sgd.momentum = 1.0;
+    QVERIFY(!o.validate());
+    o.sgd.momentum = -0.1;
+    QVERIFY(!o.validate());
   }
 
   // DP-SGD trains every model: the binary models' per-example gradients are x·ℓ'(y·wᵀx)
