@@ -64,13 +64,13 @@ void describeLearner(std::ostringstream& out, const LearnerSpec& learner) {
       << exactNumber(learner.huber) << ";";
 }
 
-// Every field of a plan, canonically: what the fingerprint hashes.
 // DP-SGD's heavy-ball β when given (the schedule's follows from the rest of the key).
 std::string momentumKey(const mech::MechanismOptions& o) {
   return o.kind == mech::MechanismKind::DpSgd && o.sgd.momentum ? ",momentum=" + exactNumber(*o.sgd.momentum)
                                                                  : std::string();
 }
 
+// Every field of a plan, canonically: what the fingerprint hashes.
 std::string describePlan(const PrivacyPlan& plan) {
   std::ostringstream out;
   out << "plan=" << plan.key() << ";solver=" << exactNumber(plan.solver.tolerance) << "," << plan.solver.maxIterations

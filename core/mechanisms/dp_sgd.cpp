@@ -450,7 +450,8 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
   const auto averaged = static_cast<long long>(std::ceil(p.averagedTail * static_cast<double>(p.steps)));
   const long long averageFrom = p.steps - std::max(1LL, averaged);
   Eigen::VectorXd tailSum = Eigen::VectorXd::Zero(theta.size());
-  Eigen::VectorXd velocity = Eigen::VectorXd::Zero(p.momentum > 0 ? theta.size() : 0);
+  // Heavy ball; with β = 0 the velocity is the gradient itself (0·v + g = g exactly): plain steps.
+  Eigen::VectorXd velocity = Eigen::VectorXd::Zero(theta.size());
   BatchRows batchRows(train);
   for (long long t = 0; t < p.steps; ++t) {
     if (control.progress.cancelled()) return Error::cancelled();
@@ -469,12 +470,8 @@ static Result<PrivateModel> trainDpSgd(const MechanismOptions& o, const Dataset&
       sum += draw.value().noise;
     }
     const Eigen::VectorXd gradient = sum / expectedBatch + o.learner.lambda * theta;
-    if (p.momentum > 0) {
-      velocity = p.momentum * velocity + gradient;
-      theta -= eta * velocity;
-    } else {
-      theta -= eta * gradient;
-    }
+    velocity = p.momentum * velocity + gradient;
+    theta -= eta * velocity;
     if (model.isConstrained()) model.project(theta);
     if (t >= averageFrom) tailSum += theta;
     if (t % 16 == 0) control.progress.report(static_cast<double>(t) / static_cast<double>(p.steps));

@@ -132,8 +132,8 @@ struct DpSgdSettings {
   // docs/algorithms.md §3 E.
   std::optional<double> momentum;
   // The ε that schedule plans for; unset: the mechanism's ε, and ∞ without noise (σ = 0: the
-  // rule's most steps, T = 2000 at q = max(0.02, 256/n) with momentum 0.9, which is how the non-private baseline
-  // converges). A noise-free rerun of a private plan pins its ε here to reproduce its steps.
+  // rule's most steps, T = 2000 at q = max(0.02, 256/n) with momentum 0.9, which is how the
+  // non-private baseline converges). A noise-free rerun of a private plan pins its ε here to reproduce its steps.
   std::optional<double> scheduleEpsilon;
   // σ given as 0: the non-private baseline, reported NOT private (ε = ∞).
   bool noiseFree() const { return noiseMultiplier && *noiseMultiplier == 0; }

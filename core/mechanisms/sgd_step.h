@@ -57,10 +57,11 @@ double sgdStepForRows(const SgdStepLimits& limits, double lambda, double meanSqu
 // DP-SGD's schedule from public numbers only (DpSgdSettings::scheduleFromProblem;
 // docs/algorithms.md §3 E): with S = n·ε/√(d·C), T = clamp(round(2S), 50, 2000) steps at
 // Poisson rate q = min(0.4, 40/T) (so at most 40 epochs), the mean of the last half of the
-// iterates released; at ε = ∞ (no noise) with heavy-ball momentum β = kNoiseFreeMomentum. For large σ the calibrated σ grows in proportion to q at a fixed T, so
+// iterates released. For large σ the calibrated σ grows in proportion to q at a fixed T, so
 // the noise of a step's mean gradient is set by T alone: a large batch costs no noise and
 // cuts the sampling's; and the steps a run can afford before their noise outweighs their
-// progress grow with n·ε against the parameters' count.
+// progress grow with n·ε against the parameters' count. At ε = ∞ (no noise) the batch is at
+// least kNoiseFreeBatch rows and the steps take heavy-ball momentum β = kNoiseFreeMomentum.
 struct SgdSchedule {
   double q = 0;
   long long steps = 0;
