@@ -172,13 +172,14 @@ Index LmgcModel::parameterCount() const {
 }
 
 double LmgcModel::evaluate(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi* y,
-                           Eigen::MatrixXd& S, Eigen::MatrixXd* W) const {
+                           Eigen::MatrixXd& S, Eigen::MatrixXd* W, const Eigen::VectorXd* counts) const {
   const double h = huberWidth_;
   const Index M = components_;
   eigen_assert(!y || !owners_ || owners_->size() == X.rows());
+  eigen_assert(!counts || (M == 1 && counts->size() == X.rows()));
   const ChunkLoss chunkLoss = [&](const Eigen::MatrixXd& chunk, Index first, Eigen::MatrixXd* weights) {
     const auto labels = y->segment(first, chunk.rows());
-    if (M == 1) return lmgc_detail::pairLoss(chunk, labels, h, weights);
+    if (M == 1) return lmgc_detail::pairLoss(chunk, labels, h, weights, nullptr, counts ? counts->data() + first : nullptr);
     if (owners_) return lmgc_detail::mixtureLoss(chunk, labels, owners_->segment(first, chunk.rows()), M, h, weights);
     const Eigen::VectorXi own = ownComponents(X.middleRows(first, chunk.rows()), labels, centres_, M);
     return lmgc_detail::mixtureLoss(chunk, labels, own, M, h, weights);
@@ -195,18 +196,23 @@ LmgcModel LmgcModel::withOwnComponentsOf(const Eigen::MatrixXd& X, const Eigen::
 
 double LmgcModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                           const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
+  return countedLossSum(theta, X, y, nullptr, grad);
+}
+
+double LmgcModel::countedLossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
+                                 const Eigen::VectorXd* counts, Eigen::VectorXd* grad) const {
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
   Eigen::MatrixXd S, W;
-  const double loss = evaluate(theta, X, &y, S, grad ? &W : nullptr);
+  const double loss = evaluate(theta, X, &y, S, grad ? &W : nullptr, counts);
   if (grad) gradientFromWeights(X, W, *grad);
   return loss;
 }
 
 double LmgcModel::lossSumAndScores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
-                                   Eigen::MatrixXd& scores, Eigen::VectorXd* grad) const {
+                                   Eigen::MatrixXd& scores, Eigen::VectorXd* grad, const Eigen::VectorXd* counts) const {
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
   Eigen::MatrixXd S, W;
-  const double loss = evaluate(theta, X, &y, S, grad ? &W : nullptr);
+  const double loss = evaluate(theta, X, &y, S, grad ? &W : nullptr, counts);
   if (grad) gradientFromWeights(X, W, *grad);
   scores = components_ == 1 ? Eigen::MatrixXd(-S) : Eigen::MatrixXd(-lmgc_detail::classSoftMinimum(S, components_));
   return loss;

@@ -112,8 +112,12 @@ class LmgcModel : public Model {
                  Eigen::VectorXd* grad) const override;
   // lossSum, with scores(theta, X) into `scores` from the same evaluation (a caller that needs
   // both, as lmgc_screening.h's reference, computes the rows' scores once instead of twice).
+  // With counts (one Gaussian a class; lmgc_merged_rows.h) row i stands for counts[i] identical rows.
   double lossSumAndScores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
-                          Eigen::MatrixXd& scores, Eigen::VectorXd* grad) const;
+                          Eigen::MatrixXd& scores, Eigen::VectorXd* grad, const Eigen::VectorXd* counts = nullptr) const;
+  // lossSum with counts as lossSumAndScores's.
+  double countedLossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
+                        const Eigen::VectorXd* counts, Eigen::VectorXd* grad) const;
   Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                       const Eigen::VectorXi& y) const override;
   // n × C, entry (i, c) = −s_c(x_i).
@@ -167,9 +171,9 @@ class LmgcModel : public Model {
   // grad = Σ_i Σ_c W(i, c)·(class-c block x̃_i x̃_iᵀ), W = ∂ℓ_i/∂s_c (n × C).
   void gradientFromWeights(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W, Eigen::VectorXd& grad) const;
 
-  // S (n × blocks) and, with labels, the loss and (if W) ∂ℓ_i/∂S.
+  // S (n × blocks) and, with labels, the loss and (if W) ∂ℓ_i/∂S; counts as lossSumAndScores's.
   double evaluate(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi* y,
-                  Eigen::MatrixXd& S, Eigen::MatrixXd* W) const;
+                  Eigen::MatrixXd& S, Eigen::MatrixXd* W, const Eigen::VectorXd* counts = nullptr) const;
 
   double huberWidth_;
   Index components_;

@@ -109,7 +109,7 @@ class FaceProblem {
     for (const ClassFace& f : faces_) scores.col(&f - faces_.data()) = f.features * s.segment(f.offset, f.m);
     Eigen::MatrixXd W;
     const double loss = lmgc_detail::pairLoss(scores, p_.y, p_.model.huberWidth(), grad ? &W : nullptr,
-                                              grad ? &curvature_ : nullptr);
+                                              grad ? &curvature_ : nullptr, p_.counts ? p_.counts->data() : nullptr);
     double value = w * loss;
     if (grad) grad->resize(dimension_);
     for (const ClassFace& f : faces_) {

@@ -111,12 +111,15 @@ void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::Vector
   chunk.S.resize(chunk.computed, C);
   for (Index c = 0; c < C; ++c) chunk.S.col(c) = chunk.U.middleCols(offset(c), rank(c)).rowwise().squaredNorm();
   chunk.labels.resize(chunk.computed);
+  const Eigen::VectorXd* counts = problem_.counts;
+  chunk.counts.resize(counts ? chunk.computed : 0);
   for (Index j = 0; j < chunk.computed; ++j) {
     const Index i = chunk.rows[static_cast<std::size_t>(j)];
     chunk.labels[j] = problem_.y[i];
+    if (counts) chunk.counts[j] = (*counts)[i];
     if (refresh) referenceScores_.row(i) = chunk.S.row(j);
   }
-  chunk.loss = lmgc_detail::pairLoss(chunk.S, chunk.labels, h, &chunk.W);
+  chunk.loss = lmgc_detail::pairLoss(chunk.S, chunk.labels, h, &chunk.W, nullptr, counts ? chunk.counts.data() : nullptr);
   // Rows left after screening are nearly all within some margin: no second compaction.
   for (Index c = 0; c < C; ++c)
     chunk.U.middleCols(offset(c), rank(c)).array().colwise() *= (2.0 * w) * chunk.W.col(c).array();

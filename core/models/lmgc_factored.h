@@ -75,6 +75,7 @@ class LmgcFactoredObjective {
     Eigen::MatrixXd Xg, S, W;
     RowMajorMatrix U, gradient;  // with sparse rows, the gradient in their own coordinates
     Eigen::VectorXi labels;
+    Eigen::VectorXd counts;  // with the problem's counts
     std::vector<Index> rows;
   };
   // Rows a chunk; on sparse rows more, as each chunk's gradient (D × R) is then summed at

@@ -122,7 +122,7 @@ class PrimalDual {
     k_ = p.weight / (2 * p.model.huberWidth());
   }
 
-  Index dimension() const { return C_ * pairs_.size(); }
+  Index dimension() const { return lmgcInteriorDimension(C_, D_); }
   Index pairCount() const { return rows_.rows() * (C_ - 1); }
   double nu() const { return static_cast<double>(C_ * D_ + 2 * pairCount()); }
 
@@ -495,6 +495,7 @@ LmgcInteriorResult minimizeLmgcInterior(const LmgcInteriorProblem& problem, cons
     result.outcome = LmgcInteriorResult::Outcome::TooLarge;
     return result;
   }
+  eigen_assert(!problem.counts && "the interior point takes every row once");
 
   // Strictly inside: x_c + shift·I.
   double largest = 0;

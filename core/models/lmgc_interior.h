@@ -63,12 +63,19 @@ struct LmgcInteriorProblem {
   // The rows before T, when sparse enough to evaluate through (lmgc_sparse_rows.h); the
   // factored objective uses them.
   const LmgcSparseRows* sparse = nullptr;
+  // How many identical rows each row stands for (lmgc_merged_rows.h); null: one each. The
+  // factored objective, the semismooth Newton method and Newton on the face honour it; the
+  // interior point takes every row once (lmgc_solver.cpp merges only where it does not apply).
+  const Eigen::VectorXd* counts = nullptr;
 
   // R in these coordinates: Σ_c (q/2)⟨P x_c P, x_c⟩ + ⟨E_c, x_c⟩, with P = TTᵀ and
   // E_c = T c_c Tᵀ (symmetrized; zero without a linear term).
   Eigen::MatrixXd metric() const { return T * T.transpose(); }
   Eigen::MatrixXd linearTerm(Eigen::Index c) const;
 };
+
+// Unknowns of the Newton system for C class matrices of size D: C·D(D + 1)/2.
+inline Eigen::Index lmgcInteriorDimension(Eigen::Index C, Eigen::Index D) { return C * (D * (D + 1) / 2); }
 
 struct LmgcInteriorOptions {
   int maxIterations = 100;           // predictor–corrector steps

@@ -5,11 +5,12 @@
 namespace dpstudio {
 
 ScreenedLmgcLoss::ScreenedLmgcLoss(const LmgcModel& model, const Eigen::MatrixXd& rows, const Eigen::VectorXi& y,
-                                   const LmgcSparseRows* sparse)
+                                   const LmgcSparseRows* sparse, const Eigen::VectorXd* counts)
     : model_(model),
       rows_(rows),
       y_(y),
       sparse_(model.components() == 1 ? sparse : nullptr),
+      counts_(counts),
       squaredNorms_(LmgcModel::augmentedRows(rows).rowwise().squaredNorm()) {}
 
 // The loss and its gradient over the rows `kept` (every row when empty) through the sparse
@@ -18,9 +19,15 @@ double ScreenedLmgcLoss::lossOn(const Eigen::VectorXd& theta, const std::vector<
   const Eigen::MatrixXd S = sparse_->scores(theta, model_.classes(), kept);
   if (kept.empty()) referenceScores_ = S;
   Eigen::VectorXi labels(S.rows());
-  for (Index j = 0; j < S.rows(); ++j) labels[j] = y_[kept.empty() ? j : kept[static_cast<std::size_t>(j)]];
+  Eigen::VectorXd counts(counts_ ? S.rows() : 0);
+  for (Index j = 0; j < S.rows(); ++j) {
+    const Index i = kept.empty() ? j : kept[static_cast<std::size_t>(j)];
+    labels[j] = y_[i];
+    if (counts_) counts[j] = (*counts_)[i];
+  }
   Eigen::MatrixXd W;
-  const double loss = lmgc_detail::pairLoss(S, labels, model_.huberWidth(), &W);
+  const double loss =
+      lmgc_detail::pairLoss(S, labels, model_.huberWidth(), &W, nullptr, counts_ ? counts.data() : nullptr);
   grad = sparse_->weightedGram(W, kept);
   return loss;
 }
@@ -32,7 +39,7 @@ double ScreenedLmgcLoss::operator()(const Eigen::VectorXd& theta, Eigen::VectorX
     sinceRefresh_ = 0;
     computed_ = n;
     if (sparse_) return lossOn(theta, {}, grad);
-    const double loss = model_.lossSumAndScores(theta, rows_, y_, referenceScores_, &grad);
+    const double loss = model_.lossSumAndScores(theta, rows_, y_, referenceScores_, &grad, counts_);
     referenceScores_ = -referenceScores_;
     return loss;
   }
@@ -54,11 +61,14 @@ double ScreenedLmgcLoss::operator()(const Eigen::VectorXd& theta, Eigen::VectorX
   }
   subset_.resize(computed_, rows_.cols());
   subsetLabels_.resize(computed_);
+  subsetCounts_.resize(counts_ ? computed_ : 0);
   for (Index j = 0; j < computed_; ++j) {
-    subset_.row(j) = rows_.row(kept[static_cast<std::size_t>(j)]);
-    subsetLabels_[j] = y_[kept[static_cast<std::size_t>(j)]];
+    const Index i = kept[static_cast<std::size_t>(j)];
+    subset_.row(j) = rows_.row(i);
+    subsetLabels_[j] = y_[i];
+    if (counts_) subsetCounts_[j] = (*counts_)[i];
   }
-  return model_.lossSum(theta, subset_, subsetLabels_, &grad);
+  return model_.countedLossSum(theta, subset_, subsetLabels_, counts_ ? &subsetCounts_ : nullptr, &grad);
 }
 
 }  // namespace dpstudio

@@ -36,9 +36,10 @@ inline bool provablyBeyondEveryMargin(const Eigen::Ref<const Eigen::RowVectorXd>
 class ScreenedLmgcLoss {
  public:
   // References must outlive the object. With `sparse` (the same rows, lmgc_sparse_rows.h;
-  // one Gaussian a class) the scores and the gradient are taken through it.
+  // one Gaussian a class) the scores and the gradient are taken through it; with `counts`
+  // (one Gaussian a class) row i stands for counts[i] identical rows (lmgc_merged_rows.h).
   ScreenedLmgcLoss(const LmgcModel& model, const Eigen::MatrixXd& rows, const Eigen::VectorXi& y,
-                   const LmgcSparseRows* sparse = nullptr);
+                   const LmgcSparseRows* sparse = nullptr, const Eigen::VectorXd* counts = nullptr);
 
   double operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad);
 
@@ -52,6 +53,7 @@ class ScreenedLmgcLoss {
   const Eigen::MatrixXd& rows_;
   const Eigen::VectorXi& y_;
   const LmgcSparseRows* sparse_;
+  const Eigen::VectorXd* counts_;
   Eigen::VectorXd squaredNorms_;  // ‖x̃_i‖²
   Eigen::VectorXd reference_;
   Eigen::MatrixXd referenceScores_;
@@ -61,6 +63,7 @@ class ScreenedLmgcLoss {
   Index computed_ = 0;
   Eigen::MatrixXd subset_;
   Eigen::VectorXi subsetLabels_;
+  Eigen::VectorXd subsetCounts_;
 };
 
 }  // namespace dpstudio

@@ -105,7 +105,8 @@ class SemismoothNewton {
   bool prepare(const Point& point) {
     const Index n = rows_.rows();
     const Eigen::MatrixXd scores = -problem_.model.scores(point.x, problem_.rows);
-    lmgc_detail::pairLoss(scores, problem_.y, problem_.model.huberWidth(), nullptr, &curvature_);
+    lmgc_detail::pairLoss(scores, problem_.y, problem_.model.huberWidth(), nullptr, &curvature_,
+                          problem_.counts ? problem_.counts->data() : nullptr);
     active_.clear();
     for (Index i = 0; i < n; ++i)
       if ((curvature_.row(i).array() != 0).any()) active_.push_back(i);

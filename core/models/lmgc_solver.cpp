@@ -14,6 +14,7 @@
 #include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_interior.h"
+#include "core/models/lmgc_merged_rows.h"
 #include "core/models/lmgc_mixture_loss.h"
 #include "core/models/lmgc_mixture_solver.h"
 #include "core/models/lmgc_pairs.h"
@@ -326,14 +327,29 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   const bool hasLinear = terms.linear.size() == model.parameterCount();
   const Eigen::MatrixXd Tt = w.T.transpose(), TinvT = w.Tinv.transpose();
 
+  // Identical rows merged, each with its count (lmgc_merged_rows.h: the same objective over
+  // fewer rows), for one Gaussian a class where the interior point, which takes every row
+  // once, does not apply. The whitening above saw every row.
+  const Index d = X.cols();
+  const bool interiorApplies = lmgcInteriorDimension(C, D) <= LmgcInteriorOptions{}.maxDimension;
+  const std::optional<LmgcMergedRows> merged =
+      mixture || interiorApplies ? std::nullopt : LmgcMergedRows::ifWorthwhile(X, y);
+  const Eigen::MatrixXd mergedMapped =
+      merged ? Eigen::MatrixXd((merged->rows * w.T.topLeftCorner(d, d).transpose()).rowwise() +
+                               Eigen::RowVectorXd(w.T.topRightCorner(d, 1).transpose()))
+             : Eigen::MatrixXd();
+  const Eigen::MatrixXd& rows = merged ? mergedMapped : w.mapped;  // what the loss sees, whitened
+  const Eigen::VectorXi& labels = merged ? merged->y : y;
+  const Eigen::VectorXd* counts = merged ? &merged->counts : nullptr;
+
   // J in Φ' = T⁻ᵀΦT⁻¹: the loss of the mapped rows, and the regularizer of Φ = TᵀΦ'T, whose
   // gradient T(qΦ + c)Tᵀ is the original one pulled back. With P = TTᵀ and E = T c Tᵀ that
   // is qPΦ'P + E, and (q/2)‖Φ‖² + ⟨c, Φ⟩ = ⟨(q/2)PΦ'P + E, Φ'⟩: two products a class, not four.
   std::optional<ScreenedLmgcLoss> screened;
   // Rows sparse before whitening are evaluated through T (lmgc_sparse_rows.h).
-  const std::optional<LmgcSparseRows> sparse = LmgcSparseRows::ifSparse(X, w.T);
+  const std::optional<LmgcSparseRows> sparse = LmgcSparseRows::ifSparse(merged ? merged->rows : X, w.T);
   const Eigen::VectorXi own = owned.ownComponentsOfRows();  // computed once, by withOwnComponentsOf
-  if (!mixture) screened.emplace(model, w.mapped, y, sparse ? &*sparse : nullptr);
+  if (!mixture) screened.emplace(model, rows, labels, sparse ? &*sparse : nullptr, counts);
   const auto loss = [&](const Eigen::VectorXd& mapped, Eigen::VectorXd& grad) {
     if (!mixture) return (*screened)(mapped, grad);
     if (!sparse) return owned.lossSum(mapped, w.mapped, y, &grad);
@@ -381,11 +397,13 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // in κ, so one evaluation of the scores gives every slope in O(nC).
   // A mixture's soft minimum is not linear along the ray: its slope costs one gradient.
   if (run != LmgcRun::Private && mapped.squaredNorm() > 0) {
-    const Eigen::MatrixXd scores = mixture ? Eigen::MatrixXd() : Eigen::MatrixXd(-model.scores(mapped, w.mapped));
+    const Eigen::MatrixXd scores = mixture ? Eigen::MatrixXd() : Eigen::MatrixXd(-model.scores(mapped, rows));
     const Eigen::VectorXd phi = congruence(mapped, w.T, C);
     const double curvature = terms.quadratic * phi.squaredNorm(), linear = hasLinear ? terms.linear.dot(phi) : 0.0;
     const auto lossSlope = [&](double kappa) {
-      if (!mixture) return lmgc_detail::pairLossSlopeAlongRay(scores, y, model.huberWidth(), kappa);
+      if (!mixture)
+        return lmgc_detail::pairLossSlopeAlongRay(scores, labels, model.huberWidth(), kappa,
+                                                  counts ? counts->data() : nullptr);
       Eigen::VectorXd grad;
       loss(kappa * mapped, grad);
       return grad.dot(mapped);
@@ -410,7 +428,8 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   OptimizeSummary summary;
   if (options.validate() && !mixture) {
     summary = interiorThenProjectedGradient(
-        {model, w.mapped, y, weight, terms.quadratic, terms.linear, w.T, sparse ? &*sparse : nullptr}, objective, project, mapped, options, callback);
+        {model, rows, labels, weight, terms.quadratic, terms.linear, w.T, sparse ? &*sparse : nullptr, counts}, objective,
+        project, mapped, options, callback);
   } else if (options.validate() && mixture) {
     // L-BFGS over low-rank factors does the descent (lmgc_mixture_solver.h), projected
     // gradient decides; both share options.maxIterations.

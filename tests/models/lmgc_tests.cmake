@@ -38,3 +38,7 @@ dpstudio_add_test(test_lmgc_mixture
 dpstudio_add_test(test_lmgc_mixture_solver
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_mixture_solver.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
   LINKS dpstudio_models LABELS tsan)
+# Identical rows merged with their counts: the same evaluations, the whole problem's minimizer.
+dpstudio_add_test(test_lmgc_merged_rows
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_merged_rows.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
+  LINKS dpstudio_models)
