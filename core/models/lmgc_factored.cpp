@@ -104,9 +104,13 @@ void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::Vector
   if (problem_.sparse) {
     problem_.sparse->multiply(chunk.rows, pulled_, chunk.U);
   } else {
-    chunk.Xg.resize(chunk.computed, D);
-    for (Index j = 0; j < chunk.computed; ++j) chunk.Xg.row(j) = Xt_.row(chunk.rows[static_cast<std::size_t>(j)]);
-    chunk.U.noalias() = chunk.Xg * L_;
+    if (chunk.computed == rows) {
+      chunk.U.noalias() = Xt_.middleRows(first, rows) * L_;
+    } else {
+      chunk.Xg.resize(chunk.computed, D);
+      for (Index j = 0; j < chunk.computed; ++j) chunk.Xg.row(j) = Xt_.row(chunk.rows[static_cast<std::size_t>(j)]);
+      chunk.U.noalias() = chunk.Xg * L_;
+    }
   }
   chunk.S.resize(chunk.computed, C);
   for (Index c = 0; c < C; ++c) chunk.S.col(c) = chunk.U.middleCols(offset(c), rank(c)).rowwise().squaredNorm();
@@ -126,7 +130,11 @@ void LmgcFactoredObjective::lossChunk(Index k, bool refresh, const Eigen::Vector
   if (problem_.sparse) {
     problem_.sparse->transposeProduct(chunk.rows, chunk.U, chunk.gradient);
   } else {
-    chunk.gradient.noalias() = chunk.Xg.transpose() * chunk.U;
+    if (chunk.computed == rows) {
+      chunk.gradient.noalias() = Xt_.middleRows(first, rows).transpose() * chunk.U;
+    } else {
+      chunk.gradient.noalias() = chunk.Xg.transpose() * chunk.U;
+    }
   }
 }
 

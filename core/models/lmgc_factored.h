@@ -72,7 +72,8 @@ class LmgcFactoredObjective {
   struct Chunk {
     double loss = 0;
     Index computed = 0;
-    Eigen::MatrixXd Xg, S, W;
+    Eigen::MatrixXd S, W;
+    RowMajorMatrix Xg;  // the computed rows, when some of the chunk's were screened out
     RowMajorMatrix U, gradient;  // with sparse rows, the gradient in their own coordinates
     Eigen::VectorXi labels;
     Eigen::VectorXd counts;  // with the problem's counts
@@ -88,7 +89,8 @@ class LmgcFactoredObjective {
 
   const LmgcInteriorProblem& problem_;
   std::vector<Index> ranks_, offsets_;
-  Eigen::MatrixXd Xt_, P_;  // Xt_: the augmented rows, unless they are sparse
+  RowMajorMatrix Xt_;  // the augmented rows, unless they are sparse: a row's entries together
+  Eigen::MatrixXd P_;
   RowMajorMatrix pulled_;   // with sparse rows: TᵀL
   Eigen::VectorXd rowNorms_;
   std::vector<Eigen::MatrixXd> E_;
