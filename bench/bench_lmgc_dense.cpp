@@ -5,31 +5,16 @@
 // nothing is screened out).
 // Usage: bench_lmgc_dense [rows] [features] [classes] [rank]
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 
+#include "bench/best_of.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_screening.h"
 #include "core/random/rng.h"
 
 using namespace dpstudio;
 using Index = Eigen::Index;
-
-namespace {
-
-double millisecondsPerCall(const std::function<void(int)>& call) {
-  double best = 1e300;
-  for (int run = 0; run < 3; ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < 20; ++k) call(k);
-    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 20);
-  }
-  return best;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Index n = argc > 1 ? std::atol(argv[1]) : 60000, d = argc > 2 ? std::atol(argv[2]) : 50,
@@ -57,14 +42,18 @@ int main(int argc, char** argv) {
   LmgcFactoredObjective objective(problem, ranks);
   ScreenedLmgcLoss loss(model, X, y, nullptr);
   Eigen::VectorXd grad;
-  const double factored = millisecondsPerCall([&](int k) {
-    Eigen::VectorXd moved = factors * (1.0 + 0.5 * (k % 2));
-    objective(moved, grad);
-  });
-  const double full = millisecondsPerCall([&](int k) {
-    Eigen::VectorXd moved = theta * (1.0 + 0.5 * (k % 2));
-    loss(moved, grad);
-  });
+  const double factored = bench::millisecondsPerCall(
+      [&](int k) {
+        Eigen::VectorXd moved = factors * (1.0 + 0.5 * (k % 2));
+        objective(moved, grad);
+      },
+      20);
+  const double full = bench::millisecondsPerCall(
+      [&](int k) {
+        Eigen::VectorXd moved = theta * (1.0 + 0.5 * (k % 2));
+        loss(moved, grad);
+      },
+      20);
   std::printf("%ld × %ld, %ld classes, ranks %ld: factored objective %.2f ms, screened loss %.2f ms an evaluation "
               "(%ld rows computed)\n",
               static_cast<long>(n), static_cast<long>(d), static_cast<long>(C), static_cast<long>(rank), factored, full,

@@ -6,11 +6,10 @@
 // the point far enough that nothing is screened out).
 // Usage: bench_lmgc_sparse [rows]
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 
+#include "bench/best_of.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_screening.h"
 #include "core/models/lmgc_sparse_rows.h"
@@ -18,20 +17,6 @@
 
 using namespace dpstudio;
 using Index = Eigen::Index;
-
-namespace {
-
-double millisecondsPerCall(const std::function<void(int)>& call) {
-  double best = 1e300;
-  for (int run = 0; run < 3; ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < 50; ++k) call(k);
-    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 50);
-  }
-  return best;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Index n = argc > 1 ? std::atol(argv[1]) : 32561, d = 123, C = 2, D = d + 1;
@@ -66,14 +51,18 @@ int main(int argc, char** argv) {
     LmgcFactoredObjective objective(*problem, ranks);
     ScreenedLmgcLoss loss(model, mapped, y, problem->sparse);
     Eigen::VectorXd grad;
-    const double factored = millisecondsPerCall([&](int k) {
-      Eigen::VectorXd moved = factors * (1.0 + 0.5 * (k % 2));
-      objective(moved, grad);
-    });
-    const double full = millisecondsPerCall([&](int k) {
-      Eigen::VectorXd moved = theta * (1.0 + 0.5 * (k % 2));
-      loss(moved, grad);
-    });
+    const double factored = bench::millisecondsPerCall(
+        [&](int k) {
+          Eigen::VectorXd moved = factors * (1.0 + 0.5 * (k % 2));
+          objective(moved, grad);
+        },
+        50);
+    const double full = bench::millisecondsPerCall(
+        [&](int k) {
+          Eigen::VectorXd moved = theta * (1.0 + 0.5 * (k % 2));
+          loss(moved, grad);
+        },
+        50);
     std::printf("%s rows: factored objective %.2f ms, screened loss %.2f ms an evaluation (%ld rows computed)\n", name,
                 factored, full, static_cast<long>(objective.computedRows()));
   }
