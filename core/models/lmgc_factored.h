@@ -49,7 +49,8 @@ OptimizeSummary minimizeLmgcFactored(const LmgcInteriorProblem& problem, Eigen::
 // reference is renewed when most rows had to be computed anyway, or every kRefreshEvery
 // evaluations.
 //
-// With the problem's sparse rows (lmgc_sparse_rows.h) the products go through them.
+// With the problem's sparse rows (lmgc_sparse_rows.h) the products go through them; with its
+// counts (lmgc_merged_rows.h) each row's terms are multiplied by its count.
 // Rows are taken in chunks of a fixed size, in parallel (core/util/parallel.h); partials are
 // added in chunk order, so results do not depend on the thread count.
 class LmgcFactoredObjective {
