@@ -26,14 +26,14 @@ using namespace dpstudio;
 
 namespace {
 
-// Distinct one-hot-like rows (`ones` features set a row), each repeated 1–4 times and
-// shuffled, labels from a noisy rule on the features; `merged` the distinct ones.
+// `distinct` different one-hot-like rows (at most `ones` features set a row), each repeated
+// 1–4 times and shuffled, labels from a noisy rule on the features.
 struct RepeatedRows {
   Eigen::MatrixXd X;
   Eigen::VectorXi y;
   Eigen::Index distinct = 0;
 
-  RepeatedRows(Eigen::Index rows, Eigen::Index d, Eigen::Index C, int ones, Rng& rng) {
+  RepeatedRows(Eigen::Index rows, Eigen::Index d, Eigen::Index C, int ones, Rng& rng) : distinct(rows) {
     std::vector<Eigen::RowVectorXd> unique;
     std::vector<int> labels;
     const Eigen::VectorXd rule = test::gaussianMatrix(d, 1, rng);
@@ -55,7 +55,6 @@ struct RepeatedRows {
       X.row(i) = unique[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
       y[i] = labels[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
     }
-    distinct = rows;
   }
 };
 
