@@ -107,11 +107,13 @@ class PrimalDual {
     std::stable_sort(order.begin(), order.end(), [&](Index i, Index j) { return p.y[i] < p.y[j]; });
     rows_.resize(n, p.rows.cols());
     labels_.resize(n);
+    rowWeight_.resize(n);
     classStart_ = std::vector<Index>(static_cast<std::size_t>(C_ + 1), 0);
     for (Index k = 0; k < n; ++k) {
       const Index i = order[static_cast<std::size_t>(k)];
       rows_.row(k) = p.rows.row(i);
       labels_[k] = p.y[i];
+      rowWeight_[k] = p.counts ? p.weight * (*p.counts)[i] : p.weight;
       ++classStart_[static_cast<std::size_t>(p.y[i] + 1)];
     }
     for (Index c = 0; c < C_; ++c) classStart_[static_cast<std::size_t>(c + 1)] += classStart_[static_cast<std::size_t>(c)];
@@ -119,7 +121,7 @@ class PrimalDual {
     metric_ = p.metric();
     mask_ = Eigen::MatrixXd::Ones(n, C_);
     for (Index i = 0; i < n; ++i) mask_(i, labels_[i]) = 0;
-    k_ = p.weight / (2 * p.model.huberWidth());
+    rowK_ = rowWeight_ / (2 * p.model.huberWidth());
   }
 
   Index dimension() const { return lmgcInteriorDimension(C_, D_); }
@@ -141,7 +143,7 @@ class PrimalDual {
         u_(i, c) = std::clamp(a, 0.0, 2 * h);
         v_(i, c) = std::max(a - u_(i, c), 0.0) + 1;
       }
-    y_ = 0.5 * p_.weight * mask_;
+    y_ = 0.5 * (rowWeight_.asDiagonal() * mask_);
     eta_ = y_;
     const Eigen::MatrixXd s = slack(z);
     const double mu0 = (y_.cwiseProduct(s).sum() + eta_.cwiseProduct(v_).sum()) / static_cast<double>(2 * pairCount());
@@ -185,13 +187,13 @@ class PrimalDual {
     s_ = slack(margins(x));
     gap += y_.cwiseProduct(s_).sum() + eta_.cwiseProduct(v_).sum();
     mu_ = gap / nu();
-    ru_ = (k_ * u_ - y_).cwiseProduct(mask_);
-    rv_ = (p_.weight * mask_ - y_ - eta_).cwiseProduct(mask_);
+    ru_ = (rowK_.asDiagonal() * u_ - y_).cwiseProduct(mask_);
+    rv_ = (rowWeight_.asDiagonal() * mask_ - y_ - eta_).cwiseProduct(mask_);
     // κ_p = 1/(1/k + v/η + s/y): the pairs' curvature after eliminating u, v, y, η.
     kappa_.setZero(n, C_);
     for (Index i = 0; i < n; ++i)
       for (Index c = 0; c < C_; ++c)
-        if (mask_(i, c) != 0) kappa_(i, c) = 1 / (1 / k_ + v_(i, c) / eta_(i, c) + s_(i, c) / y_(i, c));
+        if (mask_(i, c) != 0) kappa_(i, c) = 1 / (1 / rowK_[i] + v_(i, c) / eta_(i, c) + s_(i, c) / y_(i, c));
     if (!factor()) return 0;
     regularizerGradient(x);
 
@@ -365,7 +367,7 @@ class PrimalDual {
         for (Index c = 0; c < C_; ++c) {
           if (mask_(i, c) == 0) continue;
           g(i, c) = kappa_(i, c) *
-                    (rcY(i, c) / y_(i, c) + ru_(i, c) / k_ - (rcV(i, c) - v_(i, c) * rv_(i, c)) / eta_(i, c));
+                    (rcY(i, c) / y_(i, c) + ru_(i, c) / rowK_[i] - (rcV(i, c) - v_(i, c) * rv_(i, c)) / eta_(i, c));
           const double t = y_(i, c) + g(i, c);
           W(i, c) += t;
           W(i, labels_[i]) -= t;
@@ -405,7 +407,7 @@ class PrimalDual {
           if (mask_(i, c) == 0) continue;
           const double delta_p = q(i, c) - q(i, labels_[i]);
           d.y(i, c) = g(i, c) - kappa_(i, c) * delta_p;
-          d.u(i, c) = (d.y(i, c) - ru_(i, c)) / k_;
+          d.u(i, c) = (d.y(i, c) - ru_(i, c)) / rowK_[i];
           d.eta(i, c) = rv_(i, c) - d.y(i, c);
           d.v(i, c) = (rcV(i, c) - v_(i, c) * d.eta(i, c)) / eta_(i, c);
           d.s(i, c) = d.u(i, c) + d.v(i, c) + delta_p;
@@ -442,7 +444,9 @@ class PrimalDual {
   Eigen::MatrixXd augmented_;  // x̃ = [x; 1]/√2 of rows_
   Eigen::MatrixXd metric_;     // TTᵀ
   Eigen::MatrixXd mask_;       // n × C: 1 on the pairs (c ≠ y_i)
-  double k_ = 0;               // w/(2h): the hinge's curvature on its quadratic part
+  // A row's weight w·count (lmgc_merged_rows.h: a merged row is count identical pairs, its
+  // duals count times theirs) and w·count/(2h), the hinge's curvature on its quadratic part.
+  Eigen::VectorXd rowWeight_, rowK_;
   // The duals and the pairs' variables.
   std::vector<Eigen::MatrixXd> Z_;
   Eigen::MatrixXd u_, v_, y_, eta_;
@@ -495,7 +499,6 @@ LmgcInteriorResult minimizeLmgcInterior(const LmgcInteriorProblem& problem, cons
     result.outcome = LmgcInteriorResult::Outcome::TooLarge;
     return result;
   }
-  eigen_assert(!problem.counts && "the interior point takes every row once");
 
   // Strictly inside: x_c + shift·I.
   double largest = 0;

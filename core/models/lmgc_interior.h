@@ -63,9 +63,9 @@ struct LmgcInteriorProblem {
   // The rows before T, when sparse enough to evaluate through (lmgc_sparse_rows.h); the
   // factored objective uses them.
   const LmgcSparseRows* sparse = nullptr;
-  // How many identical rows each row stands for (lmgc_merged_rows.h); null: one each. The
-  // factored objective, the semismooth Newton method and Newton on the face honour it; the
-  // interior point takes every row once (lmgc_solver.cpp merges only where it does not apply).
+  // How many identical rows each row stands for (lmgc_merged_rows.h); null: one each. Every
+  // method here honours it: the loss's terms are multiplied by the count, and in the interior
+  // point a row's pairs carry the weight w·count (its duals are count times one row's).
   const Eigen::VectorXd* counts = nullptr;
 
   // R in these coordinates: Σ_c (q/2)⟨P x_c P, x_c⟩ + ⟨E_c, x_c⟩, with P = TTᵀ and

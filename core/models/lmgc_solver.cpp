@@ -328,12 +328,9 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   const Eigen::MatrixXd Tt = w.T.transpose(), TinvT = w.Tinv.transpose();
 
   // Identical rows merged, each with its count (lmgc_merged_rows.h: the same objective over
-  // fewer rows), for one Gaussian a class where the interior point, which takes every row
-  // once, does not apply. The whitening above saw every row.
+  // fewer rows), for one Gaussian a class. The whitening above saw every row.
   const Index d = X.cols();
-  const bool interiorApplies = lmgcInteriorDimension(C, D) <= LmgcInteriorOptions{}.maxDimension;
-  const std::optional<LmgcMergedRows> merged =
-      mixture || interiorApplies ? std::nullopt : LmgcMergedRows::ifWorthwhile(X, y);
+  const std::optional<LmgcMergedRows> merged = mixture ? std::nullopt : LmgcMergedRows::ifWorthwhile(X, y);
   const Eigen::MatrixXd mergedMapped =
       merged ? Eigen::MatrixXd((merged->rows * w.T.topLeftCorner(d, d).transpose()).rowwise() +
                                Eigen::RowVectorXd(w.T.topRightCorner(d, 1).transpose()))

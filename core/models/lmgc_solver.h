@@ -61,8 +61,8 @@ enum class LmgcRun {
 // digits 1.1 s instead of 9.2 s (bench_lmgc), at λ = 10⁻³ 1.9 s instead of 8.4 s. Every
 // path ends on the same measure, checked by projected gradient or the interior point. The loss skips rows that provably sit beyond every margin
 // (lmgc_screening.h): the same sums, computed on a third of digits' rows near the minimizer.
-// Beyond the interior point's size identical rows are merged with their counts
-// (lmgc_merged_rows.h): a9a's 32 561 rows are 26 008 distinct ones, 40 → 32.5 s.
+// Identical rows are merged with their counts (lmgc_merged_rows.h): a9a's 32 561 rows are
+// 26 008 distinct ones, 40 → 32.5 s.
 OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                                      const ObjectiveTerms& terms, Eigen::VectorXd& theta,
                                      ProjectedGradientOptions options, const IterationCallback& callback = {},
