@@ -11,8 +11,10 @@ namespace dpstudio {
 
 using Index = Eigen::Index;
 
-bool BlockedCholesky::compute(Eigen::MatrixXd A) {
-  L_ = std::move(A);
+bool BlockedCholesky::compute(Eigen::MatrixXd A) { return computeInPlace(A); }
+
+bool BlockedCholesky::computeInPlace(Eigen::MatrixXd& A) {
+  L_.swap(A);
   ok_ = false;
   const Index n = L_.rows();
   if (L_.cols() != n) return false;

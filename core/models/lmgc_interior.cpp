@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "core/linalg/blocked_cholesky.h"
 #include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc_congruence.h"
+#include "core/models/lmgc_pair_curvature.h"
+#include "core/models/lmgc_sym_coordinates.h"
 #include "core/util/parallel.h"
 
 namespace dpstudio {
@@ -30,40 +33,12 @@ constexpr double kSmallestStep = 1e-10;  // steps this short: stalled, hand over
 // Converged also needs the complementarity gap below this share of |J|: the caller's measure
 // alone, relative to ‖x‖, can hold while J is still 10⁻⁵ above its minimum (raw wine).
 constexpr double kGapShare = 1e-10;
-// Rows per slice when the system is formed (factor()).
-constexpr Index kSliceRows = 2048;
 
-// Coordinates of the symmetric matrices in an eigenbasis V of x_c: pairs (a ≤ b) of the
-// orthonormal basis e_ae_aᵀ, (e_ae_bᵀ + e_be_aᵀ)/√2, in which the log-det barrier's Hessian
-// is diagonal (μ/(λ_aλ_b)).
-struct Pairs {
-  std::vector<std::pair<Index, Index>> list;
-  explicit Pairs(Index D) {
-    for (Index b = 0; b < D; ++b)
-      for (Index a = 0; a <= b; ++a) list.emplace_back(a, b);
-  }
-  Index size() const { return static_cast<Index>(list.size()); }
-};
-
-void coordinatesOf(const Pairs& pairs, const Eigen::MatrixXd& ZV, Eigen::Ref<Eigen::VectorXd> out) {
-  for (Index k = 0; k < pairs.size(); ++k) {
-    const auto [a, b] = pairs.list[static_cast<std::size_t>(k)];
-    out[k] = a == b ? ZV(a, a) : std::numbers::sqrt2 * ZV(a, b);
-  }
-}
-
-Eigen::MatrixXd matrixOf(const Pairs& pairs, const Eigen::Ref<const Eigen::VectorXd>& delta, Index D) {
-  Eigen::MatrixXd ZV(D, D);
-  for (Index k = 0; k < pairs.size(); ++k) {
-    const auto [a, b] = pairs.list[static_cast<std::size_t>(k)];
-    if (a == b) {
-      ZV(a, a) = delta[k];
-    } else {
-      ZV(a, b) = ZV(b, a) = delta[k] / std::numbers::sqrt2;
-    }
-  }
-  return ZV;
-}
+// The symmetric matrices' coordinates (lmgc_sym_coordinates.h), taken in an eigenbasis V of
+// x_c: there the log-det barrier's Hessian is diagonal (μ/(λ_aλ_b)).
+using Pairs = lmgc_detail::SymmetricPairs;
+using lmgc_detail::coordinatesOf;
+using lmgc_detail::matrixOf;
 
 // sym(M) = (M + Mᵀ)/2.
 Eigen::MatrixXd sym(const Eigen::MatrixXd& m) { return 0.5 * (m + m.transpose()); }
@@ -118,9 +93,12 @@ class PrimalDual {
     }
     for (Index c = 0; c < C_; ++c) classStart_[static_cast<std::size_t>(c + 1)] += classStart_[static_cast<std::size_t>(c)];
     augmented_ = LmgcModel::augmentedRows(rows_);
+    outer_ = lmgc_detail::outerProductCoordinates(pairs_, augmented_);
+    pairCurvature_.emplace(pairs_, augmented_, outer_, classStart_);
     metric_ = p.metric();
     mask_ = Eigen::MatrixXd::Ones(n, C_);
     for (Index i = 0; i < n; ++i) mask_(i, labels_[i]) = 0;
+    labelMask_ = 1 - mask_.array();
     rowK_ = rowWeight_ / (2 * p.model.huberWidth());
   }
 
@@ -159,11 +137,10 @@ class PrimalDual {
   // One Mehrotra predictor–corrector step from x (and the duals held here). Returns the
   // step length taken (0: the system could not be solved).
   double step(Eigen::VectorXd& x) {
-    const Index n = rows_.rows(), m = pairs_.size();
+    const Index n = rows_.rows();
     V_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
     lambda_.assign(static_cast<std::size_t>(C_), Eigen::VectorXd());
     ZV_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
-    P_.resize(static_cast<std::size_t>(C_));  // kept: n × m a class, the same sizes every step
     double gap = 0;
     for (Index c = 0; c < C_; ++c) {
       const auto cs = static_cast<std::size_t>(c);
@@ -174,26 +151,24 @@ class PrimalDual {
       ZV_[cs] = sym(V_[cs].transpose() * Z_[cs] * V_[cs]);
       gap += lambda_[cs].dot(ZV_[cs].diagonal());
     }
-    parallelFor(C_, [&](Index c) {  // each class its own P
-      // Rows' coordinates: x̃ᵀE_αx̃ = p_ap_b (·√2 off the diagonal), p = Vᵀx̃.
-      const auto cs = static_cast<std::size_t>(c);
-      const Eigen::MatrixXd rowsV = augmented_ * V_[cs];
-      P_[cs].resize(n, m);
-      for (Index k = 0; k < m; ++k) {
-        const auto [a, b] = pairs_.list[static_cast<std::size_t>(k)];
-        P_[cs].col(k) = rowsV.col(a).cwiseProduct(rowsV.col(b)) * (a == b ? 1.0 : std::numbers::sqrt2);
-      }
-    });
+    L_.resize(static_cast<std::size_t>(C_));
+    for (Index c = 0; c < C_; ++c) L_[static_cast<std::size_t>(c)] = lmgc_detail::basisChange(pairs_, V_[static_cast<std::size_t>(c)]);
     s_ = slack(margins(x));
     gap += y_.cwiseProduct(s_).sum() + eta_.cwiseProduct(v_).sum();
     mu_ = gap / nu();
     ru_ = (rowK_.asDiagonal() * u_ - y_).cwiseProduct(mask_);
     rv_ = (rowWeight_.asDiagonal() * mask_ - y_ - eta_).cwiseProduct(mask_);
+    // y and η with 1 off the pairs, to divide by (column y_i is 0 in everything divided).
+    yPad_ = y_ + labelMask_;
+    etaPad_ = eta_ + labelMask_;
     // κ_p = 1/(1/k + v/η + s/y): the pairs' curvature after eliminating u, v, y, η.
-    kappa_.setZero(n, C_);
-    for (Index i = 0; i < n; ++i)
-      for (Index c = 0; c < C_; ++c)
-        if (mask_(i, c) != 0) kappa_(i, c) = 1 / (1 / rowK_[i] + v_(i, c) / eta_(i, c) + s_(i, c) / y_(i, c));
+    kappa_.resize(n, C_);
+    forRowChunks([&](Index first, Index count) {
+      const auto rows = [&](const Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
+      kappa_.middleRows(first, count).array() =
+          rows(mask_) / (((rows(v_) / rows(etaPad_)).colwise() + rowK_.segment(first, count).array().inverse()) +
+                         rows(s_) / rows(yPad_));
+    });
     if (!factor()) return 0;
     regularizerGradient(x);
 
@@ -253,6 +228,11 @@ class PrimalDual {
     for (Index i = 0; i < s.rows(); ++i) z.row(i) = s.row(i).array() - s(i, labels_[i]);
     return z;
   }
+  // body(first, count) for the rows in RowChunks, on the worker threads.
+  void forRowChunks(const std::function<void(Index first, Index count)>& body) const {
+    const RowChunks chunks{rows_.rows()};
+    parallelFor(chunks.count(), [&](Index chunk) { body(chunks.begin(chunk), chunks.size(chunk)); });
+  }
   // The hinge constraint's slack u + v − (1 + h − m) ≥ 0.
   Eigen::MatrixXd slack(const Eigen::MatrixXd& z) const {
     return (u_ + v_ + z).array() - (1 + p_.model.huberWidth());
@@ -260,7 +240,7 @@ class PrimalDual {
 
   // H = ∇²R + Σ_p κ_p A_pA_pᵀ + E, E(Δ) = sym(x⁻¹ΔZ) the HKM term, in the eigenbases.
   bool factor() {
-    const Index n = rows_.rows(), m = pairs_.size(), M = dimension();
+    const Index m = pairs_.size(), M = dimension();
     H_ = Eigen::MatrixXd::Zero(M, M);
     const auto scale = [](Index a, Index b) { return a == b ? 0.5 : 1.0 / std::numbers::sqrt2; };
     parallelFor(C_, [&](Index c) {  // each class its own diagonal block
@@ -288,48 +268,13 @@ class PrimalDual {
         }
       }
     });
-    // The pairs: Σ_i Σ_{c≠y} κ_ic (a_ic − a_iy)(a_ic − a_iy)ᵀ, class blocks (a, b), each block
-    // its own task.
-    std::vector<std::pair<Index, Index>> blocks;
-    for (Index a = 0; a < C_; ++a)
-      for (Index b = a; b < C_; ++b) blocks.emplace_back(a, b);
-    parallelFor(static_cast<Index>(blocks.size()), [&](Index task) {
-      const auto [a, b] = blocks[static_cast<std::size_t>(task)];
-      const Eigen::MatrixXd& Pa = P_[static_cast<std::size_t>(a)];
-      // Rows in slices of kSliceRows, scaled into a slice-sized buffer: a scaled copy of all n
-      // rows (shuttle: 19 MB a class, every step) is fresh memory each time, and its page
-      // faults cost more than the products (this VM: ~12 µs a 4 KiB page).
-      Eigen::MatrixXd scaled;
-      if (a == b) {
-        // ω ≥ 0 on the diagonal blocks: a symmetric rank-n update, half a product's flops.
-        Eigen::VectorXd omega(n);
-        for (Index i = 0; i < n; ++i) omega[i] = a == labels_[i] ? kappa_.row(i).sum() : kappa_(i, a);
-        if (omega.isZero(0)) return;
-        omega = omega.cwiseMax(0.0).cwiseSqrt();
-        auto Haa = H_.block(a * m, a * m, m, m).selfadjointView<Eigen::Upper>();
-        for (Index first = 0; first < n; first += kSliceRows) {
-          const Index count = std::min(kSliceRows, n - first);
-          scaled.noalias() = omega.segment(first, count).asDiagonal() * Pa.middleRows(first, count);
-          Haa.rankUpdate(scaled.transpose());
-        }
-        return;
-      }
-      // Off the diagonal ω is −κ_ib on class a's rows, −κ_ia on class b's, 0 on the rest.
-      const Eigen::MatrixXd& Pb = P_[static_cast<std::size_t>(b)];
-      auto Hab = H_.block(a * m, b * m, m, m);
-      for (const auto& [own, other] : {std::pair{a, b}, std::pair{b, a}}) {
-        const Index start = classStart_[static_cast<std::size_t>(own)], end = classStart_[static_cast<std::size_t>(own + 1)];
-        for (Index first = start; first < end; first += kSliceRows) {
-          const Index count = std::min(kSliceRows, end - first);
-          scaled.noalias() = (-kappa_.col(other).segment(first, count)).asDiagonal() * Pb.middleRows(first, count);
-          Hab.noalias() += Pa.middleRows(first, count).transpose() * scaled;
-        }
-      }
-    });
+    // The pairs: Σ_i Σ_{c≠y} κ_ic (a_ic − a_iy)(a_ic − a_iy)ᵀ (lmgc_pair_curvature.h).
+    pairCurvature_->addTo(H_, kappa_, V_, L_);
     // Symmetric diagonal scaling before Cholesky (of the upper triangle, the one filled, which
     // is the lower triangle of the transpose that BlockedCholesky reads).
     scaling_ = H_.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
-    return cholesky_.compute((scaling_.asDiagonal() * H_ * scaling_.asDiagonal()).transpose());
+    scaledSystem_.noalias() = (scaling_.asDiagonal() * H_ * scaling_.asDiagonal()).transpose();
+    return cholesky_.computeInPlace(scaledSystem_);
   }
 
   // ∇R = T(qΦ + c)Tᵀ in each eigenbasis' coordinates.
@@ -359,25 +304,37 @@ class PrimalDual {
     // Δy_p = g_p − κ_p⟨A_p, Δx⟩.
     Eigen::MatrixXd& g = g_;
     Eigen::MatrixXd& W = W_;
-    g.setZero(n, C_);
-    W.setZero(n, C_);
-    const RowChunks chunks{n};
-    parallelFor(chunks.count(), [&](Index chunk) {  // rows are independent
-      for (Index i = chunks.begin(chunk), end = i + chunks.size(chunk); i < end; ++i)
-        for (Index c = 0; c < C_; ++c) {
-          if (mask_(i, c) == 0) continue;
-          g(i, c) = kappa_(i, c) *
-                    (rcY(i, c) / y_(i, c) + ru_(i, c) / rowK_[i] - (rcV(i, c) - v_(i, c) * rv_(i, c)) / eta_(i, c));
-          const double t = y_(i, c) + g(i, c);
-          W(i, c) += t;
-          W(i, labels_[i]) -= t;
-        }
+    g.resize(n, C_);
+    W.resize(n, C_);
+    forRowChunks([&](Index first, Index count) {  // rows are independent
+      const auto rows = [&](const Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
+      g.middleRows(first, count).array() =
+          rows(kappa_) * ((rows(rcY) / rows(yPad_) + rows(ru_).colwise() / rowK_.segment(first, count).array()) -
+                          (rows(rcV) - rows(v_) * rows(rv_)) / rows(etaPad_));
+      // W_ic = y_ic + g_ic on the pairs, and minus their sum on column y_i.
+      W.middleRows(first, count) = y_.middleRows(first, count) + g.middleRows(first, count);
+      for (Index i = first; i < first + count; ++i) {
+        double sum = 0;
+        for (Index c = 0; c < C_; ++c)
+          if (c != labels_[i]) sum += W(i, c);
+        W(i, labels_[i]) = -sum;
+      }
     });
+    const RowChunks chunks{n};
+    // Σ_i W_ic a_ic = L_c·Σ_i W_ic q_i: the rows' sums by chunk, added in chunk order.
+    std::vector<Eigen::MatrixXd> partial(static_cast<std::size_t>(chunks.count()));
+    parallelFor(chunks.count(), [&](Index chunk) {
+      partial[static_cast<std::size_t>(chunk)].noalias() =
+          outer_.middleRows(chunks.begin(chunk), chunks.size(chunk)).transpose() *
+          W.middleRows(chunks.begin(chunk), chunks.size(chunk));
+    });
+    Eigen::MatrixXd weighted = Eigen::MatrixXd::Zero(m, C_);
+    for (const Eigen::MatrixXd& part : partial) weighted += part;
     Eigen::VectorXd rhs = -regCoords_;
     parallelFor(C_, [&](Index c) {  // each class its own segment
       const auto cs = static_cast<std::size_t>(c);
       auto rc = rhs.segment(c * m, m);
-      rc.noalias() += P_[cs].transpose() * W.col(c);
+      rc.noalias() += L_[cs] * weighted.col(c);
       Eigen::VectorXd extra(m);
       const Eigen::MatrixXd target_c = target * Eigen::MatrixXd(lambda_[cs].cwiseInverse().asDiagonal()) - corrZ[cs];
       coordinatesOf(pairs_, target_c, extra);
@@ -389,29 +346,36 @@ class PrimalDual {
     d.x.resize(C_ * D_ * D_);
     d.xV.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
     d.zV.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
+    // ⟨a_ic, Δx_c⟩ = q_iᵀ(L_cᵀΔx_c): one product over the rows for every class.
     Eigen::MatrixXd& q = q_;
     q.resize(n, C_);
+    Eigen::MatrixXd standard(m, C_);
     parallelFor(C_, [&](Index c) {  // each class its own blocks and column
       const auto cs = static_cast<std::size_t>(c);
       d.xV[cs] = matrixOf(pairs_, delta.segment(c * m, m), D_);
       Eigen::Map<Eigen::MatrixXd>(d.x.data() + c * D_ * D_, D_, D_) = V_[cs] * d.xV[cs] * V_[cs].transpose();
-      q.col(c) = P_[cs] * delta.segment(c * m, m);
+      standard.col(c).noalias() = L_[cs].transpose() * delta.segment(c * m, m);
       // ΔZ̃ = σμΛ⁻¹ − Z̃ − sym(Λ⁻¹ΔX̃Z̃) − corrZ.
       const Eigen::VectorXd inv = lambda_[cs].cwiseInverse();
       d.zV[cs] = target * Eigen::MatrixXd(inv.asDiagonal()) - ZV_[cs] - sym(inv.asDiagonal() * d.xV[cs] * ZV_[cs]) - corrZ[cs];
     });
-    for (Eigen::MatrixXd* pairs : {&d.u, &d.v, &d.y, &d.eta, &d.s}) pairs->setZero(n, C_);
     parallelFor(chunks.count(), [&](Index chunk) {
-      for (Index i = chunks.begin(chunk), end = i + chunks.size(chunk); i < end; ++i)
-        for (Index c = 0; c < C_; ++c) {
-          if (mask_(i, c) == 0) continue;
-          const double delta_p = q(i, c) - q(i, labels_[i]);
-          d.y(i, c) = g(i, c) - kappa_(i, c) * delta_p;
-          d.u(i, c) = (d.y(i, c) - ru_(i, c)) / rowK_[i];
-          d.eta(i, c) = rv_(i, c) - d.y(i, c);
-          d.v(i, c) = (rcV(i, c) - v_(i, c) * d.eta(i, c)) / eta_(i, c);
-          d.s(i, c) = d.u(i, c) + d.v(i, c) + delta_p;
-        }
+      q.middleRows(chunks.begin(chunk), chunks.size(chunk)).noalias() =
+          outer_.middleRows(chunks.begin(chunk), chunks.size(chunk)) * standard;
+    });
+    for (Eigen::MatrixXd* pairs : {&d.u, &d.v, &d.y, &d.eta, &d.s}) pairs->resize(n, C_);
+    forRowChunks([&](Index first, Index count) {
+      const auto rows = [&](const Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
+      const auto out = [&](Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
+      // Δm_p = ⟨a_ic − a_iy, Δx⟩, 0 on column y_i.
+      Eigen::ArrayXd own(count);
+      for (Index i = 0; i < count; ++i) own[i] = q(first + i, labels_[first + i]);
+      const Eigen::ArrayXXd margin = rows(q).colwise() - own;
+      out(d.y) = rows(g) - rows(kappa_) * margin;
+      out(d.u) = (rows(d.y) - rows(ru_)).colwise() / rowK_.segment(first, count).array();
+      out(d.eta) = rows(rv_) - rows(d.y);
+      out(d.v) = (rows(rcV) - rows(v_) * rows(d.eta)) / rows(etaPad_);
+      out(d.s) = rows(d.u) + rows(d.v) + margin;
     });
     return true;
   }
@@ -442,8 +406,11 @@ class PrimalDual {
   Eigen::VectorXi labels_;             // their labels
   std::vector<Index> classStart_;      // class c's rows: [classStart_[c], classStart_[c + 1])
   Eigen::MatrixXd augmented_;  // x̃ = [x; 1]/√2 of rows_
+  Eigen::MatrixXd outer_;      // row i: coords(x̃_ix̃_iᵀ), n × m
+  std::optional<lmgc_detail::PairCurvature> pairCurvature_;  // over augmented_ and outer_
   Eigen::MatrixXd metric_;     // TTᵀ
   Eigen::MatrixXd mask_;       // n × C: 1 on the pairs (c ≠ y_i)
+  Eigen::MatrixXd labelMask_;  // 1 − mask_
   // A row's weight w·count (lmgc_merged_rows.h: a merged row is count identical pairs, its
   // duals count times theirs) and w·count/(2h), the hinge's curvature on its quadratic part.
   Eigen::VectorXd rowWeight_, rowK_;
@@ -452,11 +419,13 @@ class PrimalDual {
   Eigen::MatrixXd u_, v_, y_, eta_;
   // Per step.
   double mu_ = 0;
-  std::vector<Eigen::MatrixXd> V_, ZV_, P_;
+  std::vector<Eigen::MatrixXd> V_, ZV_;
+  std::vector<Eigen::MatrixXd> L_;     // coords(x̃x̃ᵀ) → coords in V_c's basis (lmgc_sym_coordinates.h)
   std::vector<Eigen::VectorXd> lambda_;
-  Eigen::MatrixXd s_, ru_, rv_, kappa_, H_;
+  Eigen::MatrixXd s_, ru_, rv_, kappa_, H_, yPad_, etaPad_;
   Eigen::VectorXd scaling_, regCoords_;
   BlockedCholesky cholesky_;
+  Eigen::MatrixXd scaledSystem_;  // the storage of the factor before last, reused
   // Kept across steps so that their n × C storage is reused: fresh pages for them each step
   // cost shuttle (43 500 rows, 7 classes) about a third of its time.
   Direction affine_, direction_;

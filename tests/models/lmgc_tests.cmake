@@ -42,3 +42,8 @@ dpstudio_add_test(test_lmgc_mixture_solver
 dpstudio_add_test(test_lmgc_merged_rows
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_merged_rows.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
   LINKS dpstudio_models)
+# The interior point's Newton system: symmetric-matrix coordinates and its pairs' part, summed
+# by class bases or by Gram matrices, against the pair-by-pair sum.
+dpstudio_add_test(test_lmgc_pair_curvature
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_pair_curvature.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
+  LINKS dpstudio_models LABELS tsan)
