@@ -1,6 +1,8 @@
 #include "core/models/lmgc_pair_curvature.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <numbers>
 #include <utility>
 
@@ -15,6 +17,8 @@ using Index = Eigen::Index;
 // 19 MB a class, every step) is fresh memory each time, and its page faults cost more than
 // the products (this VM: ~12 µs a 4 KiB page).
 constexpr Index kSliceRows = 2048;
+// Rows whose quartic monomials are formed at a time (in a buffer that stays in cache).
+constexpr Index kQuarticSlice = 256;
 
 // The pairs (a, b) of classes with a < b (or a ≤ b), in the order of their tasks.
 std::vector<std::pair<Index, Index>> classPairs(Index C, bool withDiagonal) {
@@ -32,9 +36,52 @@ PairCurvature::PairCurvature(const SymmetricPairs& pairs, const Eigen::MatrixXd&
       C_(static_cast<Index>(classStart_.size()) - 1) {
   const double n = static_cast<double>(augmented.rows()), m = static_cast<double>(pairs.size());
   const double C = static_cast<double>(C_);
-  const double gramFlops = (C - 1) * n * m * m / 2 + C * (C + 1) * m * m * m;
-  const double classBasesFlops = n * m * m * (3 * C - 2) / 2 + C * n * static_cast<double>(augmented.cols()) * m;
+  const double D = static_cast<double>(augmented.cols()), quartics = D * (D + 1) * (D + 2) * (D + 3) / 24;
+  const double gramFlops = (C + 1) * n * quartics + C * (C + 1) * m * m * m;
+  const double classBasesFlops = n * m * m * (3 * C - 2) / 2 + C * n * D * m;
   byGram_ = gramFlops < classBasesFlops;
+  if (byGram_) prepareQuartics();
+}
+
+// x̃_kx̃_lx̃_k'x̃_l' for k ≤ l ≤ k' ≤ l' is q_αq_β/(s_αs_β) with α = (k, l), β = (k', l') and s the
+// coordinates' scale (√2 off the diagonal), and G's entry (γ, δ) is s_γs_δ times the sum of
+// the quartic with γ's and δ's indices sorted.
+void PairCurvature::prepareQuartics() {
+  const Index m = pairs_.size(), D = augmented_.cols();
+  Eigen::MatrixXi pairIndex(D, D);
+  for (Index k = 0; k < m; ++k) {
+    const auto [a, b] = pairs_.list[static_cast<std::size_t>(k)];
+    pairIndex(a, b) = pairIndex(b, a) = static_cast<int>(k);
+  }
+  const auto scale = [&](Index k) {
+    const auto [a, b] = pairs_.list[static_cast<std::size_t>(k)];
+    return a == b ? 1.0 : std::numbers::sqrt2;
+  };
+  std::map<std::array<Index, 4>, Index> index;
+  for (Index k1 = 0; k1 < D; ++k1)
+    for (Index k2 = k1; k2 < D; ++k2)
+      for (Index k3 = k2; k3 < D; ++k3)
+        for (Index k4 = k3; k4 < D; ++k4) {
+          index.emplace(std::array{k1, k2, k3, k4}, static_cast<Index>(quarticFactors_.size()));
+          quarticFactors_.emplace_back(pairIndex(k1, k2), pairIndex(k3, k4));
+        }
+  quarticOf_.resize(m, m);
+  quarticScale_.resize(m, m);
+  for (Index delta = 0; delta < m; ++delta)
+    for (Index gamma = 0; gamma < m; ++gamma) {
+      const auto [a, b] = pairs_.list[static_cast<std::size_t>(gamma)];
+      const auto [c, d] = pairs_.list[static_cast<std::size_t>(delta)];
+      std::array<Index, 4> sorted{a, b, c, d};
+      std::sort(sorted.begin(), sorted.end());
+      const Index t = index.at(sorted);
+      quarticOf_(gamma, delta) = t;
+      const auto [alpha, beta] = quarticFactors_[static_cast<std::size_t>(t)];
+      quarticScale_(gamma, delta) = scale(gamma) * scale(delta) / (scale(alpha) * scale(beta));
+    }
+  // Tasks: each class's rows in chunks of kSliceRows, the same on any number of threads.
+  for (Index c = 0; c < C_; ++c)
+    for (Index first = start(c); first < end(c); first += kSliceRows)
+      tasks_.push_back({c, first, std::min(kSliceRows, end(c) - first)});
 }
 
 void PairCurvature::addTo(Eigen::MatrixXd& H, const Eigen::MatrixXd& kappa, const std::vector<Eigen::MatrixXd>& V,
@@ -47,24 +94,41 @@ void PairCurvature::addTo(Eigen::MatrixXd& H, const Eigen::MatrixXd& kappa, cons
 }
 
 void PairCurvature::byGram(Eigen::MatrixXd& H, const Eigen::MatrixXd& kappa, const std::vector<Eigen::MatrixXd>& L) {
-  const Index m = pairs_.size();
+  const Index m = pairs_.size(), quartics = static_cast<Index>(quarticFactors_.size());
+  // Each task's Σ_i κ_ic q_αq_β over its rows, for the quartics (α, β) and every class c.
+  partials_.resize(tasks_.size());
+  parallelFor(static_cast<Index>(tasks_.size()), [&](Index task) {
+    const RowTask& rows = tasks_[static_cast<std::size_t>(task)];
+    Eigen::MatrixXd& partial = partials_[static_cast<std::size_t>(task)];
+    partial.setZero(C_, quartics);
+    thread_local Eigen::MatrixXd monomials;
+    monomials.resize(kQuarticSlice, quartics);
+    for (Index first = rows.first; first < rows.first + rows.count; first += kQuarticSlice) {
+      const Index count = std::min(kQuarticSlice, rows.first + rows.count - first);
+      for (Index t = 0; t < quartics; ++t) {
+        const auto [alpha, beta] = quarticFactors_[static_cast<std::size_t>(t)];
+        monomials.col(t).head(count) =
+            outer_.col(alpha).segment(first, count).cwiseProduct(outer_.col(beta).segment(first, count));
+      }
+      partial.noalias() += kappa.middleRows(first, count).transpose() * monomials.topRows(count);
+    }
+  });
+  // Each class's sums, its tasks' in order.
+  std::vector<Eigen::MatrixXd> byClass(static_cast<std::size_t>(C_), Eigen::MatrixXd::Zero(C_, quartics));
+  for (std::size_t task = 0; task < tasks_.size(); ++task) byClass[static_cast<std::size_t>(tasks_[task].own)] += partials_[task];
   const auto pairsOfClasses = classPairs(C_, false);
   gram_.resize(pairsOfClasses.size());
   parallelFor(static_cast<Index>(pairsOfClasses.size()), [&](Index task) {
     const auto [a, b] = pairsOfClasses[static_cast<std::size_t>(task)];
+    const Eigen::MatrixXd& Sa = byClass[static_cast<std::size_t>(a)];
+    const Eigen::MatrixXd& Sb = byClass[static_cast<std::size_t>(b)];
     Eigen::MatrixXd& G = gram_[static_cast<std::size_t>(task)];
-    G.setZero(m, m);
-    auto upper = G.selfadjointView<Eigen::Upper>();
-    Eigen::MatrixXd scaled;
-    for (const auto& [own, other] : {std::pair{a, b}, std::pair{b, a}}) {
-      for (Index first = start(own); first < end(own); first += kSliceRows) {
-        const Index count = std::min(kSliceRows, end(own) - first);
-        scaled.noalias() =
-            kappa.col(other).segment(first, count).cwiseMax(0.0).cwiseSqrt().asDiagonal() * outer_.middleRows(first, count);
-        upper.rankUpdate(scaled.transpose());
+    G.resize(m, m);
+    for (Index delta = 0; delta < m; ++delta)
+      for (Index gamma = 0; gamma < m; ++gamma) {
+        const Index t = quarticOf_(gamma, delta);
+        G(gamma, delta) = quarticScale_(gamma, delta) * (Sa(b, t) + Sb(a, t));
       }
-    }
-    G.triangularView<Eigen::StrictlyLower>() = G.transpose();
   });
   // Pairs (lo, hi) are listed row by row: lo's row starts after Σ_{k<lo} (C − 1 − k).
   const auto gramOf = [&](Index a, Index b) -> const Eigen::MatrixXd& {

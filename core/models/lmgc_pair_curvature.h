@@ -9,14 +9,17 @@
 //   off the diagonal, full products over the two classes' rows, ~n·m²(3C − 2)/2 flops.
 // - By Gram matrices: a_ic = L_c·q_i (lmgc_sym_coordinates.h's basisChange), q_i = coords(x̃_ix̃_iᵀ)
 //   the same for every class and every step. A pair (i, c) adds κ_ic q_iq_iᵀ to the blocks
-//   (c, c) and (y_i, y_i) in their bases and subtracts it from (y_i, c), so with one
-//   symmetric sum a pair of classes, G_ab = Σ_{i∈a} κ_ib q_iq_iᵀ + Σ_{i∈b} κ_ia q_iq_iᵀ:
-//     H_aa += L_a(Σ_{b≠a} G_ab)L_aᵀ,  H_ab = −L_aG_abL_bᵀ,
-//   (C − 1)·n·m²/2 flops for the sums and C(C + 1)·m³ for the changes of basis.
+//   (c, c) and (y_i, y_i) in their bases and subtracts it from (y_i, c), so with one sum a
+//   pair of classes, G_ab = Σ_{i∈a} κ_ib q_iq_iᵀ + Σ_{i∈b} κ_ia q_iq_iᵀ:
+//     H_aa += L_a(Σ_{b≠a} G_ab)L_aᵀ,  H_ab = −L_aG_abL_bᵀ.
+//   G_ab's entries are sums of the rows' quartic monomials x̃_kx̃_lx̃_k'x̃_l', of which there are
+//   C(D + 3, 4) ≈ m²/6: each class's rows are summed once with every class's κ as weights,
+//   n·C·C(D + 3, 4) flops, plus C(C + 1)·m³ for the changes of basis.
 //
-// The cheaper by that count is taken: shuttle (32 625 rows, m = 55, 7 classes) by Gram
-// matrices, a third of the flops; raw breast cancer (427 rows, m = 496, 2 classes) by class
-// bases, where the changes of basis would cost three times the rows' sums. Either way the
+// The cheaper by that count is taken: shuttle (32 625 rows, D = 10, 7 classes) by Gram
+// matrices, a sixth of the flops (6.2–6.8 → 5.2–6.3 s against symmetric products of the
+// q_i, 14.2–14.4 s by class bases); raw breast cancer (427 rows, D = 31, 2 classes) by class
+// bases, where the changes of basis would cost several times the rows' sums. Either way the
 // work is split into the same tasks on any number of threads, so the bits do not depend on it.
 
 #include <vector>
@@ -44,6 +47,7 @@ class PairCurvature {
 
  private:
   void byGram(Eigen::MatrixXd& H, const Eigen::MatrixXd& kappa, const std::vector<Eigen::MatrixXd>& L);
+  void prepareQuartics();
   void byClassBases(Eigen::MatrixXd& H, const Eigen::MatrixXd& kappa, const std::vector<Eigen::MatrixXd>& V);
   // Class c's rows.
   Eigen::Index start(Eigen::Index c) const { return classStart_[static_cast<std::size_t>(c)]; }
@@ -58,6 +62,18 @@ class PairCurvature {
   // Kept across steps, the same sizes every step (fresh pages each step cost more than the
   // products): G_ab for the pairs of classes a < b, or the rows' coordinates a class.
   std::vector<Eigen::MatrixXd> gram_, coordinates_;
+  // The Gram way sums quartic monomials x̃_kx̃_lx̃_k'x̃_l' (k ≤ l ≤ k' ≤ l': C(D + 3, 4) of them,
+  // against m(m + 1)/2 entries of a q_iq_iᵀ) weighted by each class's κ, over chunks of a
+  // class's rows: quartic t is q_α·q_β for quarticFactors_[t] = (α, β), and G_ab's entry
+  // (γ, δ) is quarticScale_(γ, δ) times quartic quarticOf_(γ, δ)'s sum.
+  struct RowTask {
+    Eigen::Index own, first, count;
+  };
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> quarticFactors_;
+  Eigen::Matrix<Eigen::Index, Eigen::Dynamic, Eigen::Dynamic> quarticOf_;
+  Eigen::MatrixXd quarticScale_;
+  std::vector<RowTask> tasks_;
+  std::vector<Eigen::MatrixXd> partials_;
 };
 
 }  // namespace dpstudio::lmgc_detail
