@@ -463,11 +463,12 @@ LmgcInteriorResult minimizeLmgcInterior(const LmgcInteriorProblem& problem, cons
   const LmgcModel& model = problem.model;
   const Index C = model.classes(), D = model.augmentedDim();
   LmgcInteriorResult result;
-  PrimalDual system(problem);
-  if (system.dimension() > options.maxDimension) {
+  // Before any work: the solver's rows' outer products alone are n·m numbers (DNA: 315 MB).
+  if (lmgcInteriorDimension(C, D) > options.maxDimension) {
     result.outcome = LmgcInteriorResult::Outcome::TooLarge;
     return result;
   }
+  PrimalDual system(problem);
 
   // Strictly inside: x_c + shift·I.
   double largest = 0;
