@@ -52,12 +52,11 @@ double coneStep(const Eigen::MatrixXd& L, const Eigen::MatrixXd& delta) {
   return lowest < 0 ? -1 / lowest : std::numeric_limits<double>::infinity();
 }
 
-// The largest t with q + tΔq ≥ 0 entrywise over the pairs (mask: 1 on pairs).
-double ratioStep(const Eigen::MatrixXd& q, const Eigen::MatrixXd& dq, const Eigen::MatrixXd& mask) {
-  double t = std::numeric_limits<double>::infinity();
-  for (Index k = 0; k < q.size(); ++k)
-    if (mask.data()[k] != 0 && dq.data()[k] < 0) t = std::min(t, -q.data()[k] / dq.data()[k]);
-  return t;
+// The largest t with q + tΔq ≥ 0 entrywise over the pairs, from inverse = 1/q on the pairs
+// and 0 off them (where Δq is 0): a product and a maximum, no division an entry.
+double ratioStep(const Eigen::MatrixXd& inverse, const Eigen::MatrixXd& dq) {
+  const double fastest = (-dq.array() * inverse.array()).maxCoeff();
+  return fastest > 0 ? 1 / fastest : std::numeric_limits<double>::infinity();
 }
 
 // A search direction of the primal-dual system (see lmgc_interior.h), per class in the
@@ -163,11 +162,18 @@ class PrimalDual {
     etaPad_ = eta_ + labelMask_;
     // κ_p = 1/(1/k + v/η + s/y): the pairs' curvature after eliminating u, v, y, η.
     kappa_.resize(n, C_);
+    for (Eigen::MatrixXd* inverse : {&inverseY_, &inverseEta_, &inverseS_, &inverseV_}) inverse->resize(n, C_);
     forRowChunks([&](Index first, Index count) {
       const auto rows = [&](const Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
       kappa_.middleRows(first, count).array() =
           rows(mask_) / (((rows(v_) / rows(etaPad_)).colwise() + rowK_.segment(first, count).array().inverse()) +
                          rows(s_) / rows(yPad_));
+      // For the ratio tests of both directions (maxStep).
+      const auto out = [&](Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
+      out(inverseY_) = rows(mask_) / rows(yPad_);
+      out(inverseEta_) = rows(mask_) / rows(etaPad_);
+      out(inverseS_) = rows(mask_) / (rows(s_) * rows(mask_) + rows(labelMask_));
+      out(inverseV_) = rows(mask_) / (rows(v_) + rows(labelMask_));
     });
     if (!factor()) return 0;
     regularizerGradient(x);
@@ -393,8 +399,8 @@ class PrimalDual {
       if (z.info() != Eigen::Success) return 0;
       t = std::min(t, coneStep(z.matrixL(), d.zV[cs]));
     }
-    t = std::min({t, ratioStep(y_, d.y, mask_), ratioStep(eta_, d.eta, mask_), ratioStep(s_, d.s, mask_),
-                  ratioStep(v_, d.v, mask_)});
+    t = std::min({t, ratioStep(inverseY_, d.y), ratioStep(inverseEta_, d.eta), ratioStep(inverseS_, d.s),
+                  ratioStep(inverseV_, d.v)});
     return t;
   }
 
@@ -423,6 +429,7 @@ class PrimalDual {
   std::vector<Eigen::MatrixXd> L_;     // coords(x̃x̃ᵀ) → coords in V_c's basis (lmgc_sym_coordinates.h)
   std::vector<Eigen::VectorXd> lambda_;
   Eigen::MatrixXd s_, ru_, rv_, kappa_, H_, yPad_, etaPad_;
+  Eigen::MatrixXd inverseY_, inverseEta_, inverseS_, inverseV_;  // 1/q on the pairs, 0 off them
   Eigen::VectorXd scaling_, regCoords_;
   BlockedCholesky cholesky_;
   Eigen::MatrixXd scaledSystem_;  // the storage of the factor before last, reused
