@@ -126,6 +126,8 @@ class TestLmgcPairCurvature : public QObject {
     QTest::addColumn<bool>("expectGram");
     QTest::newRow("many rows, 4 classes") << 600 << 3 << 4 << true;
     QTest::newRow("many rows, 2 classes") << 3000 << 4 << 2 << true;
+    // C(15, 4) = 1 365 quartics: more than one block of them (lmgc_pair_curvature.cpp).
+    QTest::newRow("many rows, 12 features") << 3000 << 12 << 2 << true;
     QTest::newRow("few rows, many features") << 20 << 8 << 2 << false;
     QTest::newRow("few rows, 3 classes") << 30 << 7 << 3 << false;
   }
