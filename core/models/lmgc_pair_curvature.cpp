@@ -20,6 +20,8 @@ constexpr Index kSliceRows = 2048;
 // Rows and quartic monomials formed at a time, in a buffer that stays in cache (2 MB; shuttle's
 // D = 10 has 715 quartics, D = 40 would have 123 410).
 constexpr Index kQuarticSlice = 256, kQuarticBlock = 1024;
+// Doubles in a SIMD packet (AVX2) the product's row panels are made of.
+constexpr Index kPaddedRows = 4;
 
 // The pairs (a, b) of classes with a < b (or a ≤ b), in the order of their tasks.
 std::vector<std::pair<Index, Index>> classPairs(Index C, bool withDiagonal) {
@@ -96,18 +98,24 @@ void PairCurvature::addTo(Eigen::MatrixXd& H, const Eigen::MatrixXd& kappa, cons
 
 void PairCurvature::byGram(Eigen::MatrixXd& H, const Eigen::MatrixXd& kappa, const std::vector<Eigen::MatrixXd>& L) {
   const Index m = pairs_.size(), quartics = static_cast<Index>(quarticFactors_.size());
+  const Index paddedClasses = (C_ + kPaddedRows - 1) / kPaddedRows * kPaddedRows;
   // Each task's Σ_i κ_ic q_αq_β over its rows, for the quartics (α, β) and every class c.
   partials_.resize(tasks_.size());
   parallelFor(static_cast<Index>(tasks_.size()), [&](Index task) {
     const RowTask& rows = tasks_[static_cast<std::size_t>(task)];
     Eigen::MatrixXd& partial = partials_[static_cast<std::size_t>(task)];
-    partial.setZero(C_, quartics);
+    partial.setZero(paddedClasses, quartics);
     // A block of rows × quartics at a time, the same 2 MB buffer (a thread's) whatever D is.
     thread_local Eigen::MatrixXd monomials;
     monomials.resize(kQuarticSlice, kQuarticBlock);
     for (Index first = rows.first; first < rows.first + rows.count; first += kQuarticSlice) {
       const Index count = std::min(kQuarticSlice, rows.first + rows.count - first);
-      const auto weights = kappa.middleRows(first, count).transpose();
+      // The κ's as the product's rows, padded with zeros to whole SIMD packets (kPaddedRows):
+      // with 7 rows the product's kernel ran a 4-row panel and three single rows, and took a
+      // third longer on shuttle.
+      thread_local Eigen::MatrixXd weights;
+      weights.setZero(paddedClasses, count);
+      weights.topRows(C_) = kappa.middleRows(first, count).transpose();
       for (Index block = 0; block < quartics; block += kQuarticBlock) {
         const Index width = std::min(kQuarticBlock, quartics - block);
         for (Index t = 0; t < width; ++t) {
@@ -120,7 +128,7 @@ void PairCurvature::byGram(Eigen::MatrixXd& H, const Eigen::MatrixXd& kappa, con
     }
   });
   // Each class's sums, its tasks' in order.
-  std::vector<Eigen::MatrixXd> byClass(static_cast<std::size_t>(C_), Eigen::MatrixXd::Zero(C_, quartics));
+  std::vector<Eigen::MatrixXd> byClass(static_cast<std::size_t>(C_), Eigen::MatrixXd::Zero(paddedClasses, quartics));
   for (std::size_t task = 0; task < tasks_.size(); ++task) byClass[static_cast<std::size_t>(tasks_[task].own)] += partials_[task];
   const auto pairsOfClasses = classPairs(C_, false);
   gram_.resize(pairsOfClasses.size());
