@@ -33,11 +33,13 @@
 // the complementarity gap is below 10⁻¹⁰·|J| too (the measure, relative to ‖x‖, can hold
 // while J is 10⁻⁵ above its minimum: raw wine).
 //
-// Cost per step: m = C(d+1)(d+2)/2 unknowns; forming the system costs about
-// n·m²·(C+1)/C flops, its Cholesky factor m³/3 (core/linalg/blocked_cholesky.h), both
-// spread over the worker threads with the same bits on any count (raw breast cancer, m = 992:
-// 25 → 15 ms a step on two cores); systems larger than maxDimension are refused
-// (Outcome::TooLarge) before any work.
+// Cost per step: C·m unknowns, m = (d+1)(d+2)/2; forming the system's pairs' part by class
+// bases (~n·m²(3C − 2)/2 flops) or by Gram matrices of the rows' quartic monomials
+// (~n·(C + 1)·C(d + 4, 4) + C(C + 1)·m³), whichever is cheaper (lmgc_pair_curvature.h), its
+// Cholesky factor (Cm)³/3 (core/linalg/blocked_cholesky.h), all spread over the worker threads
+// with the same bits on any count (raw breast cancer, Cm = 992: 25 → 15 ms a step on two
+// cores; shuttle, 32 625 rows and Cm = 385: ~40 ms); systems larger than maxDimension are
+// refused (Outcome::TooLarge) before any work.
 //
 // Contract: x in is feasible (x_c ⪰ 0); it is moved inside the cone before the first step.
 // Out: on Converged the point meeting the tolerance; otherwise the last interior iterate
