@@ -62,6 +62,15 @@ double ratioStep(const Eigen::MatrixXd& inverse, const Eigen::MatrixXd& dq) {
   return fastest > 0 ? 1 / fastest : std::numeric_limits<double>::infinity();
 }
 
+// Rows [first, first + count) of the n × C pair matrices (and of an n-vector), as arrays: the
+// slice a row chunk's elementwise work sees (PrimalDual::forRowChunks).
+struct RowSlice {
+  Index first, count;
+  auto operator()(const Eigen::MatrixXd& matrix) const { return matrix.middleRows(first, count).array(); }
+  auto operator()(Eigen::MatrixXd& matrix) const { return matrix.middleRows(first, count).array(); }
+  auto of(const Eigen::VectorXd& vector) const { return vector.segment(first, count).array(); }
+};
+
 // A search direction of the primal-dual system (see lmgc_interior.h), per class in the
 // eigenbasis V_c of x_c for the matrices, n × C for the pairs (column y_i unused).
 struct Direction {
@@ -166,17 +175,14 @@ class PrimalDual {
     // κ_p = 1/(1/k + v/η + s/y): the pairs' curvature after eliminating u, v, y, η.
     kappa_.resize(n, C_);
     for (Eigen::MatrixXd* inverse : {&inverseY_, &inverseEta_, &inverseS_, &inverseV_}) inverse->resize(n, C_);
-    forRowChunks([&](Index first, Index count) {
-      const auto rows = [&](const Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
-      kappa_.middleRows(first, count).array() =
-          rows(mask_) / (((rows(v_) / rows(etaPad_)).colwise() + rowK_.segment(first, count).array().inverse()) +
-                         rows(s_) / rows(yPad_));
+    forRowChunks([&](const RowSlice& rows) {
+      rows(kappa_) = rows(mask_) / (((rows(v_) / rows(etaPad_)).colwise() + rows.of(rowK_).inverse()) +
+                                    rows(s_) / rows(yPad_));
       // For the ratio tests of both directions (maxStep).
-      const auto out = [&](Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
-      out(inverseY_) = rows(mask_) / rows(yPad_);
-      out(inverseEta_) = rows(mask_) / rows(etaPad_);
-      out(inverseS_) = rows(mask_) / (rows(s_) * rows(mask_) + rows(labelMask_));
-      out(inverseV_) = rows(mask_) / (rows(v_) + rows(labelMask_));
+      rows(inverseY_) = rows(mask_) / rows(yPad_);
+      rows(inverseEta_) = rows(mask_) / rows(etaPad_);
+      rows(inverseS_) = rows(mask_) / (rows(s_) * rows(mask_) + rows(labelMask_));
+      rows(inverseV_) = rows(mask_) / (rows(v_) + rows(labelMask_));
     });
     if (!factor()) return 0;
     regularizerGradient(x);
@@ -237,10 +243,10 @@ class PrimalDual {
     for (Index i = 0; i < s.rows(); ++i) z.row(i) = s.row(i).array() - s(i, labels_[i]);
     return z;
   }
-  // body(first, count) for the rows in RowChunks, on the worker threads.
-  void forRowChunks(const std::function<void(Index first, Index count)>& body) const {
+  // body(slice) for the rows in RowChunks, on the worker threads.
+  void forRowChunks(const std::function<void(const RowSlice& rows)>& body) const {
     const RowChunks chunks{rows_.rows()};
-    parallelFor(chunks.count(), [&](Index chunk) { body(chunks.begin(chunk), chunks.size(chunk)); });
+    parallelFor(chunks.count(), [&](Index chunk) { body(RowSlice{chunks.begin(chunk), chunks.size(chunk)}); });
   }
   // The hinge constraint's slack u + v − (1 + h − m) ≥ 0.
   Eigen::MatrixXd slack(const Eigen::MatrixXd& z) const {
@@ -315,14 +321,12 @@ class PrimalDual {
     Eigen::MatrixXd& W = W_;
     g.resize(n, C_);
     W.resize(n, C_);
-    forRowChunks([&](Index first, Index count) {  // rows are independent
-      const auto rows = [&](const Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
-      g.middleRows(first, count).array() =
-          rows(kappa_) * ((rows(rcY) / rows(yPad_) + rows(ru_).colwise() / rowK_.segment(first, count).array()) -
-                          (rows(rcV) - rows(v_) * rows(rv_)) / rows(etaPad_));
+    forRowChunks([&](const RowSlice& rows) {  // rows are independent
+      rows(g) = rows(kappa_) * ((rows(rcY) / rows(yPad_) + rows(ru_).colwise() / rows.of(rowK_)) -
+                                (rows(rcV) - rows(v_) * rows(rv_)) / rows(etaPad_));
       // W_ic = y_ic + g_ic on the pairs, and minus their sum on column y_i.
-      W.middleRows(first, count) = y_.middleRows(first, count) + g.middleRows(first, count);
-      for (Index i = first; i < first + count; ++i) {
+      rows(W) = rows(y_) + rows(g);
+      for (Index i = rows.first; i < rows.first + rows.count; ++i) {
         double sum = 0;
         for (Index c = 0; c < C_; ++c)
           if (c != labels_[i]) sum += W(i, c);
@@ -373,18 +377,16 @@ class PrimalDual {
           outer_.middleRows(chunks.begin(chunk), chunks.size(chunk)) * standard;
     });
     for (Eigen::MatrixXd* pairs : {&d.u, &d.v, &d.y, &d.eta, &d.s}) pairs->resize(n, C_);
-    forRowChunks([&](Index first, Index count) {
-      const auto rows = [&](const Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
-      const auto out = [&](Eigen::MatrixXd& matrix) { return matrix.middleRows(first, count).array(); };
+    forRowChunks([&](const RowSlice& rows) {
       // Δm_p = ⟨a_ic − a_iy, Δx⟩, 0 on column y_i.
-      Eigen::ArrayXd own(count);
-      for (Index i = 0; i < count; ++i) own[i] = q(first + i, labels_[first + i]);
+      Eigen::ArrayXd own(rows.count);
+      for (Index i = 0; i < rows.count; ++i) own[i] = q(rows.first + i, labels_[rows.first + i]);
       const Eigen::ArrayXXd margin = rows(q).colwise() - own;
-      out(d.y) = rows(g) - rows(kappa_) * margin;
-      out(d.u) = (rows(d.y) - rows(ru_)).colwise() / rowK_.segment(first, count).array();
-      out(d.eta) = rows(rv_) - rows(d.y);
-      out(d.v) = (rows(rcV) - rows(v_) * rows(d.eta)) / rows(etaPad_);
-      out(d.s) = rows(d.u) + rows(d.v) + margin;
+      rows(d.y) = rows(g) - rows(kappa_) * margin;
+      rows(d.u) = (rows(d.y) - rows(ru_)).colwise() / rows.of(rowK_);
+      rows(d.eta) = rows(rv_) - rows(d.y);
+      rows(d.v) = (rows(rcV) - rows(v_) * rows(d.eta)) / rows(etaPad_);
+      rows(d.s) = rows(d.u) + rows(d.v) + margin;
     });
     return true;
   }

@@ -13,9 +13,9 @@ namespace {
 
 using Index = Eigen::Index;
 
-// Rows per slice, scaled into a slice-sized buffer: a scaled copy of all the rows (shuttle:
-// 19 MB a class, every step) is fresh memory each time, and its page faults cost more than
-// the products (this VM: ~12 µs a 4 KiB page).
+// Rows per slice (class bases: scaled into a slice-sized buffer, as a scaled copy of all the
+// rows, 19 MB a class on shuttle every step, is fresh memory whose page faults cost more than
+// the products) and per task (Gram matrices: a class's rows in chunks).
 constexpr Index kSliceRows = 2048;
 // Rows and quartic monomials formed at a time, in a buffer that stays in cache (2 MB; shuttle's
 // D = 10 has 715 quartics, D = 40 would have 123 410).
