@@ -6,12 +6,10 @@
 #include <limits>
 #include <optional>
 #include <functional>
-#include <span>
 
 #include "core/linalg/psd.h"
 #include "core/linalg/symmetric_eigen.h"
 #include "core/models/lmgc_congruence.h"
-#include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_interior.h"
 #include "core/models/lmgc_merged_rows.h"
@@ -48,10 +46,10 @@ constexpr int kInteriorSteps = 200;
 // and 25 leave the Newton method more to do (25: 0.87 s, and 2.3 s at λ = 10⁻³); 5
 // projected-gradient steps instead of 10 before them, within ±10 %. It replaced Newton on the
 // face, 400 more L-BFGS iterations and ~35 polishing steps (digits 1.1–1.3 s → 0.45–0.48 s,
-// λ = 10⁻³ 1.9–2.1 → 1.45 s, 3·10⁻² 1.0 → 0.43 s, 10⁻¹ 0.94 → 0.39 s), which remain the route where the
-// active rows' features are too many for it (kFirstRoundWithoutNewton); later rounds have a
-// single L-BFGS stage. Both first-order methods' tails are linear (the problem is
-// ill-conditioned: directions only the small quadratic term sees, and the turning of the x_c's
+// λ = 10⁻³ 1.9–2.1 → 1.45 s, 3·10⁻² 1.0 → 0.43 s, 10⁻¹ 0.94 → 0.39 s); where it takes no step
+// the polish follows (newtonEndGame). Later rounds are L-BFGS alone. Both first-order
+// methods' tails are linear (the problem is ill-conditioned: directions only the small
+// quadratic term sees, and the turning of the x_c's
 // ranges). At λ = 10⁻³ the Newton method's conjugate gradients reach their limit (the diagonal
 // preconditioner does not see the small regularizer's directions) and it stalls after 3 steps;
 // projected gradient and a second round finish.
@@ -61,16 +59,10 @@ constexpr int kInteriorSteps = 200;
 // to the end.
 constexpr int kRankFindingSteps = 10;
 constexpr double kRankThreshold = 1e-6;
-struct FactoredStage {
-  int iterations;
-  Index spareColumns;
-  bool newtonOnFaceFirst = false;
-};
-constexpr FactoredStage kFirstRound[] = {{75, 1}};
-constexpr FactoredStage kFirstRoundWithoutNewton[] = {{400, 0, true}};  // after kFirstRound
-constexpr FactoredStage kLaterRounds[] = {{500, 1}};
+constexpr int kFirstRoundIterations = 75;
+constexpr int kLaterRoundIterations = 500;
+constexpr Index kSpareColumns = 1;
 constexpr double kNewtonStepPerGradientStep = 4;
-constexpr int kFaceNewtonSteps = 10;  // digits: 2 (one of them drops the eigenvalues that leave)
 constexpr int kFactoredMemory = 20;  // L-BFGS pairs: 8–15 within ±5 % (before the Newton method: 10 stalled the polish)
 constexpr int kPolishSteps = 50;
 // After the first round's end game the ranks are close to the minimizer's, and a short polish
@@ -78,6 +70,10 @@ constexpr int kPolishSteps = 50;
 // a9a within the noise, the same minima; 25 steps: DNA 13.3 s). As the mixture solver's.
 constexpr int kFirstPolishSteps = 10;
 constexpr int kMaxRounds = 20;
+// Projected gradient's stopping measure is an eigendecomposition per class (and, for the
+// original coordinates', two congruences), a third of a step: taken every 4th step
+// (ProjectedGradientOptions::measureEvery), it stops at most 3 steps late.
+constexpr int kMeasureEvery = 4;
 
 // T = [A, −Am; 0, 1] and its inverse [A⁻¹, m; 0, 1], with A = Σ_floored^{-1/2} symmetric.
 struct Whitening {
@@ -118,33 +114,25 @@ struct FactoredDescent {
   bool cancelled = false;
 };
 
-// L-BFGS over low-rank factors of x (lmgc_factored.h) in stages, each reading the ranks off
-// the point before it; x becomes the result if it lowers J (whose value at x is `atX`).
+// L-BFGS over low-rank factors of x (lmgc_factored.h) of the ranks read off x; x becomes the
+// result if it lowers J (whose value at x is `atX`).
 FactoredDescent factoredDescent(const LmgcInteriorProblem& problem, const SmoothFunction& objective, double atX,
-                                double tolerance, std::span<const FactoredStage> stages, Eigen::VectorXd& x,
+                                double tolerance, int iterations, Eigen::VectorXd& x,
                                 const IterationCallback& callback) {
   FactoredDescent descent;
   Eigen::VectorXd factored = x;
-  for (const FactoredStage& stage : stages) {
-    if (stage.newtonOnFaceFirst) {
-      Eigen::VectorXd onFace = factored, unused;
-      minimizeLmgcOnFace(problem, onFace, kRankThreshold, 1e-3 * tolerance, kFaceNewtonSteps);
-      descent.evaluations += 2;
-      if (objective(onFace, unused) < objective(factored, unused)) factored = onFace;
-    }
-    LbfgsOptions lbfgs;
-    lbfgs.maxIterations = stage.iterations;
-    lbfgs.memory = kFactoredMemory;
-    // Far below what projected gradient will ask: in practice the stage's budget decides.
-    lbfgs.absoluteTolerance = std::max(1e-3 * tolerance, std::numeric_limits<double>::min());
-    lbfgs.relativeTolerance = 0;
-    const OptimizeSummary f = minimizeLmgcFactored(
-        problem, factored, lmgcFactorRanks(problem.model, factored, kRankThreshold, stage.spareColumns), lbfgs, callback);
-    descent.evaluations += f.evaluations;
-    if (f.termination == Termination::Cancelled) {
-      descent.cancelled = true;
-      return descent;
-    }
+  LbfgsOptions lbfgs;
+  lbfgs.maxIterations = iterations;
+  lbfgs.memory = kFactoredMemory;
+  // Far below what projected gradient will ask: in practice the budget decides.
+  lbfgs.absoluteTolerance = std::max(1e-3 * tolerance, std::numeric_limits<double>::min());
+  lbfgs.relativeTolerance = 0;
+  const OptimizeSummary f = minimizeLmgcFactored(
+      problem, factored, lmgcFactorRanks(problem.model, factored, kRankThreshold, kSpareColumns), lbfgs, callback);
+  descent.evaluations += f.evaluations;
+  if (f.termination == Termination::Cancelled) {
+    descent.cancelled = true;
+    return descent;
   }
   Eigen::VectorXd unused;
   ++descent.evaluations;
@@ -155,12 +143,14 @@ FactoredDescent factoredDescent(const LmgcInteriorProblem& problem, const Smooth
 using StationarityMeasure = std::function<double(const Eigen::VectorXd&, const Eigen::VectorXd&, double&)>;
 
 // The first round's end game from the factored descent's x: the semismooth Newton method
-// (lmgc_semismooth.h), whose x is kept if it lowers the stopping measure; where it takes no
-// step (the active rows are too many for it, or its first system stalls), Newton on the face
-// and more L-BFGS iterations (which keep x if J goes down).
+// (lmgc_semismooth.h), whose x is kept if it lowers the stopping measure. Where it takes no
+// step (the active rows are too many for it, or its first system stalls) x is left as it is
+// and the polish goes on from there. (Newton on the face and 400 more L-BFGS iterations
+// there, the former fallback, cost MNIST-50 ~16 s and digits at λ = 10⁻³…3·10⁻⁴ 0.1–0.6 s
+// more: over the first round's ranks, which the polish then cuts — MNIST 45 → 35 a class.)
 FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
-                              const StationarityMeasure& measure, double gradientStep, double absoluteTolerance,
-                              Eigen::VectorXd& x, const IterationCallback& callback) {
+                              const StationarityMeasure& measure, double gradientStep, Eigen::VectorXd& x,
+                              const IterationCallback& callback) {
   FactoredDescent result;
   Eigen::VectorXd grad;
   double tolerance = 0;
@@ -178,19 +168,10 @@ FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFu
   const LmgcSemismoothResult r = minimizeLmgcSemismooth(problem, objective, solved, newton);
   result.evaluations += r.evaluations;
   result.cancelled = r.cancelled;
-  if (r.cancelled) return result;
-  if (r.steps > 0) {
-    ++result.evaluations;
-    objective(solved, grad);
-    if (measure(solved, grad, tolerance) < before) x = solved;
-    return result;
-  }
-  Eigen::VectorXd unused;
+  if (r.cancelled || r.steps == 0) return result;
   ++result.evaluations;
-  const FactoredDescent more =
-      factoredDescent(problem, objective, objective(x, unused), absoluteTolerance, kFirstRoundWithoutNewton, x, callback);
-  result.evaluations += more.evaluations;
-  result.cancelled = more.cancelled;
+  objective(solved, grad);
+  if (measure(solved, grad, tolerance) < before) x = solved;
   return result;
 }
 
@@ -254,7 +235,7 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
       // L-BFGS's iterations are not projected-gradient steps: the caller sees the last
       // measure falling as a round usually takes it (lmgc_factored.h), and may cancel.
       const double measure = summary.gradientNorm;
-      const int budget = (round == 0 ? kFirstRound : kLaterRounds)[0].iterations;
+      const int budget = round == 0 ? kFirstRoundIterations : kLaterRoundIterations;
       const double fall = round == 0 ? kLmgcFirstRoundFall : kLmgcRoundFall;
       int reports = 0;
       const IterationCallback factoredCallback = [&](const IterationInfo& info) {
@@ -262,17 +243,15 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
                callback({used, info.objective, lmgcMeasureDuringRound(measure, ++reports, budget, fall)});
       };
       const FactoredDescent descent = factoredDescent(problem, objective, summary.objective, options.absoluteTolerance,
-                                                      round == 0 ? std::span<const FactoredStage>(kFirstRound)
-                                                                 : std::span<const FactoredStage>(kLaterRounds),
-                                                      x, factoredCallback);
+                                                      budget, x, factoredCallback);
       evaluations += descent.evaluations;
       if (descent.cancelled) {
         summary.termination = Termination::Cancelled;
         break;
       }
       if (round == 0) {
-        const FactoredDescent endGame = newtonEndGame(problem, objective, measureAt, gradientStep,
-                                                      options.absoluteTolerance, x, factoredCallback);
+        const FactoredDescent endGame =
+            newtonEndGame(problem, objective, measureAt, gradientStep, x, factoredCallback);
         evaluations += endGame.evaluations;
         if (endGame.cancelled) {
           summary.termination = Termination::Cancelled;
@@ -312,6 +291,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // low-rank factors and projected gradient solve it (below). C counts matrices: classes ×
   // components.
   const bool mixture = model.components() > 1;
+  options.measureEvery = kMeasureEvery;
   const LmgcModel owned = model.withOwnComponentsOf(X, y);
   const Index C = model.blocks(), D = model.augmentedDim();
   const double n = static_cast<double>(std::max<Index>(X.rows(), 1));

@@ -55,10 +55,10 @@ enum class LmgcRun {
 // at most LmgcInteriorOptions::maxDimension unknowns (C(d+1)(d+2)/2: every built-in set but digits), then
 // projected gradient from its result for whatever tolerance is left. Larger problems (digits:
 // 21 450 unknowns): 10 projected-gradient steps to read off the ranks, then rounds of L-BFGS
-// over low-rank factors x_c = L_cL_cᵀ of those ranks (lmgc_factored.h), in the first round
-// with Newton's method on the face its first stage reached (lmgc_face.h), each kept only if
-// J went down, and at most 50 projected-gradient steps, the last round's to the tolerance —
-// digits 1.1 s instead of 9.2 s (bench_lmgc), at λ = 10⁻³ 1.9 s instead of 8.4 s. Every
+// over low-rank factors x_c = L_cL_cᵀ of those ranks (lmgc_factored.h), each kept only if J
+// went down, the first round's followed by the semismooth Newton method (lmgc_semismooth.h),
+// and at most 50 projected-gradient steps, the last round's to the tolerance — digits raw
+// 0.9 s, at λ = 10⁻³ 2.7 s, DNA 9.5 s (bench/lmgc_scale.sh). Every
 // path ends on the same measure, checked by projected gradient or the interior point. The loss skips rows that provably sit beyond every margin
 // (lmgc_screening.h): the same sums, computed on a third of digits' rows near the minimizer.
 // Identical rows are merged with their counts (lmgc_merged_rows.h): a9a's 32 561 rows are

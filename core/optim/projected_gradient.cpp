@@ -107,6 +107,7 @@ Status ProjectedGradientOptions::validate() const {
   if (!(stepGrowth >= 1) || !std::isfinite(stepGrowth))
     return invalidOption("stepGrowth must be finite and >= 1", "stepGrowth");
   if (maxBacktracks < 1) return invalidOption("maxBacktracks must be >= 1", "maxBacktracks");
+  if (measureEvery < 1) return invalidOption("measureEvery must be >= 1", "measureEvery");
   return Ok{};
 }
 
@@ -146,6 +147,7 @@ OptimizeSummary minimizeProjectedGradient(const SmoothFunction& f, const Project
   double alpha = options.initialStep;
   Termination termination = Termination::MaxIterations;
   std::string message;
+  bool measured = true;  // summary.gradientNorm is x's
 
   for (int iteration = 1; iteration <= options.maxIterations; ++iteration) {
     summary.iterations = iteration;
@@ -173,7 +175,8 @@ OptimizeSummary minimizeProjectedGradient(const SmoothFunction& f, const Project
       t = tNext;
       previous.swap(x.x);   // previous ← the old iterate
       std::swap(x, next);   // x ← the accepted trial; next keeps spare buffers
-      summary.gradientNorm = solver.projectedGradientNorm(x);
+      measured = iteration % options.measureEvery == 0 || iteration == options.maxIterations;
+      if (measured) summary.gradientNorm = solver.projectedGradientNorm(x);
       yIsX = true;
       if (beta == 0) {
         y = x;
@@ -193,12 +196,13 @@ OptimizeSummary minimizeProjectedGradient(const SmoothFunction& f, const Project
       termination = Termination::Cancelled;
       break;
     }
-    if (summary.gradientNorm <= solver.tolerance()) {
+    if (measured && summary.gradientNorm <= solver.tolerance()) {
       termination = Termination::Converged;
       break;
     }
   }
 
+  if (!measured) summary.gradientNorm = solver.projectedGradientNorm(x);
   theta = x.x;
   summary.step = alpha;
   summary.objective = x.f;

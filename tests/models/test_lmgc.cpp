@@ -12,7 +12,6 @@
 #include "core/linalg/psd.h"
 #include "core/models/ellipsoid.h"
 #include "core/models/lmgc.h"
-#include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_screening.h"
 #include "core/models/lmgc_semismooth.h"

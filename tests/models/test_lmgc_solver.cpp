@@ -12,7 +12,6 @@
 #include "core/linalg/symmetric_eigen.h"
 #include "core/models/ellipsoid.h"
 #include "core/models/lmgc.h"
-#include "core/models/lmgc_face.h"
 #include "core/models/lmgc_factored.h"
 #include "core/models/lmgc_screening.h"
 #include "core/models/lmgc_semismooth.h"
@@ -128,46 +127,6 @@ class TestLmgcSolver : public QObject {
     QCOMPARE(summary.termination, Termination::Converged);
     const Eigen::VectorXd reference = random.minimizer(rng, 1e-10);
     DPSTUDIO_COMPARE_REL(random.J(x), random.J(reference), 1e-7);
-    for (Index c = 0; c < C; ++c) {
-      const Eigen::MatrixXd phi = model.classMatrix(x, c);
-      QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));
-    }
-  }
-
-  // Newton's method on a face (lmgc_face.h): from a point on the face of the cone's minimizer,
-  // it reaches that minimizer in a few steps — with a wrong Hessian the line-searched steps
-  // would converge linearly and stop at the step limit far from it.
-  void faceNewtonReachesTheMinimizerOnItsFace() {
-    Rng rng(23);
-    const RandomSolverProblem random(rng);
-    const LmgcModel& model = random.model;
-    constexpr Index C = RandomSolverProblem::C, D = RandomSolverProblem::D;
-    const Eigen::VectorXd minimizer = random.minimizer(rng, 1e-11);
-
-    // A start on the minimizer's face: each S_c moved by up to 30 % of its eigenvalues.
-    Eigen::VectorXd start = minimizer;
-    Index faceDimension = 0;
-    for (Index c = 0; c < C; ++c) {
-      const SymmetricEigen eig = symmetricEigen(model.classMatrix(minimizer, c));
-      const Index k = (eig.values.array() > 1e-6 * eig.values.maxCoeff()).count();
-      QVERIFY(k >= 1);
-      faceDimension += k * (k + 1) / 2;
-      const Eigen::MatrixXd U = eig.vectors.rightCols(k);
-      Eigen::MatrixXd S = eig.values.tail(k).asDiagonal();
-      const Eigen::MatrixXd G = test::gaussianMatrix(k, k, rng);
-      S += 0.3 * eig.values.tail(k).minCoeff() * (G + G.transpose()) / (2.0 * G.norm());
-      Eigen::Map<Eigen::MatrixXd>(start.data() + c * D * D, D, D) = U * S * U.transpose();
-    }
-    const double atStart = random.J(start), atMinimizer = random.J(minimizer);
-    QVERIFY(atStart > atMinimizer + 1e-6);
-    Eigen::VectorXd x = start;
-    const LmgcFaceResult result = minimizeLmgcOnFace(random.problem, x, 1e-6, 1e-9, 10);
-    qInfo("face of %lld unknowns: %d Newton steps, J %.12g -> %.12g (minimizer %.12g)",
-          static_cast<long long>(faceDimension), result.steps, atStart, result.objective, atMinimizer);
-    QVERIFY2(result.steps <= 6, qPrintable(QString::number(result.steps)));
-    DPSTUDIO_COMPARE_REL(result.objective, random.J(x), 1e-12);  // the face's J is J
-    DPSTUDIO_COMPARE_REL(result.objective, atMinimizer, 1e-10);
-    QVERIFY2((x - minimizer).norm() <= 1e-5 * minimizer.norm(), qPrintable(QString::number((x - minimizer).norm())));
     for (Index c = 0; c < C; ++c) {
       const Eigen::MatrixXd phi = model.classMatrix(x, c);
       QVERIFY((projectPsd(phi) - phi).norm() <= 1e-12 * (1 + phi.norm()));

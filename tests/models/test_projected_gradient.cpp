@@ -247,6 +247,60 @@ class TestProjectedGradient : public QObject {
         Eigen::Map<const Eigen::MatrixXd>(theta.data(), k, k).transpose(), 1e-15));
   }
 
+  // The stopping measure taken every 4th iteration: the same iterates (the steps never read
+  // it), a stop at most 3 iterations after the every-iteration run's and never before it, the
+  // stopping measure counted only where it was taken, and the returned measure the final θ's.
+  void measureEveryFourthStepTakesTheSameSteps() {
+    const Index k = 9;
+    Rng rng(41);
+    const Eigen::MatrixXd S = spdWithCondition(k * k, 1e3, rng);
+    const Eigen::MatrixXd M = randomSymmetric(k, rng);
+    const Eigen::VectorXd target = Eigen::Map<const Eigen::VectorXd>(M.data(), k * k);
+    int measures = 0;
+    const SmoothFunction f = [&](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+      g = S * (x - target);
+      return 0.5 * (x - target).dot(g);
+    };
+    const Eigen::VectorXd start = gaussianMatrix(k * k, 1, rng);
+    const auto run = [&](int every, Eigen::VectorXd& theta, std::vector<double>& reported) {
+      ProjectedGradientOptions options;
+      options.absoluteTolerance = 1e-9;
+      options.relativeTolerance = 0;
+      options.measureEvery = every;
+      options.stationarity = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& g) {
+        ++measures;
+        Eigen::VectorXd stepped = x - g;
+        psdProjection(k)(stepped);
+        return ProjectedGradientOptions::Stationarity{(stepped - x).norm(), x.norm()};
+      };
+      measures = 0;
+      theta = start;
+      reported.clear();
+      const IterationCallback record = [&](const IterationInfo& info) {
+        reported.push_back(info.gradientNorm);
+        return true;
+      };
+      return minimizeProjectedGradient(f, psdProjection(k), theta, options, record);
+    };
+    Eigen::VectorXd everyStep, everyFourth;
+    std::vector<double> reportedEvery, reportedFourth;
+    const OptimizeSummary a = run(1, everyStep, reportedEvery);
+    const int measuresEvery = measures;
+    const OptimizeSummary b = run(4, everyFourth, reportedFourth);
+    QCOMPARE(a.termination, Termination::Converged);
+    QCOMPARE(b.termination, Termination::Converged);
+    QVERIFY2(a.iterations > 20, qPrintable(QString::number(a.iterations)));
+    QVERIFY(b.iterations >= a.iterations && b.iterations <= a.iterations + 3);
+    QCOMPARE(b.iterations % 4, 0);
+    QVERIFY(measures < measuresEvery / 2);
+    // The same steps: every 4th iteration's measure is the every-step run's, bit for bit.
+    for (int i = 3; i < a.iterations; i += 4) QCOMPARE(reportedFourth[std::size_t(i)], reportedEvery[std::size_t(i)]);
+    QVERIFY(b.gradientNorm <= 1e-9);
+    Eigen::VectorXd stepped = everyFourth - S * (everyFourth - target);
+    psdProjection(k)(stepped);
+    DPSTUDIO_COMPARE_REL(b.gradientNorm, (stepped - everyFourth).norm(), 1e-12);
+  }
+
   void warmStartAtOptimum() {
     const Index k = 7;
     Rng rng(9);
@@ -274,6 +328,7 @@ class TestProjectedGradient : public QObject {
     QTest::newRow("backtracking_one") << "backtrackingFactor" << 5;
     QTest::newRow("step_growth_small") << "stepGrowth" << 6;
     QTest::newRow("max_backtracks") << "maxBacktracks" << 7;
+    QTest::newRow("measure_every") << "measureEvery" << 8;
   }
   void invalidOptionsNameTheField() {
     QFETCH(QString, field);
@@ -289,6 +344,7 @@ class TestProjectedGradient : public QObject {
       case 5: o.backtrackingFactor = 1; break;
       case 6: o.stepGrowth = 0.9; break;
       case 7: o.maxBacktracks = 0; break;
+      case 8: o.measureEvery = 0; break;
     }
     const Status status = o.validate();
     QVERIFY(!status.ok());
