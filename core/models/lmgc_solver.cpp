@@ -259,6 +259,10 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
         }
       }
       ProjectedGradientOptions polish = options;
+      // From the last step found: from options.initialStep (1) every polish spent ~15
+      // backtracking trials (a projection and an evaluation each) in its first step finding
+      // it again (DNA's polishes 35 → 20, 120 → 104 and 82 → 50 evaluations).
+      polish.initialStep = summary.step > 0 ? summary.step : options.initialStep;
       const int polishSteps = round == 0 ? kFirstPolishSteps : kPolishSteps;
       polish.maxIterations = round + 1 < kMaxRounds ? std::min(polishSteps, options.maxIterations - used)
                                                     : options.maxIterations - used;
