@@ -62,7 +62,7 @@ class Solver {
   // satisfied the bound within maxBacktracks.
   bool gradientStep(const Point& y, Point& next, double& alpha) {
     constexpr double eps = std::numeric_limits<double>::epsilon();
-    for (int trial = 0; trial < o_.maxBacktracks; ++trial) {
+    for (int trial = 0; trial < o_.maxBacktracks; ++trial, alpha *= o_.backtrackingFactor) {
       next.x = y.x - alpha * y.g;
       projectInPlace(next.x);
       if (!evaluate(next)) continue;  // overshot into a non-finite region: shorter step
@@ -75,16 +75,10 @@ class Solver {
       // ⟨∇J(x⁺) − ∇J(y), d⟩ ≤ ‖d‖²/α (as TFOCS does).
       const double scale = std::max(std::abs(y.f), std::abs(next.f));
       const double curvature = 0.5 * d2 / alpha;
-      const double secant = (next.g - y.g).dot(d);  // ∇J's curvature along d, times ‖d‖²
       const bool accepted = curvature > kValueReliable * scale
                                 ? next.f - y.f <= y.g.dot(d) + curvature + 64 * eps * scale
-                                : secant <= d2 / alpha;
+                                : (next.g - y.g).dot(d) <= d2 / alpha;
       if (accepted) return true;
-      // The next trial: the usual fraction of this one, or shorter where the secant says the
-      // curvature along d is higher still (a first step from 1 where 1/L is 10⁻⁵ then takes
-      // 2–3 trials instead of ~17).
-      alpha *= o_.backtrackingFactor;
-      if (secant > 0) alpha = std::min(alpha, d2 / secant);
     }
     return false;
   }

@@ -5,9 +5,8 @@
 //
 // with J convex and smooth. Used for LMGC (S = each Φ_c ⪰ 0), and usable unconstrained
 // (empty projection). The step size is found by backtracking on the quadratic upper bound
-// (each trial backtrackingFactor times the last, or 1/(the gradient's secant curvature along
-// the failed step) where that is shorter) and allowed to grow again between iterations,
-// since LMGC's Huber loss has very different curvature in different regions. Momentum is reset when it stops helping (adaptive
+// and allowed to grow again between iterations, since LMGC's Huber loss has very different
+// curvature in different regions. Momentum is reset when it stops helping (adaptive
 // restart, O'Donoghue & Candès 2015), and a momentum step that would increase J is
 // rejected, so J never increases (beyond rounding) and the returned θ is the best iterate.
 //
