@@ -58,7 +58,7 @@ enum class LmgcRun {
 // over low-rank factors x_c = L_cL_cᵀ of those ranks (lmgc_factored.h), each kept only if J
 // went down, the first round's followed by the semismooth Newton method (lmgc_semismooth.h),
 // and at most 50 projected-gradient steps, the last round's to the tolerance — digits raw
-// 0.9 s, at λ = 10⁻³ 2.7 s, DNA 9.5 s (bench/lmgc_scale.sh). Every
+// 0.9 s, at λ = 10⁻³ 2.3 s, DNA 8.7 s (bench/lmgc_scale.sh). Every
 // path ends on the same measure, checked by projected gradient or the interior point. The loss skips rows that provably sit beyond every margin
 // (lmgc_screening.h): the same sums, computed on a third of digits' rows near the minimizer.
 // Identical rows are merged with their counts (lmgc_merged_rows.h): a9a's 32 561 rows are
