@@ -82,16 +82,18 @@ static Result<MechanismReport> calibrateOutput(const MechanismOptions& o, const 
     const double beta = epsilonEach / Delta;
     report.setNoiseScale(beta, "β = ε/Δ");
     report.expectedNoiseNorm = privacy::expectedNormL2Laplace(beta, p.dimension);
-    guarantee = "(" + privacy::formatNumber(o.epsilon) + ", 0)-DP";
+    guarantee = std::string("(") + privacy::formatNumber(o.epsilon) + ", 0)-DP";
   } else {
     auto sigma = privacy::analyticGaussianSigma(epsilonEach, deltaEach, Delta);
     if (!sigma) return sigma.error();
     report.setNoiseScale(sigma.value(), "analytic Gaussian σ(ε, δ, Δ) (Balle & Wang 2018)");
     // C Gaussian releases of sensitivity Δ each: μ-GDP with μ = √C·Δ/σ (the σ before any
     // release enlargement, which only lowers μ).
-    report.exactPrivacy = privacy::ExactPrivacy{.gaussianMu = std::sqrt(releases) * Delta / sigma.value()};
+    privacy::ExactPrivacy exact;
+    exact.gaussianMu = std::sqrt(releases) * Delta / sigma.value();
+    report.exactPrivacy = exact;
     report.expectedNoiseNorm = privacy::expectedNormGaussian(sigma.value(), p.dimension);
-    guarantee = "(" + privacy::formatNumber(o.epsilon) + ", " + privacy::formatNumber(o.delta) + ")-DP";
+    guarantee = std::string("(") + privacy::formatNumber(o.epsilon) + ", " + privacy::formatNumber(o.delta) + ")-DP";
   }
   report.set("expected_noise_norm", report.expectedNoiseNorm,
              o.family == NoiseFamily::L2Laplace ? "E‖b‖ = m/β" : "E‖b‖ = σ√2·Γ((m+1)/2)/Γ(m/2)");

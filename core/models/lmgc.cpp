@@ -196,11 +196,11 @@ LmgcModel LmgcModel::withOwnComponentsOf(const Eigen::MatrixXd& X, const Eigen::
 
 double LmgcModel::lossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                           const Eigen::VectorXi& y, Eigen::VectorXd* grad) const {
-  return countedLossSum(theta, X, y, nullptr, grad);
+  return countedLossSum(theta, X, y, grad, nullptr);
 }
 
 double LmgcModel::countedLossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
-                                 const Eigen::VectorXd* counts, Eigen::VectorXd* grad) const {
+                                 Eigen::VectorXd* grad, const Eigen::VectorXd* counts) const {
   eigen_assert(theta.size() == parameterCount() && X.cols() == inputDim() && y.size() == X.rows());
   Eigen::MatrixXd S, W;
   const double loss = evaluate(theta, X, &y, S, grad ? &W : nullptr, counts);

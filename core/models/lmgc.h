@@ -115,9 +115,9 @@ class LmgcModel : public Model {
   // With counts (one Gaussian a class; lmgc_merged_rows.h) row i stands for counts[i] identical rows.
   double lossSumAndScores(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
                           Eigen::MatrixXd& scores, Eigen::VectorXd* grad, const Eigen::VectorXd* counts = nullptr) const;
-  // lossSum with counts as lossSumAndScores's.
+  // lossSum with counts as lossSumAndScores's (the same argument order).
   double countedLossSum(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X, const Eigen::VectorXi& y,
-                        const Eigen::VectorXd* counts, Eigen::VectorXd* grad) const;
+                        Eigen::VectorXd* grad, const Eigen::VectorXd* counts) const;
   Eigen::MatrixXd perExampleGradients(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X,
                                       const Eigen::VectorXi& y) const override;
   // n × C, entry (i, c) = −s_c(x_i).

@@ -18,16 +18,10 @@ ScreenedLmgcLoss::ScreenedLmgcLoss(const LmgcModel& model, const Eigen::MatrixXd
 double ScreenedLmgcLoss::lossOn(const Eigen::VectorXd& theta, const std::vector<Index>& kept, Eigen::VectorXd& grad) {
   const Eigen::MatrixXd S = sparse_->scores(theta, model_.classes(), kept);
   if (kept.empty()) referenceScores_ = S;
-  Eigen::VectorXi labels(S.rows());
-  Eigen::VectorXd counts(counts_ ? S.rows() : 0);
-  for (Index j = 0; j < S.rows(); ++j) {
-    const Index i = kept.empty() ? j : kept[static_cast<std::size_t>(j)];
-    labels[j] = y_[i];
-    if (counts_) counts[j] = (*counts_)[i];
-  }
+  const Eigen::VectorXd* counts = gatherLabels(kept, S.rows());
   Eigen::MatrixXd W;
   const double loss =
-      lmgc_detail::pairLoss(S, labels, model_.huberWidth(), &W, nullptr, counts_ ? counts.data() : nullptr);
+      lmgc_detail::pairLoss(S, subsetLabels_, model_.huberWidth(), &W, nullptr, counts ? counts->data() : nullptr);
   grad = sparse_->weightedGram(W, kept);
   return loss;
 }
@@ -60,15 +54,20 @@ double ScreenedLmgcLoss::operator()(const Eigen::VectorXd& theta, Eigen::VectorX
     return lossOn(theta, kept, grad);
   }
   subset_.resize(computed_, rows_.cols());
-  subsetLabels_.resize(computed_);
-  subsetCounts_.resize(counts_ ? computed_ : 0);
-  for (Index j = 0; j < computed_; ++j) {
-    const Index i = kept[static_cast<std::size_t>(j)];
-    subset_.row(j) = rows_.row(i);
+  for (Index j = 0; j < computed_; ++j) subset_.row(j) = rows_.row(kept[static_cast<std::size_t>(j)]);
+  const Eigen::VectorXd* counts = gatherLabels(kept, computed_);
+  return model_.countedLossSum(theta, subset_, subsetLabels_, &grad, counts);
+}
+
+const Eigen::VectorXd* ScreenedLmgcLoss::gatherLabels(const std::vector<Index>& kept, Index count) {
+  subsetLabels_.resize(count);
+  subsetCounts_.resize(counts_ ? count : 0);
+  for (Index j = 0; j < count; ++j) {
+    const Index i = kept.empty() ? j : kept[static_cast<std::size_t>(j)];
     subsetLabels_[j] = y_[i];
     if (counts_) subsetCounts_[j] = (*counts_)[i];
   }
-  return model_.countedLossSum(theta, subset_, subsetLabels_, counts_ ? &subsetCounts_ : nullptr, &grad);
+  return counts_ ? &subsetCounts_ : nullptr;
 }
 
 }  // namespace dpstudio

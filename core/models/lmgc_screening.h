@@ -58,6 +58,9 @@ class ScreenedLmgcLoss {
   Eigen::VectorXd reference_;
   Eigen::MatrixXd referenceScores_;
   double lossOn(const Eigen::VectorXd& theta, const std::vector<Index>& kept, Eigen::VectorXd& grad);
+  // The labels and counts of the rows `kept` (the first `count` rows when empty) into
+  // subsetLabels_ and subsetCounts_; the counts pointer for the loss (null without counts).
+  const Eigen::VectorXd* gatherLabels(const std::vector<Index>& kept, Index count);
 
   int sinceRefresh_ = -1;  // < 0: no reference yet
   Index computed_ = 0;
