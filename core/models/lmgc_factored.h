@@ -107,9 +107,11 @@ class LmgcFactoredObjective {
 // reports, so that a progress bar read off the measure keeps moving, more slowly once the
 // round has used its usual budget. An estimate for people, never a stopping test.
 // The falls: a later round and its polish divide the measure by 5–10 on a9a; the first
-// round, with its Newton end game, by ~2000 on digits at λ = 1e-3. Smaller than those, so
-// the shown measure rarely runs ahead of the next real one.
-inline constexpr double kLmgcFirstRoundFall = 1e-2;
+// round with its Newton end game and 10-step polish by 17 (DNA), 39 (digits at λ = 1e-3,
+// range-declared), 72 (a9a) and 88 (MNIST-50) where the Newton method stalls, and by far more
+// where it converges (digits raw). Smaller than those, so the shown measure rarely runs ahead
+// of the next real one (where it does, the bar holds still until the estimate catches up).
+inline constexpr double kLmgcFirstRoundFall = 1.0 / 16;
 inline constexpr double kLmgcRoundFall = 0.25;
 inline double lmgcMeasureDuringRound(double before, int reports, int budget, double fall) {
   const double share = budget > 0 ? 1 - std::exp(-static_cast<double>(std::max(reports, 0)) / budget) : 1.0;
