@@ -33,9 +33,6 @@ constexpr double kSmallestStep = 1e-10;  // steps this short: stalled, hand over
 // Converged also needs the complementarity gap below this share of |J|: the caller's measure
 // alone, relative to ‖x‖, can hold while J is still 10⁻⁵ above its minimum (raw wine).
 constexpr double kGapShare = 1e-10;
-// Steps between evaluations of J and the stopping measure while the gap is large (every step
-// once it is not): progress moves every few steps, and 3 of 4 evaluations are saved.
-constexpr int kMeasureEvery = 4;
 
 // The symmetric matrices' coordinates (lmgc_sym_coordinates.h), taken in an eigenbasis V of
 // x_c: there the log-det barrier's Hessian is diagonal (μ/(λ_aλ_b)).
@@ -514,8 +511,8 @@ LmgcInteriorResult minimizeLmgcInterior(const LmgcInteriorProblem& problem, cons
     }
     ++result.iterations;
     // J and the stopping measure (a full evaluation, an eighth of a step on shuttle) every
-    // kMeasureEvery steps while the gap is far from the tolerance; the callback sees the last.
-    if (result.iterations % kMeasureEvery == 0 || result.iterations == 1) evaluate();
+    // kLmgcMeasureEvery steps while the gap is far from the tolerance; the callback sees the last.
+    if (result.iterations % kLmgcMeasureEvery == 0 || result.iterations == 1) evaluate();
     if (options.callback && !options.callback({result.iterations, result.objective, result.measure}))
       return finish(LmgcInteriorResult::Outcome::Cancelled);
     if (system.gap(x) > kGapShare * std::abs(result.objective)) continue;

@@ -79,6 +79,12 @@ struct LmgcInteriorProblem {
 // Unknowns of the Newton system for C class matrices of size D: C·D(D + 1)/2.
 inline Eigen::Index lmgcInteriorDimension(Eigen::Index C, Eigen::Index D) { return C * (D * (D + 1) / 2); }
 
+// LMGC's stopping measure costs an eigendecomposition a class (the interior point's also a full
+// evaluation of J), about a third of a step: the interior point takes it every this many steps
+// while its gap is large, and lmgc_solver.cpp's projected gradient every this many steps
+// (ProjectedGradientOptions::measureEvery), at most 3 steps late.
+inline constexpr int kLmgcMeasureEvery = 4;
+
 struct LmgcInteriorOptions {
   int maxIterations = 100;           // predictor–corrector steps
   Eigen::Index maxDimension = 2500;  // largest Newton system formed

@@ -49,10 +49,9 @@ constexpr int kInteriorSteps = 200;
 // λ = 10⁻³ 1.9–2.1 → 1.45 s, 3·10⁻² 1.0 → 0.43 s, 10⁻¹ 0.94 → 0.39 s); where it takes no step
 // the polish follows (newtonEndGame). Later rounds are L-BFGS alone. Both first-order
 // methods' tails are linear (the problem is ill-conditioned: directions only the small
-// quadratic term sees, and the turning of the x_c's
-// ranges). At λ = 10⁻³ the Newton method's conjugate gradients reach their limit (the diagonal
-// preconditioner does not see the small regularizer's directions) and it stalls after 3 steps;
-// projected gradient and a second round finish.
+// quadratic term sees, and the turning of the x_c's ranges). At λ = 10⁻³ the Newton method's
+// conjugate gradients reach their limit (the diagonal preconditioner does not see the small
+// regularizer's directions) and it stalls; projected gradient and later rounds finish.
 // Projected gradient polishes for at most kPolishSteps steps a round: when it has not
 // converged by then it is in its slow regime (digits at λ = 10⁻³: 1 513 steps, 8.4 s, in one
 // run), and a new factored descent from its point is cheaper (2.0 s). The last round polishes
@@ -70,10 +69,6 @@ constexpr int kPolishSteps = 50;
 // a9a within the noise, the same minima; 25 steps: DNA 13.3 s). As the mixture solver's.
 constexpr int kFirstPolishSteps = 10;
 constexpr int kMaxRounds = 20;
-// Projected gradient's stopping measure is an eigendecomposition per class (and, for the
-// original coordinates', two congruences), a third of a step: taken every 4th step
-// (ProjectedGradientOptions::measureEvery), it stops at most 3 steps late.
-constexpr int kMeasureEvery = 4;
 
 // T = [A, −Am; 0, 1] and its inverse [A⁻¹, m; 0, 1], with A = Σ_floored^{-1/2} symmetric.
 struct Whitening {
@@ -295,7 +290,7 @@ OptimizeSummary minimizeLmgcWhitened(const LmgcModel& model, const Eigen::Matrix
   // low-rank factors and projected gradient solve it (below). C counts matrices: classes ×
   // components.
   const bool mixture = model.components() > 1;
-  options.measureEvery = kMeasureEvery;
+  options.measureEvery = kLmgcMeasureEvery;  // lmgc_interior.h
   const LmgcModel owned = model.withOwnComponentsOf(X, y);
   const Index C = model.blocks(), D = model.augmentedDim();
   const double n = static_cast<double>(std::max<Index>(X.rows(), 1));
