@@ -47,3 +47,8 @@ dpstudio_add_test(test_lmgc_merged_rows
 dpstudio_add_test(test_lmgc_pair_curvature
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_pair_curvature.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
   LINKS dpstudio_models LABELS tsan)
+# Issue 34: LMGC's dual descent — its bounds against the interior point's minimum, its point's
+# J and feasibility, cancel, thread-count independence, and the solver that starts with it.
+dpstudio_add_test(test_lmgc_dual_descent
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lmgc_dual_descent.cpp ${CMAKE_CURRENT_LIST_DIR}/lmgc_test_util.h
+  LINKS dpstudio_models LABELS tsan)
