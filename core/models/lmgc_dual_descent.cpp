@@ -79,7 +79,7 @@ class DualObjective {
         weighted.row(j) = W(kept[static_cast<std::size_t>(j)], c) * gathered.row(j);
       }
       Eigen::MatrixXd S = -linear_[k];
-      S.noalias() += gathered.transpose() * weighted;
+      if (m > 0) S.noalias() += gathered.transpose() * weighted;  // (Eigen offsets into no data when m = 0)
       S = 0.5 * (S + S.transpose()).eval();
       const SymmetricEigen eig = symmetricEigen(S);
       const Index p = (eig.values.array() > 0).count();
@@ -92,9 +92,15 @@ class DualObjective {
     const RowChunks chunks{n};
     parallelFor(chunks.count(), [&](Index chunk) {
       const auto block = rows_.middleRows(chunks.begin(chunk), chunks.size(chunk));
-      for (Index c = 0; c < C_; ++c)
-        scores.col(c).segment(chunks.begin(chunk), chunks.size(chunk)) =
-            (block * factors_[static_cast<std::size_t>(c)]).rowwise().squaredNorm();
+      for (Index c = 0; c < C_; ++c) {
+        auto part = scores.col(c).segment(chunks.begin(chunk), chunks.size(chunk));
+        const Eigen::MatrixXd& F = factors_[static_cast<std::size_t>(c)];
+        if (F.cols() == 0) {
+          part.setZero();  // Φ_c = 0
+        } else {
+          part = (block * F).rowwise().squaredNorm();
+        }
+      }
     });
     double dual = 0, loss = 0;
     grad.setZero(flat.size());
