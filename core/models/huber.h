@@ -24,4 +24,8 @@ inline double secondDerivative(double z, double h) {
   return (z > 1.0 + h || z < 1.0 - h) ? 0.0 : 1.0 / (2.0 * h);
 }
 
+// H_h(z) = max over α ∈ [0, 1] of α(1 + h − z) − hα²: the part without z, α(1 + h) − hα²,
+// which LMGC's Lagrangian dual sums over the pairs (lmgc_dual.h, lmgc_dual_descent.h).
+inline double conjugateTerm(double alpha, double h) { return alpha * (1.0 + h) - h * alpha * alpha; }
+
 }  // namespace dpstudio::huber

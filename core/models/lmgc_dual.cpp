@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/linalg/psd.h"
+#include "core/models/huber.h"
 
 namespace dpstudio {
 
@@ -30,7 +31,7 @@ LmgcDualityGap lmgcDualityGap(const LmgcModel& model, const Eigen::MatrixXd& X, 
     for (Eigen::Index k = 0; k < C; ++k) {
       if (k == y[i]) continue;
       const double alpha = std::clamp((1 + h - (s(i, k) - s(i, y[i]))) / (2 * h), 0.0, 1.0);
-      pairs += alpha * (1 + h) - h * alpha * alpha;
+      pairs += huber::conjugateTerm(alpha, h);
     }
   Eigen::VectorXd lossGrad;
   model.lossSum(theta, X, y, &lossGrad);

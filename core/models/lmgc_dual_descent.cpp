@@ -8,6 +8,8 @@
 #include <LBFGSB.h>
 
 #include "core/linalg/symmetric_eigen.h"
+#include "core/models/huber.h"
+#include "core/models/lmgc_pairs.h"
 #include "core/util/parallel.h"
 
 namespace dpstudio {
@@ -23,9 +25,8 @@ class DualObjective {
  public:
   DualObjective(const LmgcInteriorProblem& problem, const LmgcDualDescentOptions& options)
       : problem_(problem), options_(options), C_(problem.model.classes()), D_(problem.model.augmentedDim()),
-        h_(problem.model.huberWidth()), q_(problem.quadratic) {
-    const Eigen::MatrixXd Tinv = problem.T.inverse();
-    rows_ = LmgcModel::augmentedRows(problem.rows) * Tinv.transpose();
+        h_(problem.model.huberWidth()), q_(problem.quadratic), Tinv_(problem.T.inverse()) {
+    rows_ = LmgcModel::augmentedRows(problem.rows) * Tinv_.transpose();
     const Index n = rows_.rows();
     rho_ = problem.counts ? Eigen::VectorXd(problem.weight * *problem.counts)
                           : Eigen::VectorXd::Constant(n, problem.weight);
@@ -37,7 +38,6 @@ class DualObjective {
       }
     factors_.resize(static_cast<std::size_t>(C_));
     squares_.resize(static_cast<std::size_t>(C_));
-    Tinv_ = Tinv;
   }
 
   Index size() const { return rows_.rows() * C_; }
@@ -102,19 +102,20 @@ class DualObjective {
         }
       }
     });
-    double dual = 0, loss = 0;
+    double dual = 0;
     grad.setZero(flat.size());
     Eigen::Map<Eigen::MatrixXd> G(grad.data(), n, C_);
     for (Index i = 0; i < n; ++i) {
       const Index y = problem_.y[i];
       for (Index c = 0; c < C_; ++c) {
         if (c == y) continue;
-        const double a = alpha(i, c), margin = scores(i, c) - scores(i, y), slack = 1 + h_ - margin;
-        dual += rho_[i] * ((1 + h_) * a - h_ * a * a);
-        G(i, c) = -rho_[i] * (slack - 2 * h_ * a);
-        loss += rho_[i] * (slack <= 0 ? 0.0 : slack <= 2 * h_ ? slack * slack / (4 * h_) : slack - h_);
+        const double a = alpha(i, c), margin = scores(i, c) - scores(i, y);
+        dual += rho_[i] * huber::conjugateTerm(a, h_);
+        G(i, c) = -rho_[i] * (1 + h_ - margin - 2 * h_ * a);
       }
     }
+    const double loss = problem_.weight * lmgc_detail::pairLoss(scores, problem_.y, h_, nullptr, nullptr,
+                                                                problem_.counts ? problem_.counts->data() : nullptr);
     double squares = 0, linear = 0;
     for (Index c = 0; c < C_; ++c) {
       const auto k = static_cast<std::size_t>(c);
