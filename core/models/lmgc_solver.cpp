@@ -188,6 +188,51 @@ FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFu
   return result;
 }
 
+struct DualFirst {
+  int evaluations = 0;
+  bool cancelled = false;
+  bool converged = false;
+};
+
+// The dual descent (lmgc_dual_descent.h) from nothing to kDualGap; x becomes its point if that
+// lowers J. The callback sees iteration `used` throughout, with a measure estimated from the gap.
+DualFirst dualFirst(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
+                    const StationarityMeasure& measure, Eigen::VectorXd& x, const IterationCallback& callback,
+                    int used) {
+  DualFirst result;
+  Eigen::VectorXd grad;
+  double tolerance = 0;
+  ++result.evaluations;
+  const double atStart = objective(x, grad);
+  const double before = measure(x, grad, tolerance);
+  LmgcDualDescentOptions dual;
+  dual.relativeGap = kDualGap;
+  dual.maxEvaluations = kDualEvaluations;
+  // Progress: the gap's fall on a log scale, from its first value to kDualGap, shown as the
+  // measure's from `before` to ten times its tolerance (what the end game usually has left).
+  // Both gap bounds only improve, so the estimate never goes back.
+  double firstGap = 0;
+  if (callback)
+    dual.callback = [&](const IterationInfo& info) {
+      if (firstGap == 0) firstGap = info.gradientNorm;
+      const double target = kDualGap * std::abs(info.objective);
+      double done = 0;
+      if (firstGap > target && info.gradientNorm > 0)
+        done = std::clamp(std::log(firstGap / info.gradientNorm) / std::log(firstGap / target), 0.0, 1.0);
+      const double estimate = before > 10 * tolerance ? before * std::pow(10 * tolerance / before, done) : before;
+      return callback({used, info.objective, estimate});
+    };
+  Eigen::VectorXd fromDual = x;
+  const LmgcDualDescentResult r = descendLmgcDual(problem, fromDual, dual);
+  result.evaluations += r.evaluations;
+  result.cancelled = r.cancelled;
+  result.converged = r.converged;
+  if (r.cancelled) return result;
+  ++result.evaluations;
+  if (objective(fromDual, grad) < atStart) x = fromDual;
+  return result;
+}
+
 // The interior-point method (lmgc_interior.h) while its dense system fits, then projected
 // gradient from its last point for the iterations left; both stop on options' measure and
 // tolerance, and share options.maxIterations.
@@ -233,44 +278,19 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
     return summary.termination == Termination::MaxIterations && used < options.maxIterations;
   };
   if (iterationsLeft() && ipm.outcome == LmgcInteriorResult::Outcome::TooLarge) {
+    // Where the pairs are few against the unknowns, the dual first (lmgc_dual_descent.h).
     // Projected gradient finds the minimizer's ranks, L-BFGS over factors of those ranks
     // (lmgc_factored.h) does most of the descent; projected gradient below has the last word.
-    // Where the pairs are few against the unknowns, the dual first (lmgc_dual_descent.h).
     bool dualConverged = false;
     if (problem.quadratic > 0 && pairsAreFew(problem)) {
-      Eigen::VectorXd grad;
-      double tolerance = 0;
-      ++evaluations;
-      const double atStart = objective(x, grad);
-      const double before = measureAt(x, grad, tolerance);
-      LmgcDualDescentOptions dual;
-      dual.relativeGap = kDualGap;
-      dual.maxEvaluations = kDualEvaluations;
-      // Progress: the gap's fall on a log scale, from its first value to kDualGap, shown as the
-      // measure's from `before` to ten times its tolerance (what the end game usually has left).
-      // Both gap bounds only improve, so the estimate never goes back.
-      double firstGap = 0;
-      if (callback)
-        dual.callback = [&](const IterationInfo& info) {
-          if (firstGap == 0) firstGap = info.gradientNorm;
-          const double target = kDualGap * std::abs(info.objective);
-          double done = 0;
-          if (firstGap > target && info.gradientNorm > 0)
-            done = std::clamp(std::log(firstGap / info.gradientNorm) / std::log(firstGap / target), 0.0, 1.0);
-          const double estimate = before > 10 * tolerance ? before * std::pow(10 * tolerance / before, done) : before;
-          return callback({used, info.objective, estimate});
-        };
-      Eigen::VectorXd fromDual = x;
-      const LmgcDualDescentResult r = descendLmgcDual(problem, fromDual, dual);
-      evaluations += r.evaluations;
-      if (r.cancelled) {
+      const DualFirst dual = dualFirst(problem, objective, measureAt, x, callback, used);
+      evaluations += dual.evaluations;
+      if (dual.cancelled) {
         summary.termination = Termination::Cancelled;
         summary.evaluations = evaluations;
         return summary;
       }
-      ++evaluations;
-      if (objective(fromDual, grad) < atStart) x = fromDual;
-      dualConverged = r.converged;
+      dualConverged = dual.converged;
     }
     ProjectedGradientOptions first = options;
     first.maxIterations = std::min(kRankFindingSteps, options.maxIterations - used);
