@@ -357,15 +357,17 @@ class PrimalDual {
       }
     });
     const RowChunks chunks{n};
-    // Σ_i W_ic a_ic = L_c·Σ_i W_ic q_i: the rows' sums by chunk, added in chunk order.
+    // Σ_i W_ic a_ic = L_c·Σ_i W_ic q_i: the rows' sums by chunk, added in chunk order. As
+    // WᵀQ (C × m), whose product packs Q's columns as they are stored: QᵀW packed Qᵀ's rows
+    // across columns of Q, 4.2 against 3.0 ms over shuttle's rows.
     std::vector<Eigen::MatrixXd> partial(static_cast<std::size_t>(chunks.count()));
     parallelFor(chunks.count(), [&](Index chunk) {
       partial[static_cast<std::size_t>(chunk)].noalias() =
-          outer_.middleRows(chunks.begin(chunk), chunks.size(chunk)).transpose() *
-          W.middleRows(chunks.begin(chunk), chunks.size(chunk));
+          W.middleRows(chunks.begin(chunk), chunks.size(chunk)).transpose() *
+          outer_.middleRows(chunks.begin(chunk), chunks.size(chunk));
     });
     Eigen::MatrixXd weighted = Eigen::MatrixXd::Zero(m, C_);
-    for (const Eigen::MatrixXd& part : partial) weighted += part;
+    for (const Eigen::MatrixXd& part : partial) weighted += part.transpose();
     Eigen::VectorXd rhs = -regCoords_;
     parallelFor(C_, [&](Index c) {  // each class its own segment
       const auto cs = static_cast<std::size_t>(c);
