@@ -5,7 +5,8 @@
 # Targets: digits raw ≤ 1 s; DNA and shuttle ≤ 5 s; a9a ≤ 30 s; MNIST projected to 50
 # dimensions ≤ 60 s; digits with M = 3 components ≤ 5 s (beside M = 1).
 # The UCI sets come from R's mlbench (bench/uci_csv.R writes them); rows whose file is
-# missing are skipped. The machine should be otherwise idle.
+# missing are skipped. The machine should be otherwise idle, and on a VM not stolen from
+# (`vmstat 1`'s st column near 0: at 35 % every row ran 1.5–2.4× slower, docs/status.md).
 # Usage: bench/lmgc_scale.sh [DATA_DIR] [UCI_DIR] [ROW...]   rows: digits dna shuttle a9a
 #        mnist50 mnist-pca50 mixtures (default: all)
 set -euo pipefail
