@@ -109,6 +109,12 @@ class PrimalDual {
   Index pairCount() const { return rows_.rows() * (C_ - 1); }
   double nu() const { return static_cast<double>(C_ * D_ + 2 * pairCount()); }
 
+  // The hinge constraint's slack u + v − (1 + h − m) ≥ 0 on the slice's rows, from margins z.
+  // (Above its callers, which need its deduced type.)
+  auto slack(const RowSlice& rows, const Eigen::MatrixXd& z) const {
+    return rows(u_) + rows(v_) + rows(z) - (1 + p_.model.huberWidth());
+  }
+
   // Starts from x (moved inside the cone by the caller): pairs on their constraints'
   // safe side, y = η = w/2 (r_v = 0), Z_c = μ₀x_c⁻¹ (centred).
   bool start(const Eigen::VectorXd& x) {
@@ -126,7 +132,7 @@ class PrimalDual {
       }
     y_ = 0.5 * (rowWeight_.asDiagonal() * mask_);
     eta_ = y_;
-    const Eigen::MatrixXd s = ((u_ + v_ + z).array() - (1 + h)).matrix();
+    const Eigen::MatrixXd s = slack(RowSlice{0, n}, z).matrix();
     const double mu0 = (y_.cwiseProduct(s).sum() + eta_.cwiseProduct(v_).sum()) / static_cast<double>(2 * pairCount());
     Z_.assign(static_cast<std::size_t>(C_), Eigen::MatrixXd());
     for (Index c = 0; c < C_; ++c) {
@@ -161,7 +167,7 @@ class PrimalDual {
                                    &inverseV_})
       pairs->resize(n, C_);
     gap += sumOverRowChunks([&](const RowSlice& rows) {
-      rows(s_) = rows(u_) + rows(v_) + rows(z) - (1 + p_.model.huberWidth());
+      rows(s_) = slack(rows, z);
       rows(ru_) = (rows(u_).colwise() * rows.of(rowK_) - rows(y_)) * rows(mask_);
       rows(rv_) = (rows(mask_).colwise() * rows.of(rowWeight_) - rows(y_) - rows(eta_)) * rows(mask_);
       // y and η with 1 off the pairs, to divide by (column y_i is 0 in everything divided).
@@ -193,7 +199,6 @@ class PrimalDual {
       const Eigen::MatrixXd X = Eigen::MatrixXd(lambda_[cs].asDiagonal()) + tAffine * affine.xV[cs];
       affineGap += (X.cwiseProduct(ZV_[cs] + tAffine * affine.zV[cs])).sum();
     }
-    Direction& d = direction_;
     corrY_.resize(n, C_);
     corrV_.resize(n, C_);
     affineGap += sumOverRowChunks([&](const RowSlice& rows) {
@@ -208,6 +213,7 @@ class PrimalDual {
       const auto cs = static_cast<std::size_t>(c);
       corrZ[cs] = sym(lambda_[cs].cwiseInverse().asDiagonal() * affine.xV[cs] * affine.zV[cs]);
     }
+    Direction& d = direction_;
     if (!solve(sigma * mu_, corrY_, corrV_, corrZ, d)) return 0;
     const double t = std::min(1.0, kBoundary * maxStep(d));
     if (!(t > 0) || !std::isfinite(t)) return 0;
@@ -234,9 +240,8 @@ class PrimalDual {
     double total = 0;
     for (Index c = 0; c < C_; ++c) total += p_.model.classMatrix(x, c).cwiseProduct(Z_[static_cast<std::size_t>(c)]).sum();
     const Eigen::MatrixXd& z = margins(x);
-    const double h = p_.model.huberWidth();
     return total + sumOverRowChunks([&](const RowSlice& rows) {
-             return ((rows(y_) * (rows(u_) + rows(v_) + rows(z) - (1 + h)) + rows(eta_) * rows(v_)) * rows(mask_)).sum();
+             return ((rows(y_) * slack(rows, z) + rows(eta_) * rows(v_)) * rows(mask_)).sum();
            });
   }
 
@@ -262,16 +267,19 @@ class PrimalDual {
     const RowChunks chunks{rows_.rows()};
     parallelFor(chunks.count(), [&](Index chunk) { body(RowSlice{chunks.begin(chunk), chunks.size(chunk)}); });
   }
-  // Σ of body(slice) over RowChunks, added in chunk order (the same bits on any thread count).
-  double sumOverRowChunks(const std::function<double(const RowSlice& rows)>& body) const {
+  // body(slice)'s value for each of the RowChunks, on the worker threads, in chunk order.
+  std::vector<double> perRowChunk(const std::function<double(const RowSlice& rows)>& body) const {
     const RowChunks chunks{rows_.rows()};
-    std::vector<double> partial(static_cast<std::size_t>(chunks.count()), 0.0);
+    std::vector<double> values(static_cast<std::size_t>(chunks.count()), 0.0);
     parallelFor(chunks.count(), [&](Index chunk) {
-      partial[static_cast<std::size_t>(chunk)] = body(RowSlice{chunks.begin(chunk), chunks.size(chunk)});
+      values[static_cast<std::size_t>(chunk)] = body(RowSlice{chunks.begin(chunk), chunks.size(chunk)});
     });
-    double total = 0;
-    for (const double value : partial) total += value;
-    return total;
+    return values;
+  }
+  // Their sum, added in chunk order (the same bits on any thread count).
+  double sumOverRowChunks(const std::function<double(const RowSlice& rows)>& body) const {
+    const std::vector<double> values = perRowChunk(body);
+    return std::accumulate(values.begin(), values.end(), 0.0);
   }
 
   // H = ∇²R + Σ_p κ_p A_pA_pᵀ + E, E(Δ) = sym(x⁻¹ΔZ) the HKM term, in the eigenbases.
@@ -431,16 +439,11 @@ class PrimalDual {
       t = std::min(t, coneStep(z.matrixL(), d.zV[cs]));
     }
     // The pairs' ratio tests: the largest −Δq/q over every pair variable, by row chunks.
-    const RowChunks chunks{rows_.rows()};
-    std::vector<double> fastest(static_cast<std::size_t>(chunks.count()), 0.0);
-    parallelFor(chunks.count(), [&](Index chunk) {
-      const RowSlice rows{chunks.begin(chunk), chunks.size(chunk)};
-      fastest[static_cast<std::size_t>(chunk)] = std::max({(-rows(d.y) * rows(inverseY_)).maxCoeff(),
-                                                           (-rows(d.eta) * rows(inverseEta_)).maxCoeff(),
-                                                           (-rows(d.s) * rows(inverseS_)).maxCoeff(),
-                                                           (-rows(d.v) * rows(inverseV_)).maxCoeff(), 0.0});
+    const std::vector<double> fastest = perRowChunk([&](const RowSlice& rows) {
+      return std::max({(-rows(d.y) * rows(inverseY_)).maxCoeff(), (-rows(d.eta) * rows(inverseEta_)).maxCoeff(),
+                       (-rows(d.s) * rows(inverseS_)).maxCoeff(), (-rows(d.v) * rows(inverseV_)).maxCoeff(), 0.0});
     });
-    const double pairs = std::accumulate(fastest.begin(), fastest.end(), 0.0, [](double a, double b) { return std::max(a, b); });
+    const double pairs = fastest.empty() ? 0.0 : *std::max_element(fastest.begin(), fastest.end());
     if (pairs > 0) t = std::min(t, 1 / pairs);
     return t;
   }

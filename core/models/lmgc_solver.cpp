@@ -122,17 +122,18 @@ Whitening fitWhitening(const Eigen::MatrixXd& X, double shrinkage) {
   return w;
 }
 
-struct FactoredDescent {
+// What one phase of the solver (dual, factored descent, Newton end game) reports.
+struct Phase {
   int evaluations = 0;
   bool cancelled = false;
+  bool converged = false;  // the dual's gap reached kDualGap (dualFirst only)
 };
 
 // L-BFGS over low-rank factors of x (lmgc_factored.h) of the ranks read off x; x becomes the
 // result if it lowers J (whose value at x is `atX`).
-FactoredDescent factoredDescent(const LmgcInteriorProblem& problem, const SmoothFunction& objective, double atX,
-                                double tolerance, int iterations, Eigen::VectorXd& x,
-                                const IterationCallback& callback) {
-  FactoredDescent descent;
+Phase factoredDescent(const LmgcInteriorProblem& problem, const SmoothFunction& objective, double atX,
+                      double tolerance, int iterations, Eigen::VectorXd& x, const IterationCallback& callback) {
+  Phase descent;
   Eigen::VectorXd factored = x;
   LbfgsOptions lbfgs;
   lbfgs.maxIterations = iterations;
@@ -161,10 +162,10 @@ using StationarityMeasure = std::function<double(const Eigen::VectorXd&, const E
 // and the polish goes on from there. (Newton on the face and 400 more L-BFGS iterations
 // there, the former fallback, cost MNIST-50 ~16 s and digits at λ = 10⁻³…3·10⁻⁴ 0.1–0.6 s
 // more: over the first round's ranks, which the polish then cuts — MNIST 45 → 35 a class.)
-FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
-                              const StationarityMeasure& measure, double gradientStep, Eigen::VectorXd& x,
-                              const IterationCallback& callback) {
-  FactoredDescent result;
+Phase newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
+                    const StationarityMeasure& measure, double gradientStep, Eigen::VectorXd& x,
+                    const IterationCallback& callback) {
+  Phase result;
   Eigen::VectorXd grad;
   double tolerance = 0;
   ++result.evaluations;
@@ -188,18 +189,11 @@ FactoredDescent newtonEndGame(const LmgcInteriorProblem& problem, const SmoothFu
   return result;
 }
 
-struct DualFirst {
-  int evaluations = 0;
-  bool cancelled = false;
-  bool converged = false;
-};
-
 // The dual descent (lmgc_dual_descent.h) from nothing to kDualGap; x becomes its point if that
 // lowers J. The callback sees iteration `used` throughout, with a measure estimated from the gap.
-DualFirst dualFirst(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
-                    const StationarityMeasure& measure, Eigen::VectorXd& x, const IterationCallback& callback,
-                    int used) {
-  DualFirst result;
+Phase dualFirst(const LmgcInteriorProblem& problem, const SmoothFunction& objective,
+                const StationarityMeasure& measure, Eigen::VectorXd& x, const IterationCallback& callback, int used) {
+  Phase result;
   Eigen::VectorXd grad;
   double tolerance = 0;
   ++result.evaluations;
@@ -283,7 +277,7 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
     // (lmgc_factored.h) does most of the descent; projected gradient below has the last word.
     bool dualConverged = false;
     if (problem.quadratic > 0 && pairsAreFew(problem)) {
-      const DualFirst dual = dualFirst(problem, objective, measureAt, x, callback, used);
+      const Phase dual = dualFirst(problem, objective, measureAt, x, callback, used);
       evaluations += dual.evaluations;
       if (dual.cancelled) {
         summary.termination = Termination::Cancelled;
@@ -314,9 +308,9 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
       };
       // After a converged dual the first round's L-BFGS has nothing left to do (DNA: 1.1 s
       // for the same minimum); its Newton end game and polish go on from the dual's point.
-      const FactoredDescent descent =
+      const Phase descent =
           round == 0 && dualConverged
-              ? FactoredDescent{}
+              ? Phase{}
               : factoredDescent(problem, objective, summary.objective, options.absoluteTolerance, budget, x,
                                 factoredCallback);
       evaluations += descent.evaluations;
@@ -325,8 +319,7 @@ OptimizeSummary interiorThenProjectedGradient(const LmgcInteriorProblem& problem
         break;
       }
       if (round == 0) {
-        const FactoredDescent endGame =
-            newtonEndGame(problem, objective, measureAt, gradientStep, x, factoredCallback);
+        const Phase endGame = newtonEndGame(problem, objective, measureAt, gradientStep, x, factoredCallback);
         evaluations += endGame.evaluations;
         if (endGame.cancelled) {
           summary.termination = Termination::Cancelled;
